@@ -1,0 +1,25 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import vue from '@vitejs/plugin-vue';
+
+export default defineConfig({
+  main: {
+    build: {
+      // ESM-only dependencies are bundled into the CommonJS main; native and Electron stay external.
+      externalizeDeps: { exclude: ['ky', 'p-limit', 'hono', '@hono/node-server', 'write-file-atomic', 'zod'] },
+      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      rollupOptions: { input: { index: resolve(__dirname, 'src/preload/index.ts') } },
+    },
+  },
+  renderer: {
+    root: resolve(__dirname, 'src/renderer'),
+    build: {
+      rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
+    },
+    plugins: [vue()],
+  },
+});

@@ -1,0 +1,57 @@
+/**
+ * The names of every request and pushed event between the renderer and the backend.
+ * Kept free of schemas so the sandboxed preload bundles only these strings.
+ * A name is `namespace.method`; the facade exposes it as `fielddesk.namespace.method()`.
+ * An event `namespace.thing` is exposed as `fielddesk.namespace.onThing(listener)`.
+ */
+export const REQUEST_CHANNELS = [
+  'app.getInfo',
+  'accounts.getState',
+  'accounts.add',
+  'accounts.check',
+  'accounts.rename',
+  'accounts.replaceKey',
+  'accounts.remove',
+  'accounts.activate',
+  'accounts.tryDemo',
+  'instruments.list',
+  'instruments.get',
+  'instruments.rename',
+] as const;
+
+export const EVENT_CHANNELS = ['accounts.changed', 'connectivity.changed'] as const;
+
+export type RequestChannel = (typeof REQUEST_CHANNELS)[number];
+export type EventChannel = (typeof EVENT_CHANNELS)[number];
+
+/** Electron IPC channel names carry a prefix so they never collide with Electron's own. */
+export const IPC_REQUEST_PREFIX = 'fielddesk:req:';
+export const IPC_EVENT_PREFIX = 'fielddesk:evt:';
+
+/** `connectivity.changed` → `onChanged`. */
+export function eventMethodName(channel: EventChannel): string {
+  const name = channel.slice(channel.indexOf('.') + 1);
+  return `on${name.charAt(0).toUpperCase()}${name.slice(1)}`;
+}
+
+/** Builds a nested facade `{ ns: { method } }` from flat channel names (used by every transport). */
+export function buildFacade<Api>(
+  invoke: (channel: RequestChannel, arg: unknown) => Promise<unknown>,
+  subscribe: (channel: EventChannel, listener: (payload: unknown) => void) => () => void,
+): Api {
+  const facade: Record<string, Record<string, unknown>> = {};
+  for (const channel of REQUEST_CHANNELS) {
+    const [namespace, method] = channel.split('.') as [string, string];
+    facade[namespace] ??= {};
+    facade[namespace][method] = (arg?: unknown) => invoke(channel, arg ?? {});
+  }
+  for (const channel of EVENT_CHANNELS) {
+    const [namespace] = channel.split('.') as [string];
+    facade[namespace] ??= {};
+    facade[namespace][eventMethodName(channel)] = (listener: (payload: unknown) => void) => {
+      if (typeof listener !== 'function') throw new TypeError('listener must be a function');
+      return subscribe(channel, listener);
+    };
+  }
+  return Object.freeze(facade) as Api;
+}

@@ -1,0 +1,146 @@
+/**
+ * The one description of every request (argument schema, result type) and every pushed
+ * event (payload type). The Electron adapter, the preload facade and the browser harness are
+ * all built from it, so adding a feature means: a contract entry, a backend method, a store
+ * action and a view.
+ */
+import { z } from 'zod';
+import type { EventChannel, RequestChannel } from './channels';
+import type { AccountCheck, AccountSummary, AccountsState } from '../accounts';
+import { accountNameSchema, apiKeySchema, baseUrlSchema } from '../accounts';
+import { FieldDeskError, type FieldDeskErrorData } from '../errors';
+import type { Instrument, InstrumentStatus } from '../service/schemas';
+import { INSTRUMENT_NAME_MAX_LENGTH } from '../service/limits';
+
+export const serialSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{1,32}$/, 'That is not a valid serial number.');
+
+export const accountIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Unknown account.');
+
+export const instrumentNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'The name cannot be empty.')
+  .max(INSTRUMENT_NAME_MAX_LENGTH, `Keep the name to ${INSTRUMENT_NAME_MAX_LENGTH} characters or fewer.`);
+
+const noArgs = z.object({}).strict();
+
+export interface AppInfo {
+  version: string;
+  /** Where the app runs: `electron` or the browser test `harness`. */
+  shell: 'electron' | 'harness';
+}
+
+export interface InstrumentEntry {
+  instrument: Instrument;
+  /** `null` when the status could not be read; `statusError` says why. */
+  status: InstrumentStatus | null;
+  statusError: FieldDeskErrorData | null;
+}
+
+export interface InstrumentList {
+  accountId: string;
+  entries: InstrumentEntry[];
+  fetchedAt: number;
+}
+
+export interface InstrumentDetail extends InstrumentEntry {
+  accountId: string;
+  fetchedAt: number;
+}
+
+export type ConnectivityState = 'online' | 'offline' | 'unknown';
+
+export interface Connectivity {
+  state: ConnectivityState;
+  accountId: string | null;
+  /** When the state last changed (epoch ms). */
+  since: number;
+  /** Why the service cannot be reached, in plain words. */
+  message: string | null;
+}
+
+/** A request: its runtime-checked argument and the (trusted, backend-produced) result type. */
+interface RequestSpec<Arg extends z.ZodType, Result> {
+  arg: Arg;
+  result: Result;
+}
+
+/** `request<Result>()(argSchema)`: curried so the argument schema's type is inferred. */
+function request<Result>() {
+  return <Arg extends z.ZodType>(arg: Arg): RequestSpec<Arg, Result> =>
+    // `result` only carries the type; results come from our own backend and are not re-validated.
+    ({ arg, result: undefined as unknown as Result });
+}
+
+const byAccountId = z.object({ id: accountIdSchema }).strict();
+
+export const REQUESTS = {
+  'app.getInfo': request<AppInfo>()(noArgs),
+  'accounts.getState': request<AccountsState>()(noArgs),
+  'accounts.add': request<AccountCheck>()(
+    z.object({ name: accountNameSchema, baseUrl: baseUrlSchema, apiKey: apiKeySchema }).strict(),
+  ),
+  'accounts.check': request<AccountCheck>()(byAccountId),
+  'accounts.rename': request<AccountSummary>()(z.object({ id: accountIdSchema, name: accountNameSchema }).strict()),
+  'accounts.replaceKey': request<AccountCheck>()(z.object({ id: accountIdSchema, apiKey: apiKeySchema }).strict()),
+  'accounts.remove': request<AccountsState>()(byAccountId),
+  'accounts.activate': request<AccountsState>()(byAccountId),
+  'accounts.tryDemo': request<AccountCheck>()(noArgs),
+  'instruments.list': request<InstrumentList>()(noArgs),
+  'instruments.get': request<InstrumentDetail>()(z.object({ serial: serialSchema }).strict()),
+  'instruments.rename': request<Instrument>()(z.object({ serial: serialSchema, name: instrumentNameSchema }).strict()),
+} satisfies Record<RequestChannel, RequestSpec<z.ZodType, unknown>>;
+
+export interface EventPayloads {
+  'accounts.changed': AccountsState;
+  'connectivity.changed': Connectivity;
+}
+
+export type RequestArg<C extends RequestChannel> = z.input<(typeof REQUESTS)[C]['arg']>;
+export type ParsedRequestArg<C extends RequestChannel> = z.output<(typeof REQUESTS)[C]['arg']>;
+export type RequestResult<C extends RequestChannel> = (typeof REQUESTS)[C]['result'];
+
+/** The backend implements exactly the contract: one method per request channel. */
+export type BackendHandlers = {
+  [C in RequestChannel]: (arg: ParsedRequestArg<C>) => Promise<RequestResult<C>>;
+};
+
+/** Emits pushed events; the transports forward them to the renderer. */
+export type EventSink = <E extends EventChannel>(channel: E, payload: EventPayloads[E]) => void;
+
+type Namespaces = RequestChannel extends `${infer N}.${string}` ? N : never;
+type EventNamespaces = EventChannel extends `${infer N}.${string}` ? N : never;
+
+type RequestMethods<N extends string> = {
+  [C in RequestChannel as C extends `${N}.${infer M}` ? M : never]: keyof RequestArg<C> extends never
+    ? () => Promise<RequestResult<C>>
+    : (arg: RequestArg<C>) => Promise<RequestResult<C>>;
+};
+
+type EventMethods<N extends string> = {
+  [E in EventChannel as E extends `${N}.${infer T}` ? `on${Capitalize<T>}` : never]: (
+    listener: (payload: EventPayloads[E]) => void,
+  ) => () => void;
+};
+
+/** What the renderer sees as `window.fielddesk`. */
+export type FieldDeskApi = {
+  [N in Namespaces | EventNamespaces]: RequestMethods<N> & EventMethods<N>;
+};
+
+/** Every answer crosses a transport as an envelope, so errors keep their code. */
+export type Envelope<T> = { ok: true; value: T } | { ok: false; error: FieldDeskErrorData };
+
+/** Validates a request's argument; throws `invalidInput` naming the first problem in plain words. */
+export function parseRequestArg<C extends RequestChannel>(channel: C, arg: unknown): ParsedRequestArg<C> {
+  const result = REQUESTS[channel].arg.safeParse(arg ?? {});
+  if (result.success) return result.data as ParsedRequestArg<C>;
+  const issue = result.error.issues[0];
+  const field = issue && issue.path.length > 0 ? issue.path.join('.') : undefined;
+  throw new FieldDeskError('invalidInput', issue?.message ?? 'The request was not valid.', {
+    ...(field === undefined ? {} : { field }),
+  });
+}
