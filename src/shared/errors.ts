@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   'cancelled',
   'invalidInput',
   'conflict',
+  'noAccount',
   'internal',
 ] as const;
 

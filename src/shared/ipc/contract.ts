@@ -5,10 +5,10 @@
  * action and a view.
  */
 import { z } from 'zod';
-import type { EventChannel, RequestChannel } from './channels';
+import { REQUEST_CHANNELS, type EventChannel, type RequestChannel } from './channels';
 import type { AccountCheck, AccountSummary, AccountsState } from '../accounts';
 import { accountNameSchema, apiKeySchema, baseUrlSchema } from '../accounts';
-import { FieldDeskError, type FieldDeskErrorData } from '../errors';
+import { FieldDeskError, toErrorData, type FieldDeskErrorData } from '../errors';
 import type { Instrument, InstrumentStatus } from '../service/schemas';
 import { INSTRUMENT_NAME_MAX_LENGTH } from '../service/limits';
 
@@ -84,14 +84,20 @@ export const REQUESTS = {
     z.object({ name: accountNameSchema, baseUrl: baseUrlSchema, apiKey: apiKeySchema }).strict(),
   ),
   'accounts.check': request<AccountCheck>()(byAccountId),
-  'accounts.rename': request<AccountSummary>()(z.object({ id: accountIdSchema, name: accountNameSchema }).strict()),
-  'accounts.replaceKey': request<AccountCheck>()(z.object({ id: accountIdSchema, apiKey: apiKeySchema }).strict()),
+  'accounts.rename': request<AccountSummary>()(
+    z.object({ id: accountIdSchema, name: accountNameSchema }).strict(),
+  ),
+  'accounts.replaceKey': request<AccountCheck>()(
+    z.object({ id: accountIdSchema, apiKey: apiKeySchema }).strict(),
+  ),
   'accounts.remove': request<AccountsState>()(byAccountId),
   'accounts.activate': request<AccountsState>()(byAccountId),
   'accounts.tryDemo': request<AccountCheck>()(noArgs),
   'instruments.list': request<InstrumentList>()(noArgs),
   'instruments.get': request<InstrumentDetail>()(z.object({ serial: serialSchema }).strict()),
-  'instruments.rename': request<Instrument>()(z.object({ serial: serialSchema, name: instrumentNameSchema }).strict()),
+  'instruments.rename': request<Instrument>()(
+    z.object({ serial: serialSchema, name: instrumentNameSchema }).strict(),
+  ),
 } satisfies Record<RequestChannel, RequestSpec<z.ZodType, unknown>>;
 
 export interface EventPayloads {
@@ -115,8 +121,11 @@ type Namespaces = RequestChannel extends `${infer N}.${string}` ? N : never;
 type EventNamespaces = EventChannel extends `${infer N}.${string}` ? N : never;
 
 type RequestMethods<N extends string> = {
-  [C in RequestChannel as C extends `${N}.${infer M}` ? M : never]: keyof RequestArg<C> extends never
-    ? () => Promise<RequestResult<C>>
+  [C in RequestChannel as C extends `${N}.${infer M}` ? M : never]: Record<
+    string,
+    never
+  > extends RequestArg<C>
+    ? (arg?: RequestArg<C>) => Promise<RequestResult<C>>
     : (arg: RequestArg<C>) => Promise<RequestResult<C>>;
 };
 
@@ -133,6 +142,46 @@ export type FieldDeskApi = {
 
 /** Every answer crosses a transport as an envelope, so errors keep their code. */
 export type Envelope<T> = { ok: true; value: T } | { ok: false; error: FieldDeskErrorData };
+
+type BridgeRequestMethods<N extends string> = {
+  [C in RequestChannel as C extends `${N}.${infer M}` ? M : never]: Record<
+    string,
+    never
+  > extends RequestArg<C>
+    ? (arg?: RequestArg<C>) => Promise<Envelope<RequestResult<C>>>
+    : (arg: RequestArg<C>) => Promise<Envelope<RequestResult<C>>>;
+};
+
+/**
+ * What a transport exposes (the preload's `window.fielddesk`, or the harness's HTTP facade):
+ * the same methods, answering envelopes. The renderer unwraps them into `FieldDeskApi`,
+ * rebuilding `FieldDeskError`s (an Error thrown across contextBridge would lose its code).
+ */
+export type FieldDeskBridge = {
+  [N in Namespaces | EventNamespaces]: BridgeRequestMethods<N> & EventMethods<N>;
+};
+
+/**
+ * The one request path of every transport: check the channel, validate the argument, call the
+ * backend, and turn any failure into plain error data.
+ */
+export async function dispatchRequest(
+  handlers: BackendHandlers,
+  channel: string,
+  arg: unknown,
+): Promise<Envelope<unknown>> {
+  if (!(REQUEST_CHANNELS as readonly string[]).includes(channel)) {
+    return { ok: false, error: { code: 'invalidInput', message: 'Unknown request.', retryable: false } };
+  }
+  const known = channel as RequestChannel;
+  try {
+    const parsed = parseRequestArg(known, arg);
+    const handler = handlers[known] as (a: unknown) => Promise<unknown>;
+    return { ok: true, value: await handler(parsed) };
+  } catch (error) {
+    return { ok: false, error: toErrorData(error) };
+  }
+}
 
 /** Validates a request's argument; throws `invalidInput` naming the first problem in plain words. */
 export function parseRequestArg<C extends RequestChannel>(channel: C, arg: unknown): ParsedRequestArg<C> {

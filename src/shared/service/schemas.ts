@@ -33,7 +33,11 @@ export const serviceTime = z.string().transform((text, ctx) => {
 });
 
 /** A reading that may be `null` ("no reading", never zero) or absent. */
-export const nullableNumber = z.number().nullable().optional().transform((value) => value ?? null);
+export const nullableNumber = z
+  .number()
+  .nullable()
+  .optional()
+  .transform((value) => value ?? null);
 
 const position = caseInsensitiveObject({
   lat: z.number().optional(),
@@ -56,11 +60,29 @@ export const instrumentSchema = caseInsensitiveObject({
   type: z.string(),
   serialNumber: z.string().min(1),
   model: z.string().optional().default(''),
-  name: z.string().nullable().optional().transform((name) => name ?? ''),
-  image: z.string().nullable().optional().transform((image) => image ?? null),
-  subscription: subscription.nullable().optional().transform((s) => s ?? null),
-  position: position.nullable().optional().transform((p) => p ?? null),
-  feature: z.array(z.string()).nullable().optional().transform((f) => f ?? []),
+  name: z
+    .string()
+    .nullable()
+    .optional()
+    .transform((name) => name ?? ''),
+  image: z
+    .string()
+    .nullable()
+    .optional()
+    .transform((image) => image ?? null),
+  subscription: subscription
+    .nullable()
+    .optional()
+    .transform((s) => s ?? null),
+  position: position
+    .nullable()
+    .optional()
+    .transform((p) => p ?? null),
+  feature: z
+    .array(z.string())
+    .nullable()
+    .optional()
+    .transform((f) => f ?? []),
 });
 export type Instrument = z.output<typeof instrumentSchema>;
 
@@ -86,8 +108,14 @@ export const instrumentStatusSchema = caseInsensitiveObject({
   measuring: z.boolean(),
   calibrationInProgress: z.boolean(),
   sicInProgress: z.boolean(),
-  lastCalibration: calibrationStatusSchema.nullable().optional().transform((c) => c ?? null),
-  lastSic: sicStatusSchema.nullable().optional().transform((s) => s ?? null),
+  lastCalibration: calibrationStatusSchema
+    .nullable()
+    .optional()
+    .transform((c) => c ?? null),
+  lastSic: sicStatusSchema
+    .nullable()
+    .optional()
+    .transform((s) => s ?? null),
 });
 export type InstrumentStatus = z.output<typeof instrumentStatusSchema>;
 
