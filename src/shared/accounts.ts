@@ -96,6 +96,11 @@ export interface AccountsState {
   accounts: AccountSummary[];
   activeId: string | null;
   vault: VaultStatus;
+  /**
+   * A plain-language notice about the saved accounts for this session, e.g. that a damaged
+   * accounts file was moved aside and FieldDesk started without it. Absent when all is well.
+   */
+  notice?: string;
 }
 
 export interface AccountCheck {

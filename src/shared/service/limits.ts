@@ -16,6 +16,10 @@ export const SERVICE_ERROR_CODES = {
   tokenExpired: 'TokenExpired',
   accessDenied: 'AccessDenied',
   tooManyRequests: 'TooManyRequests',
+  /** Not documented for the real service: the demo service's answer to a well-formed but bad value. */
+  invalidParam: 'InvalidParam',
+  /** Not documented for the real service: the demo service's 501 for an endpoint it does not serve yet. */
+  notImplemented: 'NotImplemented',
 } as const;
 
 /** The header that carries the API key. */

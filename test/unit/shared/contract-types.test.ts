@@ -79,7 +79,8 @@ type Expect<T extends true> = T;
 type _NoArgRequestTakesNoArgument = Expect<
   Parameters<FieldDeskBridge['accounts']['getState']>['length'] extends 0 | 1 ? true : false
 >;
-// @ts-expect-error rename needs a serial and a name
-type _RenameNeedsArgs = Expect<
-  Parameters<FieldDeskBridge['instruments']['rename']> extends [] ? true : false
+type _RenameNeedsOneArgument = Expect<
+  Parameters<FieldDeskBridge['instruments']['rename']> extends [{ serial: string; name: string }]
+    ? true
+    : false
 >;

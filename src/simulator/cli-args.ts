@@ -1,0 +1,131 @@
+/** Command-line arguments of `npm run demo-service`, parsed without side effects (tested directly). */
+import { parseArgs } from 'node:util';
+import { SCOPES, isScope, type Scope } from '../shared/service/scopes';
+import { isUsableKeyValue } from './auth';
+import {
+  DEFAULT_DEMO_KEY,
+  DEFAULT_HOST,
+  DEFAULT_RATE_LIMIT,
+  DEFAULT_SEED,
+  type DemoServiceOptions,
+} from './options';
+
+export const DEMO_CLI_USAGE = `Usage: npm run demo-service -- [options]
+
+Runs the FieldDesk demo service: the service interface at /v1 with a generated fleet.
+
+Options:
+  --port N              Port to listen on (default 0: a random free port)
+  --host HOST           Interface to listen on (default ${DEFAULT_HOST}, this computer only)
+  --key NAME=SCOPES     Accept API key NAME with the comma-separated SCOPES, or * for every
+                        scope. Repeat for several keys. Without --key, the key
+                        ${DEFAULT_DEMO_KEY} is accepted with every scope.
+  --rate-limit N        Requests per second per key, burst of N (default ${DEFAULT_RATE_LIMIT})
+  --seed N              Seed of the demo fleet (default ${DEFAULT_SEED}); same seed, same fleet
+  -h, --help            Show this help
+
+Scopes: ${SCOPES.join(', ')}
+
+Example:
+  npm run demo-service -- --port 8787 --key reader=instruments:read --key admin=*`;
+
+/** A mistake in the command line, with a message meant for the person who typed it. */
+export class DemoCliError extends Error {
+  override name = 'DemoCliError';
+}
+
+function parseInteger(flag: string, text: string, min: number, max: number): number {
+  const value = /^[+-]?\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new DemoCliError(`${flag} must be a whole number from ${min} to ${max}, not "${text}".`);
+  }
+  return value;
+}
+
+function parsePositiveNumber(flag: string, text: string): number {
+  const value = /^\+?(\d+(\.\d*)?|\.\d+)$/.test(text.trim()) ? Number(text) : Number.NaN;
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new DemoCliError(`${flag} must be a number greater than 0, not "${text}".`);
+  }
+  return value;
+}
+
+/** `NAME=SCOPE,SCOPE` or `NAME=*`. Split at the last `=`: key values may end in `=` (base64). */
+function parseKey(spec: string): [string, readonly Scope[] | '*'] {
+  const split = spec.lastIndexOf('=');
+  const name = split > 0 ? spec.slice(0, split) : '';
+  const scopeText = split > 0 ? spec.slice(split + 1).trim() : '';
+  if (name === '' || scopeText === '') {
+    throw new DemoCliError(`--key must look like NAME=SCOPE,SCOPE or NAME=*, not "${spec}".`);
+  }
+  if (!isUsableKeyValue(name)) {
+    throw new DemoCliError(
+      `The key "${name}" must be printable ASCII without spaces (it is sent in a header).`,
+    );
+  }
+  if (scopeText === '*') return [name, '*'];
+  const names = scopeText.split(',').map((scope) => scope.trim());
+  if (names.some((scope) => scope === '')) {
+    throw new DemoCliError(`--key ${spec} has an empty scope name; separate scopes with single commas.`);
+  }
+  const unknown = names.filter((scope) => !isScope(scope));
+  if (unknown.length > 0) {
+    throw new DemoCliError(
+      `Unknown scope${unknown.length > 1 ? 's' : ''} in --key ${name}: ${unknown.join(', ')}. ` +
+        `Valid scopes: ${SCOPES.join(', ')}, or * for every scope.`,
+    );
+  }
+  return [name, [...new Set(names.filter(isScope))]];
+}
+
+/**
+ * Parses the CLI arguments (without `node` and the script). Returns the service options, or
+ * `{ help }` when help was asked for; throws `DemoCliError` with a readable message on a mistake.
+ */
+export function parseDemoCliArgs(argv: string[]): DemoServiceOptions | { help: string } {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        key: { type: 'string', multiple: true },
+        'rate-limit': { type: 'string' },
+        seed: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    // parseArgs explains unknown options and missing values well; keep its words.
+    throw new DemoCliError(error instanceof Error ? error.message : String(error));
+  }
+  const { values } = parsed;
+  if (values.help) return { help: DEMO_CLI_USAGE };
+
+  const options: DemoServiceOptions = {};
+  if (values.port !== undefined) options.port = parseInteger('--port', values.port, 0, 65535);
+  if (values.host !== undefined) {
+    if (values.host.trim() === '') throw new DemoCliError('--host must not be empty.');
+    options.host = values.host.trim();
+  }
+  if (values['rate-limit'] !== undefined) {
+    options.rateLimit = parsePositiveNumber('--rate-limit', values['rate-limit']);
+  }
+  if (values.seed !== undefined) {
+    options.seed = parseInteger('--seed', values.seed, 0, 0xffffffff);
+  }
+  if (values.key !== undefined) {
+    // A Map, then fromEntries: a key named like an Object.prototype member stays an ordinary key.
+    const keys = new Map<string, readonly Scope[] | '*'>();
+    for (const spec of values.key) {
+      const [name, scopes] = parseKey(spec);
+      if (keys.has(name)) throw new DemoCliError(`The key "${name}" is given twice.`);
+      keys.set(name, scopes);
+    }
+    options.keys = Object.fromEntries(keys);
+  }
+  return options;
+}

@@ -1,0 +1,58 @@
+/** Entry of `npm run demo-service`: starts the demo service and stops it on Ctrl+C / SIGTERM. */
+import { SCOPES } from '../shared/service/scopes';
+import { DemoCliError, parseDemoCliArgs } from './cli-args';
+import { DEFAULT_RATE_LIMIT, DEFAULT_SEED } from './options';
+import { startDemoService } from './server';
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseDemoCliArgs(argv);
+  } catch (error) {
+    if (!(error instanceof DemoCliError)) throw error;
+    console.error(`demo-service: ${error.message}\nRun with --help for the options.`);
+    return 2;
+  }
+  if ('help' in parsed) {
+    console.log(parsed.help);
+    return 0;
+  }
+  const service = await startDemoService(parsed);
+  const keyWidth = Math.max(...Object.keys(service.keys).map((key) => key.length));
+  console.log(`FieldDesk demo service at ${service.baseUrl}`);
+  console.log(
+    `Fleet seed ${parsed.seed ?? DEFAULT_SEED}; rate limit ${parsed.rateLimit ?? DEFAULT_RATE_LIMIT} requests/s per key.`,
+  );
+  console.log('API keys (send in the X-Api-Key header):');
+  for (const [key, scopes] of Object.entries(service.keys)) {
+    const described =
+      scopes.length === SCOPES.length ? `every scope (${scopes.join(', ')})` : scopes.join(', ');
+    console.log(`  ${key.padEnd(keyWidth)}  ${described || '(no scopes)'}`);
+  }
+  if (parsed.host !== undefined && !LOOPBACK.test(parsed.host)) {
+    console.warn(`Warning: listening on ${parsed.host} lets other computers reach the demo service.`);
+  }
+  console.log('Press Ctrl+C to stop.');
+
+  await new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      console.log(`\n${signal}: stopping the demo service.`);
+      void service.close().then(resolve);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(`demo-service: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);

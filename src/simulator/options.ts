@@ -1,0 +1,37 @@
+/** Options and handle of the demo service: the API other layers (tests, harness, CLI) code against. */
+import type { Scope } from '../shared/service/scopes';
+
+export interface DemoServiceOptions {
+  /** Interface to listen on; default '127.0.0.1' (loopback only). */
+  host?: string;
+  /** Default 0: a random free port. */
+  port?: number;
+  /** API key value -> scopes (`'*'` = every scope). Default: one all-scopes key, `DEFAULT_DEMO_KEY`. */
+  keys?: Record<string, readonly Scope[] | '*'>;
+  /** Requests per second per key (token bucket, burst = rateLimit); default 50. */
+  rateLimit?: number;
+  /** Seed of the demo fleet; default 1. */
+  seed?: number;
+  /** Clock in epoch milliseconds, for tests; default `Date.now`. */
+  now?: () => number;
+}
+
+export interface RunningDemoService {
+  /** e.g. 'http://127.0.0.1:43127/v1' */
+  baseUrl: string;
+  port: number;
+  /** The keys the service accepts, with `'*'` resolved to the scope list. */
+  keys: Record<string, readonly Scope[]>;
+  /** The generated all-scopes key when no keys were given, else null. */
+  defaultKey: string | null;
+  /** Stops listening and closes open (including keep-alive) connections. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_RATE_LIMIT = 50;
+export const DEFAULT_SEED = 1;
+/** The key the demo service accepts when started without keys; it holds every scope. */
+export const DEFAULT_DEMO_KEY = 'demo-key-all-scopes';
+/** Where the interface lives on the demo service, like the real service's `/v1`. */
+export const DEMO_BASE_PATH = '/v1';

@@ -1,0 +1,21 @@
+/** Everything the demo service remembers while it runs. Lost when the process ends. */
+import { generateDemoFleet, type DemoInstrument } from './fleet';
+import { createRandom, type Random } from './random';
+
+export interface DemoState {
+  /** By serial number, in fleet order. */
+  instruments: Map<string, DemoInstrument>;
+  /** For results generated while running (e.g. a new calibration); separate from the fleet's stream. */
+  random: Random;
+  now: () => number;
+}
+
+export function createDemoState(seed: number, now: () => number): DemoState {
+  const fleet = generateDemoFleet(seed, now());
+  return {
+    instruments: new Map(fleet.map((instrument) => [instrument.wire.serialNumber, instrument])),
+    // A different stream from the fleet's, so later results do not repeat the fleet's numbers.
+    random: createRandom((seed ^ 0x5bd1e995) >>> 0),
+    now,
+  };
+}

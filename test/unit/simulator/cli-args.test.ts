@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { DemoCliError, parseDemoCliArgs } from '../../../src/simulator';
+import { SCOPES } from '../../../src/shared/service/scopes';
+
+function parseError(argv: string[]): DemoCliError {
+  try {
+    parseDemoCliArgs(argv);
+  } catch (error) {
+    if (error instanceof DemoCliError) return error;
+    throw error;
+  }
+  throw new Error(`parseDemoCliArgs accepted ${argv.join(' ')}`);
+}
+
+describe('parseDemoCliArgs', () => {
+  it('gives empty options (all defaults) without arguments', () => {
+    expect(parseDemoCliArgs([])).toEqual({});
+  });
+
+  it('reads port, host, keys, rate limit and seed', () => {
+    expect(
+      parseDemoCliArgs([
+        '--port',
+        '8787',
+        '--key',
+        'reader=instruments:read, data.noise:read',
+        '--key',
+        'admin=*',
+        '--rate-limit',
+        '20',
+        '--seed',
+        '7',
+        '--host',
+        '127.0.0.1',
+      ]),
+    ).toEqual({
+      port: 8787,
+      host: '127.0.0.1',
+      keys: { reader: ['instruments:read', 'data.noise:read'], admin: '*' },
+      rateLimit: 20,
+      seed: 7,
+    });
+  });
+
+  it('accepts --flag=value and a key value that itself ends in =', () => {
+    expect(parseDemoCliArgs(['--port=0', '--key=YWJj==webhooks:read'])).toEqual({
+      port: 0,
+      keys: { 'YWJj=': ['webhooks:read'] },
+    });
+  });
+
+  it('keeps a key named like an Object.prototype member as an ordinary key', () => {
+    const options = parseDemoCliArgs(['--key', '__proto__=*', '--key', 'constructor=webhooks:read']);
+    expect(options).toHaveProperty('keys');
+    const keys = 'keys' in options ? options.keys : undefined;
+    expect(Object.keys(keys ?? {})).toEqual(['__proto__', 'constructor']);
+  });
+
+  it('refuses unknown scopes, naming them and listing the valid ones', () => {
+    const error = parseError(['--key', 'k=instruments:read,instruments:reed,data:all']);
+    // Only the unknown ones are named as unknown.
+    expect(error.message).toContain('in --key k: instruments:reed, data:all. Valid scopes:');
+    for (const scope of SCOPES) expect(error.message).toContain(scope);
+  });
+
+  it.each([
+    [['--key', 'nameonly'], /NAME=SCOPE/],
+    [['--key', '=instruments:read'], /NAME=SCOPE/],
+    [['--key', 'k='], /NAME=SCOPE/],
+    [['--key', 'k=instruments:read,,webhooks:read'], /empty scope/],
+    [['--key', 'a=*', '--key', 'a=webhooks:read'], /twice/],
+  ])('refuses the key spec %j', (argv, message) => {
+    expect(parseError(argv).message).toMatch(message);
+  });
+
+  // `--port=-1`: with a space, parseArgs itself refuses a value starting with a dash.
+  it.each([['abc'], ['70000'], ['-1'], ['80.5'], ['']])('refuses --port %j', (port) => {
+    expect(parseError([`--port=${port}`]).message).toMatch(/--port must be a whole number from 0 to 65535/);
+  });
+
+  it('refuses an option whose value is missing', () => {
+    expect(parseError(['--port']).message).toMatch(/--port/);
+    expect(parseError(['--port', '-1']).message).toMatch(/--port/);
+  });
+
+  it.each([['0'], ['-5'], ['fast'], ['1e999']])('refuses --rate-limit %j', (rate) => {
+    expect(parseError([`--rate-limit=${rate}`]).message).toMatch(
+      /--rate-limit must be a number greater than 0/,
+    );
+  });
+
+  it('accepts a fractional rate limit and refuses a fractional seed', () => {
+    expect(parseDemoCliArgs(['--rate-limit', '0.5'])).toEqual({ rateLimit: 0.5 });
+    expect(parseError(['--seed', '1.5']).message).toMatch(/--seed/);
+  });
+
+  it('refuses unknown options and positional arguments', () => {
+    expect(parseError(['--prot', '8787']).message).toMatch(/--prot/);
+    expect(parseError(['8787']).message.length).toBeGreaterThan(0);
+  });
+
+  it('returns the usage for --help and -h', () => {
+    for (const flag of ['--help', '-h']) {
+      const result = parseDemoCliArgs([flag]);
+      expect(result).toHaveProperty('help');
+      const help = 'help' in result ? result.help : '';
+      expect(help).toMatch(/^Usage: npm run demo-service/);
+      expect(help).toContain('--rate-limit');
+      expect(help).toContain('demo-key-all-scopes');
+    }
+  });
+});
