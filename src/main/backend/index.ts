@@ -1,0 +1,28 @@
+/**
+ * The backend's public face: everything the Electron entry and the browser harness need.
+ * Plain Node only; Electron pieces are injected through `BackendOptions`.
+ */
+export {
+  createBackend,
+  DEMO_ACCOUNT_NAME,
+  type Backend,
+  type BackendOptions,
+  type DemoService,
+} from './backend';
+export {
+  createKeyVault,
+  createMemoryVault,
+  VAULT_REASONS,
+  type KeyVault,
+  type KeyVaultOptions,
+  type KeytarLike,
+} from './vault';
+export {
+  createServiceClient,
+  CLIENT_DEFAULTS,
+  type RetryOptions,
+  type ServiceClient,
+  type ServiceClientOptions,
+  type ServiceExchange,
+} from './client';
+export { openAccountStore, ACCOUNTS_FILE_NAME, type AccountStore, type StoredAccount } from './account-store';

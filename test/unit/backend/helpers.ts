@@ -1,0 +1,136 @@
+/** Small loopback HTTP servers with scripted faults, and other helpers for the backend tests. */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { KeytarLike } from '../../../src/main/backend/vault';
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+export interface TestServer {
+  /** e.g. `http://127.0.0.1:41234/v1` */
+  baseUrl: string;
+  host: string;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a server on 127.0.0.1, port 0. The handler gets the request number (0 first) so a test
+ * can script "fail, then succeed".
+ */
+export async function startTestServer(
+  handler: (req: RecordedRequest, res: ServerResponse, index: number) => void | Promise<void>,
+): Promise<TestServer> {
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
+      requests.push(recorded);
+      void handler(recorded, res, requests.length - 1);
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    host: `127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+/** Drops the connection without any answer, like a flaky mobile link. */
+export function dropConnection(res: ServerResponse): void {
+  res.socket?.destroy();
+}
+
+/** An address where nothing listens: a port that was just free. */
+export async function refusedBaseUrl(): Promise<{ baseUrl: string; host: string }> {
+  const server = await startTestServer(() => undefined);
+  await server.close();
+  return { baseUrl: server.baseUrl, host: server.host };
+}
+
+export function wireInstrument(serial: string, name = `Instrument ${serial}`) {
+  return {
+    type: 'Noise',
+    serialNumber: serial,
+    model: 'CR:900',
+    name,
+    image: 'https://example.com/cr900.png',
+    subscription: { status: 'Active', tier: 'Pro' },
+    position: { lat: 51.5, long: -0.1 },
+    feature: ['SIC'],
+  };
+}
+
+export async function makeTempDir(): Promise<{ path: string; remove(): Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), 'fielddesk-backend-'));
+  return { path, remove: () => rm(path, { recursive: true, force: true }) };
+}
+
+/** An in-memory keytar that records calls; `fail` makes chosen calls throw a real keytar message. */
+export function fakeKeytar(fail: Partial<Record<keyof KeytarLike, string>> = {}) {
+  const entries = new Map<string, string>();
+  const calls: Array<keyof KeytarLike> = [];
+  const keyOf = (service: string, account: string) => `${service}\u0000${account}`;
+  const maybeFail = (method: keyof KeytarLike) => {
+    calls.push(method);
+    const message = fail[method];
+    if (message !== undefined) throw new Error(message);
+  };
+  const keytar: KeytarLike = {
+    async getPassword(service, account) {
+      maybeFail('getPassword');
+      return entries.get(keyOf(service, account)) ?? null;
+    },
+    async setPassword(service, account, password) {
+      maybeFail('setPassword');
+      entries.set(keyOf(service, account), password);
+    },
+    async deletePassword(service, account) {
+      maybeFail('deletePassword');
+      return entries.delete(keyOf(service, account));
+    },
+  };
+  return { keytar, entries, calls, keyOf };
+}
+
+export const REAL_KEYTAR_ERRORS = {
+  noDbus: 'Cannot autolaunch D-Bus without X11 $DISPLAY',
+  locked: 'Object does not exist at path “/org/freedesktop/secrets/collection/login”',
+} as const;
