@@ -1,0 +1,160 @@
+/**
+ * The thin Electron entry: window, custom protocol, security handlers and wiring of the
+ * backend (plain Node, in ./backend) to the IPC transport. Product logic lives in the backend.
+ */
+import { readFile } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import { app, BrowserWindow, net, protocol, session } from 'electron';
+import { createBackend, type Backend } from './backend';
+import { createKeyVault } from './backend/vault';
+import { startDemoService } from '../simulator';
+import { registerIpc } from './ipc';
+import {
+  APP_ORIGIN,
+  APP_SCHEME,
+  RENDERER_CSP,
+  contentTypeFor,
+  isAllowedNavigation,
+  resolveAppPath,
+  trustedOrigins,
+} from './security';
+
+const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
+const origins = trustedOrigins(devServerUrl);
+const rendererDir = resolve(join(__dirname, '../renderer'));
+
+let mainWindow: BrowserWindow | null = null;
+let backend: Backend | null = null;
+let unregisterIpc: (() => void) | null = null;
+
+// Must run before `ready`: the scheme behaves like https (secure context, real origin).
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false } },
+]);
+app.enableSandbox();
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (mainWindow) {
+      if (mainWindow.isMinimized()) mainWindow.restore();
+      mainWindow.focus();
+    }
+  });
+  app.whenReady().then(start, (error: unknown) => {
+    console.error('FieldDesk could not start:', error instanceof Error ? error.message : error);
+    app.exit(1);
+  });
+}
+
+async function start(): Promise<void> {
+  protocol.handle(APP_SCHEME, serveRendererFile);
+  hardenSession();
+
+  backend = await createBackend({
+    dataDir: app.getPath('userData'),
+    vault: createKeyVault({ serviceName: 'FieldDesk' }),
+    // net.fetch goes through Chromium's network stack, so the system proxy settings apply.
+    fetch: (input, init) => net.fetch(input instanceof URL ? input.toString() : input, init),
+    appInfo: { version: app.getVersion(), shell: 'electron' },
+    startDemo: async () => {
+      const demo = await startDemoService({ port: 0 });
+      if (demo.defaultKey === null) throw new Error('The demo service started without a key.');
+      return { baseUrl: demo.baseUrl, apiKey: demo.defaultKey, close: demo.close };
+    },
+  });
+  unregisterIpc = registerIpc(backend, () => mainWindow, origins);
+  createWindow();
+
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createWindow();
+  });
+}
+
+function createWindow(): void {
+  mainWindow = new BrowserWindow({
+    width: 1280,
+    height: 800,
+    minWidth: 960,
+    minHeight: 600,
+    show: false,
+    title: 'FieldDesk',
+    backgroundColor: '#ffffff',
+    autoHideMenuBar: true,
+    icon: join(__dirname, '../../resources/icon.png'),
+    webPreferences: {
+      preload: join(__dirname, '../preload/index.js'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      spellcheck: false,
+      // Middle-click (auxclick) could otherwise open links in new windows.
+      disableBlinkFeatures: 'Auxclick',
+    },
+  });
+  mainWindow.once('ready-to-show', () => mainWindow?.show());
+  mainWindow.on('closed', () => {
+    mainWindow = null;
+  });
+  void mainWindow.loadURL(devServerUrl ?? `${APP_ORIGIN}/index.html`);
+}
+
+async function serveRendererFile(request: Request): Promise<Response> {
+  const relative = resolveAppPath(request.url);
+  if (relative === null) return new Response('Not found', { status: 404 });
+  const absolute = resolve(rendererDir, relative);
+  // resolveAppPath refuses `..`; this is the belt to its braces.
+  if (!absolute.startsWith(rendererDir + sep)) return new Response('Not found', { status: 404 });
+  try {
+    const body = await readFile(absolute);
+    return new Response(body, {
+      headers: {
+        'Content-Type': contentTypeFor(relative),
+        'Content-Security-Policy': RENDERER_CSP,
+        'X-Content-Type-Options': 'nosniff',
+      },
+    });
+  } catch {
+    return new Response('Not found', { status: 404 });
+  }
+}
+
+function hardenSession(): void {
+  const defaultSession = session.defaultSession;
+  // FieldDesk needs no camera, microphone, geolocation, notifications-by-web-API, etc.
+  defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  defaultSession.setPermissionCheckHandler(() => false);
+  defaultSession.setDevicePermissionHandler(() => false);
+}
+
+app.on('web-contents-created', (_event, contents) => {
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  contents.on('will-navigate', (event, url) => {
+    if (!isAllowedNavigation(url, origins)) event.preventDefault();
+  });
+  contents.on('will-redirect', (event, url) => {
+    if (!isAllowedNavigation(url, origins)) event.preventDefault();
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+});
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+
+let quitting = false;
+app.on('before-quit', (event) => {
+  if (quitting || backend === null) return;
+  // Close the backend (and the demo service) before exiting, once.
+  event.preventDefault();
+  quitting = true;
+  unregisterIpc?.();
+  void backend.close().finally(() => app.quit());
+});
