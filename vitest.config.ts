@@ -6,8 +6,8 @@ export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts', 'test/keychain/**/*.test.ts'],
     environment: 'node',
+    // The JSON report feeds the totals line of .ci/run.
+    reporters: ['default', ['json', { outputFile: 'reports/vitest.json' }]],
     testTimeout: 20_000,
-    // The keychain tests share one Secret Service; run files one at a time there.
-    fileParallelism: true,
   },
 });

@@ -1,0 +1,63 @@
+/**
+ * Starts the browser harness:
+ *   tsx src/harness/cli.ts --port 5180 --data-dir DIR [--static out/web] [--keychain-service NAME]
+ * Without --data-dir a fresh temporary folder is used (a clean first run every time).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startHarness } from './server';
+
+const USAGE =
+  'Usage: tsx src/harness/cli.ts [--port 5180] [--data-dir DIR] [--static out/web] [--keychain-service NAME]';
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        port: { type: 'string', default: '5180' },
+        'data-dir': { type: 'string' },
+        static: { type: 'string' },
+        'keychain-service': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`--port must be a number from 0 to 65535.\n${USAGE}`);
+    process.exit(2);
+  }
+  const dataDir = values['data-dir']
+    ? resolve(values['data-dir'])
+    : mkdtempSync(join(tmpdir(), 'fielddesk-harness-'));
+
+  const harness = await startHarness({
+    port,
+    dataDir,
+    ...(values.static ? { staticDir: resolve(values.static) } : {}),
+    ...(values['keychain-service'] ? { keychainService: values['keychain-service'] } : {}),
+  });
+  console.log(`FieldDesk harness: ${harness.url}  (data: ${dataDir})`);
+
+  const stop = (): void => {
+    void harness.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,73 @@
+/**
+ * `npm run dev:web`: the harness (real backend + demo service) and a Vite dev server with hot
+ * reload that proxies `/api` to it. Data lives in ~/.fielddesk-dev unless --data-dir is given.
+ */
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { createServer, type Plugin } from 'vite';
+import { startHarness } from './server';
+
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * Vite's dev client injects CSS as <style> elements; the page's strict CSP would block them.
+ * Relaxed for the dev server only — the built page keeps `style-src 'self'`.
+ */
+function devCspPlugin(): Plugin {
+  return {
+    name: 'fielddesk-dev-csp',
+    apply: 'serve',
+    transformIndexHtml: (html) => html.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
+  };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      'data-dir': { type: 'string' },
+      port: { type: 'string', default: '5173' },
+      'harness-port': { type: 'string', default: '0' },
+      'keychain-service': { type: 'string' },
+    },
+    strict: true,
+  });
+  const dataDir = resolve(values['data-dir'] ?? join(homedir(), '.fielddesk-dev'));
+  mkdirSync(dataDir, { recursive: true });
+  const vitePort = Number(values.port);
+
+  const harness = await startHarness({
+    port: Number(values['harness-port']),
+    dataDir,
+    ...(values['keychain-service'] ? { keychainService: values['keychain-service'] } : {}),
+    allowedOrigins: [`http://localhost:${vitePort}`, `http://127.0.0.1:${vitePort}`],
+  });
+
+  const vite = await createServer({
+    configFile: resolve(REPO_ROOT, 'vite.web.config.ts'),
+    plugins: [devCspPlugin()],
+    server: {
+      host: '127.0.0.1',
+      port: vitePort,
+      strictPort: true, // The harness only accepts this origin.
+      open: false,
+      proxy: { '/api': { target: harness.url, changeOrigin: true } },
+    },
+  });
+  await vite.listen();
+  console.log(`FieldDesk (browser, hot reload): http://127.0.0.1:${vitePort}/web.html`);
+  console.log(`Backend harness: ${harness.url}  (data: ${dataDir})`);
+
+  const stop = (): void => {
+    void Promise.allSettled([vite.close(), harness.close()]).then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,221 @@
+/**
+ * The browser harness: the same backend the Electron app builds, exposed over HTTP on loopback
+ * so the renderer's browser build (and Playwright) can drive the real product in Chromium.
+ *
+ *   POST /api/invoke/:channel  → the request's envelope (always 200; 400 only for a non-JSON body)
+ *   GET  /api/events           → Server-Sent Events, one named event per backend event
+ *   GET  /*                    → the web build (`web.html` at `/`)
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { Hono, type Context } from 'hono';
+import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
+import { getRequestListener } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { createBackend, createKeyVault } from '../main/backend/index';
+import { startDemoService } from '../simulator/index';
+import { dispatchRequest, type Envelope } from '../shared/ipc/contract';
+import type { EventChannel } from '../shared/ipc/channels';
+import type { FieldDeskErrorData } from '../shared/errors';
+import { version } from '../../package.json';
+
+export interface HarnessOptions {
+  /** 0 or absent: any free port. */
+  port?: number;
+  /** Where the backend keeps accounts and its cache. */
+  dataDir: string;
+  /** The web build to serve; default `out/web` of this repository. */
+  staticDir?: string;
+  /** keytar service name, so test runs do not touch a developer's real keys. */
+  keychainService?: string;
+  /**
+   * Further origins allowed to POST (the Vite dev server of `npm run dev:web`, which proxies
+   * `/api` here). The harness's own origin is always allowed.
+   */
+  allowedOrigins?: readonly string[];
+}
+
+export interface RunningHarness {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const HOST = '127.0.0.1';
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const DEFAULT_STATIC_DIR = resolve(REPO_ROOT, 'out/web');
+/** A comment line now and then keeps idle SSE connections from being cut by proxies. */
+const SSE_KEEPALIVE_MS = 15_000;
+
+/** Same policy as the page's meta CSP, plus what only a header can say (framing). */
+const PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "object-src 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+function refusal(message: string): Envelope<never> {
+  const error: FieldDeskErrorData = { code: 'forbidden', message, retryable: false };
+  return { ok: false, error };
+}
+
+export async function startHarness(options: HarnessOptions): Promise<RunningHarness> {
+  const requestedPort = options.port ?? 0;
+  if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535) {
+    throw new RangeError(`The port must be an integer from 0 to 65535, not ${requestedPort}.`);
+  }
+  const staticDir = resolve(options.staticDir ?? DEFAULT_STATIC_DIR);
+
+  const backend = await createBackend({
+    dataDir: options.dataDir,
+    vault: createKeyVault(options.keychainService ? { serviceName: options.keychainService } : {}),
+    appInfo: { version, shell: 'harness' },
+    startDemo: async () => {
+      const service = await startDemoService({ port: 0 });
+      if (service.defaultKey === null) {
+        await service.close();
+        throw new Error('The demo service started without a default key.');
+      }
+      return { baseUrl: service.baseUrl, apiKey: service.defaultKey, close: service.close };
+    },
+  });
+
+  // Filled in once listening: the checks below need the real port.
+  let port = requestedPort;
+  const allowedHosts = (): string[] => [`${HOST}:${port}`, `localhost:${port}`];
+  const allowedOrigins = (): string[] => [
+    ...allowedHosts().map((host) => `http://${host}`),
+    ...(options.allowedOrigins ?? []),
+  ];
+
+  /** Open event streams, ended by `close()` so the server can stop at once. */
+  const streams = new Set<{ stream: SSEStreamingApi; end: () => void }>();
+
+  const app = new Hono();
+
+  // A DNS-rebinding page reaches us under its own host name: answer only to our own.
+  app.use('*', async (c, next) => {
+    const host = c.req.header('host') ?? '';
+    if (!allowedHosts().includes(host)) return c.text('Unknown host.', 421);
+    await next();
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer');
+  });
+
+  // A page on another origin (another localhost port included) must not drive the backend.
+  const originAllowed = (c: Context): boolean => {
+    const origin = c.req.header('origin');
+    return origin === undefined || allowedOrigins().includes(origin);
+  };
+
+  app.post('/api/invoke/:channel', async (c) => {
+    if (!originAllowed(c)) return c.json(refusal('Request refused: it came from another web page.'), 403);
+    let body: unknown;
+    try {
+      const text = await c.req.text();
+      body = text.trim() === '' ? {} : JSON.parse(text);
+    } catch {
+      return c.json(
+        {
+          ok: false,
+          error: { code: 'invalidInput', message: 'The request body is not JSON.', retryable: false },
+        },
+        400,
+      );
+    }
+    c.header('Cache-Control', 'no-store');
+    return c.json(await dispatchRequest(backend.handlers, c.req.param('channel'), body));
+  });
+
+  app.get('/api/events', (c) => {
+    if (!originAllowed(c)) return c.json(refusal('Request refused: it came from another web page.'), 403);
+    c.header('Cache-Control', 'no-store');
+    return streamSSE(c, async (stream) => {
+      let ended = false;
+      let finish: () => void = () => undefined;
+      const done = new Promise<void>((resolveDone) => (finish = resolveDone));
+      // Writes are chained so events arrive in the order the backend sent them.
+      let queue: Promise<void> = Promise.resolve();
+      const send = (event: EventChannel | null, data: string): void => {
+        queue = queue
+          .then(() =>
+            event === null
+              ? stream.write(`: ${data}\n\n`).then(() => undefined)
+              : stream.writeSSE({ event, data }),
+          )
+          .catch(() => end());
+      };
+      const unsubscribe = backend.subscribe((channel, payload) => send(channel, JSON.stringify(payload)));
+      const keepAlive = setInterval(() => send(null, 'keep-alive'), SSE_KEEPALIVE_MS);
+      const entry = { stream, end: () => end() };
+      function end(): void {
+        if (ended) return;
+        ended = true;
+        unsubscribe();
+        clearInterval(keepAlive);
+        streams.delete(entry);
+        finish();
+      }
+      streams.add(entry);
+      stream.onAbort(end);
+      await stream.writeSSE({ event: 'ready', data: '{}', retry: 2000 });
+      await done;
+      await stream.close().catch(() => undefined);
+    });
+  });
+
+  app.use('/api/*', async (c) => c.json(refusal('Unknown harness route.'), 404));
+
+  app.use('*', async (c, next) => {
+    await next();
+    if (c.res.headers.get('content-type')?.startsWith('text/html'))
+      c.header('Content-Security-Policy', PAGE_CSP);
+  });
+  app.get('/', serveStatic({ root: staticDir, path: 'web.html' }));
+  app.use('*', serveStatic({ root: staticDir }));
+
+  const server = createServer(getRequestListener(app.fetch, { overrideGlobalObjects: false }));
+  try {
+    await new Promise<void>((resolveListen, reject) => {
+      server.once('error', reject);
+      server.listen(requestedPort, HOST, () => {
+        server.off('error', reject);
+        resolveListen();
+      });
+    });
+  } catch (error) {
+    await backend.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      throw new Error(`Port ${requestedPort} is already in use: choose another with --port.`);
+    throw error;
+  }
+  port = (server.address() as AddressInfo).port;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${HOST}:${port}/`,
+    port,
+    close() {
+      closing ??= (async () => {
+        for (const { end } of [...streams]) end();
+        await new Promise<void>((resolveClose) => {
+          server.close(() => resolveClose());
+          // Keep-alive and SSE sockets would otherwise hold close() open.
+          server.closeAllConnections();
+        });
+        await backend.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,49 @@
+/** Screens, in hash history (the Electron build loads from a custom scheme without a server). */
+import { createRouter, createWebHashHistory, type Router } from 'vue-router';
+import type { Pinia } from 'pinia';
+import FirstRunView from './views/FirstRunView.vue';
+import InstrumentsView from './views/InstrumentsView.vue';
+import InstrumentDetailView from './views/InstrumentDetailView.vue';
+import AccountsView from './views/AccountsView.vue';
+import { useAccountsStore } from './stores/accounts';
+
+export function createAppRouter(pinia: Pinia): Router {
+  const router = createRouter({
+    history: createWebHashHistory(),
+    routes: [
+      { path: '/', redirect: { name: 'instruments' } },
+      { path: '/welcome', name: 'welcome', component: FirstRunView, meta: { title: 'Welcome' } },
+      {
+        path: '/instruments',
+        name: 'instruments',
+        component: InstrumentsView,
+        meta: { title: 'Instruments' },
+      },
+      {
+        path: '/instruments/:serial',
+        name: 'instrument',
+        component: InstrumentDetailView,
+        props: true,
+        meta: { title: 'Instrument' },
+      },
+      { path: '/accounts', name: 'accounts', component: AccountsView, meta: { title: 'Accounts' } },
+      { path: '/:unknown(.*)*', redirect: { name: 'instruments' } },
+    ],
+  });
+
+  let started: Promise<void> | null = null;
+  router.beforeEach(async (to) => {
+    const accounts = useAccountsStore(pinia);
+    started ??= accounts.start();
+    await started;
+    if (!accounts.loaded) return true; // The shell shows why the backend could not be read.
+    if (!accounts.hasAccounts && to.name !== 'welcome') return { name: 'welcome' };
+    if (accounts.hasAccounts && to.name === 'welcome') return { name: 'instruments' };
+    return true;
+  });
+  router.afterEach((to) => {
+    const title = typeof to.meta.title === 'string' ? to.meta.title : null;
+    document.title = title ? `${title} — FieldDesk` : 'FieldDesk';
+  });
+  return router;
+}

@@ -1,0 +1,130 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type RunningHarness } from '../../../src/harness/server';
+
+let harness: RunningHarness;
+let dataDir: string;
+let staticDir: string;
+
+const invoke = (channel: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${harness.url}api/invoke/${channel}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+
+/** Reads SSE frames from a fetch body until `until` says stop. */
+async function readEvents(response: Response, until: (events: string[]) => boolean): Promise<string[]> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  const events = (): string[] => [...text.matchAll(/^event: (.+)$/gm)].map((m) => m[1]!);
+  while (!until(events())) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  await reader.cancel();
+  return events();
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'fielddesk-harness-test-'));
+  staticDir = mkdtempSync(join(tmpdir(), 'fielddesk-harness-static-'));
+  writeFileSync(join(staticDir, 'web.html'), '<!doctype html><title>FieldDesk</title>');
+  harness = await startHarness({
+    port: 0,
+    dataDir,
+    staticDir,
+    keychainService: `fielddesk-harness-test-${process.pid}`,
+  });
+});
+
+afterAll(async () => {
+  await harness?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(staticDir, { recursive: true, force: true });
+});
+
+describe('browser harness', () => {
+  it('listens on loopback only and serves web.html at / with a CSP header', async () => {
+    expect(harness.url).toBe(`http://127.0.0.1:${harness.port}/`);
+    const page = await fetch(harness.url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<title>FieldDesk</title>');
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+
+  it('answers every request with an envelope: values and errors alike', async () => {
+    const info = await invoke('app.getInfo', {});
+    expect(info.status).toBe(200);
+    expect(await info.json()).toMatchObject({ ok: true, value: { shell: 'harness' } });
+
+    const bad = await invoke('instruments.rename', { serial: '../etc', name: 'x' });
+    expect(bad.status).toBe(200);
+    expect(await bad.json()).toMatchObject({ ok: false, error: { code: 'invalidInput', field: 'serial' } });
+
+    const unknown = await invoke('shell.exec', {});
+    expect(await unknown.json()).toMatchObject({ ok: false, error: { code: 'invalidInput' } });
+  });
+
+  it('answers 400 only for a body that is not JSON', async () => {
+    const response = await invoke('app.getInfo', '{not json');
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ ok: false, error: { code: 'invalidInput' } });
+  });
+
+  it('refuses requests from another origin, including another localhost port', async () => {
+    const foreign = await invoke('accounts.getState', {}, { Origin: 'http://localhost:5999' });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    const own = await invoke('accounts.getState', {}, { Origin: `http://127.0.0.1:${harness.port}` });
+    expect(own.status).toBe(200);
+  });
+
+  it('refuses a foreign Host header (DNS rebinding)', async () => {
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      request(
+        { host: '127.0.0.1', port: harness.port, path: '/', headers: { Host: 'attacker.example:80' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      )
+        .on('error', reject)
+        .end();
+    });
+    expect(status).toBe(421);
+  });
+
+  it('pushes backend events as named SSE events; the demo fleet is reachable', async () => {
+    const stream = await fetch(`${harness.url}api/events`);
+    expect(stream.headers.get('content-type')).toContain('text/event-stream');
+    const eventsPromise = readEvents(stream, (events) => events.includes('accounts.changed'));
+    const demo = (await (await invoke('accounts.tryDemo', {})).json()) as {
+      value: { instrumentCount: number };
+    };
+    expect(demo).toMatchObject({ ok: true, value: { instrumentCount: expect.any(Number) } });
+    expect(await eventsPromise).toContain('accounts.changed');
+
+    const list = (await (await invoke('instruments.list', {})).json()) as {
+      ok: boolean;
+      value: { entries: unknown[] };
+    };
+    expect(list.ok).toBe(true);
+    expect(list.value.entries.length).toBe(demo.value.instrumentCount);
+  });
+
+  it('closes promptly even with an event stream open', async () => {
+    const otherDir = mkdtempSync(join(tmpdir(), 'fielddesk-harness-test-'));
+    const other = await startHarness({ port: 0, dataDir: otherDir, staticDir });
+    const stream = await fetch(`${other.url}api/events`);
+    expect(stream.status).toBe(200);
+    const started = Date.now();
+    await other.close();
+    expect(Date.now() - started).toBeLessThan(3_000);
+    rmSync(otherDir, { recursive: true, force: true });
+  });
+});
