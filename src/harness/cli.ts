@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   const harness = await startHarness({
     port,
     dataDir,
-    ...(values.static ? { staticDir: resolve(values.static) } : {}),
+    staticDir: resolve(values.static ?? 'out/web'),
     ...(values['keychain-service'] ? { keychainService: values['keychain-service'] } : {}),
   });
   console.log(`FieldDesk harness: ${harness.url}  (data: ${dataDir})`);

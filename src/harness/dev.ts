@@ -41,6 +41,8 @@ async function main(): Promise<void> {
   const harness = await startHarness({
     port: Number(values['harness-port']),
     dataDir,
+    // Vite serves the UI in development; the harness's own copy is only a fallback.
+    staticDir: resolve(REPO_ROOT, 'out/web'),
     ...(values['keychain-service'] ? { keychainService: values['keychain-service'] } : {}),
     allowedOrigins: [`http://localhost:${vitePort}`, `http://127.0.0.1:${vitePort}`],
   });

@@ -8,7 +8,6 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { Hono, type Context } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
@@ -26,8 +25,8 @@ export interface HarnessOptions {
   port?: number;
   /** Where the backend keeps accounts and its cache. */
   dataDir: string;
-  /** The web build to serve; default `out/web` of this repository. */
-  staticDir?: string;
+  /** The web build to serve (`npm run build:web` writes it to `out/web`). */
+  staticDir: string;
   /** keytar service name, so test runs do not touch a developer's real keys. */
   keychainService?: string;
   /**
@@ -44,8 +43,6 @@ export interface RunningHarness {
 }
 
 const HOST = '127.0.0.1';
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const DEFAULT_STATIC_DIR = resolve(REPO_ROOT, 'out/web');
 /** A comment line now and then keeps idle SSE connections from being cut by proxies. */
 const SSE_KEEPALIVE_MS = 15_000;
 
@@ -73,7 +70,7 @@ export async function startHarness(options: HarnessOptions): Promise<RunningHarn
   if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535) {
     throw new RangeError(`The port must be an integer from 0 to 65535, not ${requestedPort}.`);
   }
-  const staticDir = resolve(options.staticDir ?? DEFAULT_STATIC_DIR);
+  const staticDir = resolve(options.staticDir);
 
   const backend = await createBackend({
     dataDir: options.dataDir,

@@ -34,7 +34,7 @@ describe('rename in place', () => {
 
   it('cancels on Esc without saving', async () => {
     const wrapper = mountEditor();
-    await wrapper.get('button.name-text').trigger('click');
+    await wrapper.get('button').trigger('click');
     await wrapper.get('input').setValue('Something else');
     await wrapper.get('input').trigger('keydown', { key: 'Escape' });
     expect(wrapper.find('input').exists()).toBe(false);

@@ -1,0 +1,39 @@
+import { existsSync } from 'node:fs';
+import { defineConfig } from '@playwright/test';
+
+// Debian's Chromium on our machines (Playwright's own browser download is unreachable there);
+// elsewhere Playwright's own browser, so the suite also runs on a developer's laptop.
+const SYSTEM_CHROMIUM = '/usr/bin/chromium';
+const launchOptions = existsSync(SYSTEM_CHROMIUM)
+  ? {
+      executablePath: SYSTEM_CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    }
+  : {};
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  outputDir: 'test-results',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  // Each test starts its own harness, backend and demo service; two cores run two at a time.
+  workers: 2,
+  fullyParallel: true,
+  retries: 0,
+  forbidOnly: !!process.env['CI'],
+  reporter: [['list'], ['json', { outputFile: 'reports/playwright.json' }]],
+  globalSetup: './test/e2e/global-setup.ts',
+  use: {
+    viewport: { width: 1280, height: 800 },
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions,
+  },
+});

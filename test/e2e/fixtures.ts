@@ -1,0 +1,67 @@
+/**
+ * Playwright fixtures: every test gets its own harness (the real backend in Node, serving the
+ * browser build of the renderer) with a fresh data folder, and may start its own demo service.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
+import { startHarness, type RunningHarness } from '../../src/harness/server';
+import { startDemoService, type DemoServiceOptions, type RunningDemoService } from '../../src/simulator';
+
+interface Fixtures {
+  harness: RunningHarness;
+  /** Starts a demo service outside the app (closed after the test), as a real service would be. */
+  externalService: (options?: DemoServiceOptions) => Promise<RunningDemoService>;
+}
+
+export const test = base.extend<Fixtures>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form.
+  harness: async ({}, use) => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'fielddesk-e2e-'));
+    const harness = await startHarness({
+      port: 0,
+      dataDir,
+      staticDir: 'out/web',
+      // A keychain entry name of its own, so tests never touch a user's real FieldDesk keys.
+      keychainService: `FieldDesk-e2e-${randomUUID()}`,
+    });
+    await use(harness);
+    await harness.close();
+    await rm(dataDir, { recursive: true, force: true });
+  },
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form.
+  externalService: async ({}, use) => {
+    const started: RunningDemoService[] = [];
+    await use(async (options) => {
+      const service = await startDemoService({ port: 0, ...options });
+      started.push(service);
+      return service;
+    });
+    await Promise.all(started.map((service) => service.close()));
+  },
+});
+
+export { expect };
+
+/** Keeps a screenshot of a key screen as a test artifact (attached to the report and on disk). */
+export async function keepScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const dir = join('test-results', 'screens');
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await testInfo.attach(name, { path, contentType: 'image/png' });
+}
+
+/** Fills and submits the "Add an account" form. */
+export async function addAccount(
+  page: Page,
+  account: { name: string; baseUrl: string; apiKey: string },
+): Promise<void> {
+  const form = page.getByRole('form', { name: 'Add an account' });
+  await form.getByLabel('Account name').fill(account.name);
+  await form.getByLabel('Service address').fill(account.baseUrl);
+  await form.getByLabel('API key', { exact: true }).fill(account.apiKey);
+  await form.getByRole('button', { name: 'Add account' }).click();
+}
