@@ -17,7 +17,7 @@ interface Fixtures {
 }
 
 export const test = base.extend<Fixtures>({
-  // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form.
+  // Playwright requires the destructuring form even when no other fixture is used.
   harness: async ({}, use) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'fielddesk-e2e-'));
     const harness = await startHarness({
@@ -31,7 +31,6 @@ export const test = base.extend<Fixtures>({
     await harness.close();
     await rm(dataDir, { recursive: true, force: true });
   },
-  // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form.
   externalService: async ({}, use) => {
     const started: RunningDemoService[] = [];
     await use(async (options) => {
