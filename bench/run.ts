@@ -1,0 +1,94 @@
+/**
+ * FieldDesk benchmarks. Every figure is printed as a ratio against a baseline measured in the
+ * same run on the same machine (our machines are shared and noisy; absolute times mean little).
+ * Run with `npm run bench`.
+ */
+import { performance } from 'node:perf_hooks';
+import { z } from 'zod';
+import { instrumentSchema } from '../src/shared/service/schemas';
+import { startDemoService } from '../src/simulator';
+import { createServiceClient } from '../src/main/backend/client';
+
+interface Measurement {
+  name: string;
+  medianMs: number;
+}
+
+/** Median of `rounds` timed runs after `warmup` untimed ones. */
+async function measure(name: string, run: () => unknown, rounds = 30, warmup = 5): Promise<Measurement> {
+  for (let i = 0; i < warmup; i++) await run();
+  const times: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const start = performance.now();
+    await run();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return { name, medianMs: times[Math.floor(times.length / 2)] ?? Number.NaN };
+}
+
+function report(title: string, baseline: Measurement, subject: Measurement, note: string): void {
+  const ratio = subject.medianMs / baseline.medianMs;
+  console.log(`\n${title}`);
+  console.log(`  baseline  ${baseline.name}: 1.00x`);
+  console.log(`  subject   ${subject.name}: ${ratio.toFixed(2)}x the baseline's time`);
+  console.log(`  ${note}`);
+}
+
+async function benchSchemaParsing(): Promise<void> {
+  // A large fleet (2,000 instruments) with case variants and extra fields, as the real service sends.
+  const fleet = Array.from({ length: 2000 }, (_, index) => ({
+    Type: index % 3 === 0 ? 'Noise' : index % 3 === 1 ? 'AirQuality' : 'Vibration',
+    serialNumber: `QT${String(100000 + index)}`,
+    model: 'CR:900 Quantum',
+    name: `Site ${index} – receptor ${index % 7}`,
+    image: 'https://example.invalid/cr900.png',
+    subscription: { status: 'Active', tier: 'Pro', addons: ['Audio'] },
+    position: { latitude: 51.2 + index / 1e4, longitude: -3.1 },
+    feature: ['SIC', 'Modem'],
+    firmware: '4.2.1',
+  }));
+  const body = JSON.stringify(fleet);
+  const listSchema = z.array(instrumentSchema);
+  const baseline = await measure('JSON.parse of the body', () => JSON.parse(body));
+  const subject = await measure('JSON.parse + validating schema', () => listSchema.parse(JSON.parse(body)));
+  report(
+    'Instrument list parsing (2,000 instruments, case-insensitive fields, extra fields)',
+    baseline,
+    subject,
+    'Cost of runtime validation and the robustness rules over plain parsing.',
+  );
+}
+
+async function benchClientRoundTrip(): Promise<void> {
+  const demo = await startDemoService({ port: 0, rateLimit: 100_000 });
+  try {
+    const apiKey = demo.defaultKey ?? '';
+    const client = createServiceClient({ baseUrl: demo.baseUrl, apiKey });
+    const url = `${demo.baseUrl}/control/instruments`;
+    const baseline = await measure('fetch + JSON.parse', async () => {
+      const response = await fetch(url, { headers: { 'X-Api-Key': apiKey } });
+      return JSON.parse(await response.text()) as unknown;
+    });
+    const subject = await measure('client.listInstruments()', () => client.listInstruments());
+    report(
+      'Listing instruments from the demo service on loopback',
+      baseline,
+      subject,
+      'Overhead of the client (ky, retries armed, validation, error mapping) per request.',
+    );
+  } finally {
+    await demo.close();
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(`FieldDesk benchmarks — Node ${process.version}, median of 30 runs each`);
+  await benchSchemaParsing();
+  await benchClientRoundTrip();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
