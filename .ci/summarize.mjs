@@ -13,7 +13,9 @@ if (existsSync(vitestPath)) {
   totals.passed += report.numPassedTests ?? 0;
   totals.failed += report.numFailedTests ?? 0;
   totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-  console.log(`vitest: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped`);
+  console.log(
+    `vitest: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped`,
+  );
 } else missing.push('vitest');
 
 const playwrightPath = join(dir, 'playwright.json');
