@@ -6,7 +6,9 @@ export default defineConfig({
   main: {
     build: {
       // ESM-only dependencies are bundled into the CommonJS main; native and Electron stay external.
-      externalizeDeps: { exclude: ['ky', 'p-limit', 'hono', '@hono/node-server', 'write-file-atomic', 'zod'] },
+      externalizeDeps: {
+        exclude: ['ky', 'p-limit', 'hono', '@hono/node-server', 'write-file-atomic', 'zod'],
+      },
       rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
     },
   },

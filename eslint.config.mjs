@@ -3,7 +3,19 @@ import pluginVue from 'eslint-plugin-vue';
 import { withVueTs, vueTsConfigs } from '@vue/eslint-config-typescript';
 import prettierConfig from 'eslint-config-prettier';
 
-const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https', 'net', 'crypto', 'url', 'stream'];
+const NODE_BUILTINS = [
+  'node:*',
+  'fs',
+  'path',
+  'os',
+  'child_process',
+  'http',
+  'https',
+  'net',
+  'crypto',
+  'url',
+  'stream',
+];
 
 /** Layer rules: where code may run decides what it may import (see ARCHITECTURE.md). */
 const restrict = (patterns, message) => ({
@@ -32,7 +44,15 @@ export default withVueTs(
   {
     files: ['src/shared/**'],
     rules: restrict(
-      ['**/main/**', '**/renderer/**', '**/simulator/**', '**/preload/**', 'electron', 'keytar', ...NODE_BUILTINS],
+      [
+        '**/main/**',
+        '**/renderer/**',
+        '**/simulator/**',
+        '**/preload/**',
+        'electron',
+        'keytar',
+        ...NODE_BUILTINS,
+      ],
       'src/shared runs everywhere: no Node, DOM, Electron or layer imports.',
     ),
   },

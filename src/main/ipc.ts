@@ -16,7 +16,11 @@ export function registerIpc(
 ): () => void {
   const handlers: BackendHandlers = backend.handlers;
 
-  const handle = async (event: IpcMainInvokeEvent, channel: string, arg: unknown): Promise<Envelope<unknown>> => {
+  const handle = async (
+    event: IpcMainInvokeEvent,
+    channel: string,
+    arg: unknown,
+  ): Promise<Envelope<unknown>> => {
     const window = getWindow();
     const frame = event.senderFrame;
     const trusted = isTrustedSender(
@@ -28,7 +32,10 @@ export function registerIpc(
       origins,
     );
     if (!trusted) {
-      return { ok: false, error: { code: 'forbidden', message: 'Request refused: unknown sender.', retryable: false } };
+      return {
+        ok: false,
+        error: { code: 'forbidden', message: 'Request refused: unknown sender.', retryable: false },
+      };
     }
     return dispatchRequest(handlers, channel, arg);
   };

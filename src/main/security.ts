@@ -84,7 +84,11 @@ export function resolveAppPath(requestUrl: string): string | null {
   }
   if (pathname === '/' || pathname === '') return 'index.html';
   const segments = pathname.split('/').filter((segment) => segment !== '');
-  if (segments.some((segment) => segment === '..' || segment === '.' || segment.includes('\\') || segment.includes('\0'))) {
+  if (
+    segments.some(
+      (segment) => segment === '..' || segment === '.' || segment.includes('\\') || segment.includes('\0'),
+    )
+  ) {
     return null;
   }
   return segments.join('/');

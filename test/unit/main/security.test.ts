@@ -47,11 +47,14 @@ describe('app:// file resolution', () => {
 
   it('never yields a path that climbs out of the folder, whatever the input', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('..', '.', 'a', '%2e%2e', '%2F', 'b.js', '', '\\'), { maxLength: 8 }), (parts) => {
-        const resolved = resolveAppPath(`${APP_ORIGIN}/${parts.join('/')}`);
-        if (resolved === null) return true;
-        return !resolved.split('/').some((segment) => segment === '..' || segment === '.');
-      }),
+      fc.property(
+        fc.array(fc.constantFrom('..', '.', 'a', '%2e%2e', '%2F', 'b.js', '', '\\'), { maxLength: 8 }),
+        (parts) => {
+          const resolved = resolveAppPath(`${APP_ORIGIN}/${parts.join('/')}`);
+          if (resolved === null) return true;
+          return !resolved.split('/').some((segment) => segment === '..' || segment === '.');
+        },
+      ),
     );
   });
 });
