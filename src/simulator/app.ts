@@ -5,7 +5,10 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { API_KEY_HEADER, SERVICE_ERROR_CODES } from '../shared/service/limits';
 import { ENDPOINTS, type EndpointRule, type Scope } from '../shared/service/scopes';
+import { actionRoutes } from './actions';
 import { KeyRateLimiter, missingScopes, resolveDemoKeys } from './auth';
+import { dataRoutes } from './data/routes';
+import { healthDataRoutes } from './health-data';
 import { instrumentRoutes } from './instruments';
 import { DEFAULT_RATE_LIMIT, DEFAULT_SEED, DEMO_BASE_PATH, type DemoServiceOptions } from './options';
 import { errorResponse, type RouteHandler, type RouteTable } from './responses';
@@ -87,9 +90,14 @@ export function createDemoApp(options: DemoServiceOptions = {}): Hono {
   if (!Number.isSafeInteger(seed)) throw new RangeError(`The seed must be an integer, not ${seed}.`);
   const { keys } = resolveDemoKeys(options.keys);
   const limiter = new KeyRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, now);
-  const state = createDemoState(seed, now);
+  const state = createDemoState(seed, now, options.timeScale ?? 1);
   // One table per area; later issues add theirs (actions, data, webhooks) here.
-  const handlers = mergeRouteTables([instrumentRoutes(state)]);
+  const handlers = mergeRouteTables([
+    instrumentRoutes(state),
+    actionRoutes(state),
+    healthDataRoutes(state),
+    dataRoutes(state, seed),
+  ]);
 
   // Not strict: `/control/instruments/` is the same endpoint as `/control/instruments`, as in findEndpointRule.
   const app = new Hono({ strict: false });

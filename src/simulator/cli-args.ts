@@ -22,6 +22,8 @@ Options:
                         ${DEFAULT_DEMO_KEY} is accepted with every scope.
   --rate-limit N        Requests per second per key, burst of N (default ${DEFAULT_RATE_LIMIT})
   --seed N              Seed of the demo fleet (default ${DEFAULT_SEED}); same seed, same fleet
+  --time-scale X        Multiply simulated durations (Calibration 30–45 s, SIC 20–30 s) by X > 0,
+                        e.g. 0.01 for fast tests (default 1)
   -h, --help            Show this help
 
 Scopes: ${SCOPES.join(', ')}
@@ -95,6 +97,7 @@ export function parseDemoCliArgs(argv: string[]): DemoServiceOptions | { help: s
         key: { type: 'string', multiple: true },
         'rate-limit': { type: 'string' },
         seed: { type: 'string' },
+        'time-scale': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -116,6 +119,9 @@ export function parseDemoCliArgs(argv: string[]): DemoServiceOptions | { help: s
   }
   if (values.seed !== undefined) {
     options.seed = parseInteger('--seed', values.seed, 0, 0xffffffff);
+  }
+  if (values['time-scale'] !== undefined) {
+    options.timeScale = parsePositiveNumber('--time-scale', values['time-scale']);
   }
   if (values.key !== undefined) {
     // A Map, then fromEntries: a key named like an Object.prototype member stays an ordinary key.

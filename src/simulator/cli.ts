@@ -25,6 +25,11 @@ async function main(argv: string[]): Promise<number> {
   console.log(
     `Fleet seed ${parsed.seed ?? DEFAULT_SEED}; rate limit ${parsed.rateLimit ?? DEFAULT_RATE_LIMIT} requests/s per key.`,
   );
+  if (parsed.timeScale !== undefined && parsed.timeScale !== 1) {
+    console.log(
+      `Time scale ${parsed.timeScale}: Calibration and SIC take ${parsed.timeScale} × their usual time.`,
+    );
+  }
   console.log('API keys (send in the X-Api-Key header):');
   for (const [key, scopes] of Object.entries(service.keys)) {
     const described =

@@ -13,9 +13,16 @@ import type {
   WireInstrumentStatus,
   WireSicStatus,
 } from '../shared/service/wire';
+import {
+  buildHealthProfiles,
+  calibrationStatusOf,
+  latestGeneratedCalibration,
+  latestGeneratedSic,
+  sicStatusOf,
+} from './health-history';
 import { createRandom, type Random } from './random';
 
-/** What the service reports about an instrument's state; actions (a later issue) change it. */
+/** What the service reports about an instrument's state; Calibration and SIC actions change it (health-state.ts). */
 export interface InstrumentCondition {
   online: boolean;
   measuring: boolean;
@@ -345,6 +352,19 @@ export function generateDemoFleet(seed: number, nowMs: number): DemoInstrument[]
   const online = fleet.filter((instrument) => instrument.condition.online);
   if (online.every((instrument) => instrument.condition.measuring)) {
     random.pick(online).condition.measuring = false;
+  }
+
+  // The last calibration and SIC are the newest records of each instrument's generated history
+  // (health-history.ts), so status, GET …/calibration and /data/calibrations agree. The values
+  // drawn in the loop above are replaced; they are still drawn so the fleet's random stream,
+  // and with it every later serial, name and position, stays as it was.
+  const profiles = buildHealthProfiles(seed, fleet, nowMs);
+  for (const instrument of fleet) {
+    const profile = profiles.get(instrument.wire.serialNumber);
+    const calibration = profile ? latestGeneratedCalibration(profile) : null;
+    const sic = profile ? latestGeneratedSic(profile) : null;
+    instrument.condition.lastCalibration = calibration ? calibrationStatusOf(calibration) : null;
+    instrument.condition.lastSic = sic ? sicStatusOf(sic) : null;
   }
   return fleet;
 }

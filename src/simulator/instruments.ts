@@ -4,6 +4,7 @@ import { INSTRUMENT_NAME_MAX_LENGTH, SERVICE_ERROR_CODES } from '../shared/servi
 import type { WireInstrument } from '../shared/service/wire';
 import type { DemoInstrument } from './fleet';
 import { instrumentStatus } from './fleet';
+import { settleActions } from './health-state';
 import { errorResponse, type RouteTable } from './responses';
 import type { DemoState } from './state';
 
@@ -72,7 +73,10 @@ export function instrumentRoutes(state: DemoState): RouteTable {
     'GET /control/instruments/:serial/status': (c) => {
       const serial = c.req.param('serial') ?? '';
       const instrument = find(serial);
-      return instrument ? c.json(instrumentStatus(instrument.condition)) : unknownSerial(c, serial);
+      if (!instrument) return unknownSerial(c, serial);
+      // A Calibration or SIC whose simulated time is up finishes now (flags and last results).
+      settleActions(state);
+      return c.json(instrumentStatus(instrument.condition));
     },
   };
 }

@@ -14,6 +14,11 @@ export interface DemoServiceOptions {
   seed?: number;
   /** Clock in epoch milliseconds, for tests; default `Date.now`. */
   now?: () => number;
+  /**
+   * Multiplies every simulated duration (Calibration 30–45 s, SIC 20–30 s); default 1, must be
+   * greater than 0. End-to-end tests use e.g. 0.01 to finish a calibration in well under a second.
+   */
+  timeScale?: number;
 }
 
 export interface RunningDemoService {

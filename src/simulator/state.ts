@@ -1,5 +1,6 @@
 /** Everything the demo service remembers while it runs. Lost when the process ends. */
 import { generateDemoFleet, type DemoInstrument } from './fleet';
+import { createHealthState, type HealthState } from './health-state';
 import { createRandom, type Random } from './random';
 
 export interface DemoState {
@@ -8,14 +9,18 @@ export interface DemoState {
   /** For results generated while running (e.g. a new calibration); separate from the fleet's stream. */
   random: Random;
   now: () => number;
+  /** Calibration/SIC profiles, running actions and their results (health-state.ts). */
+  health: HealthState;
 }
 
-export function createDemoState(seed: number, now: () => number): DemoState {
-  const fleet = generateDemoFleet(seed, now());
+export function createDemoState(seed: number, now: () => number, timeScale = 1): DemoState {
+  const createdAtMs = now();
+  const fleet = generateDemoFleet(seed, createdAtMs);
   return {
     instruments: new Map(fleet.map((instrument) => [instrument.wire.serialNumber, instrument])),
     // A different stream from the fleet's, so later results do not repeat the fleet's numbers.
     random: createRandom((seed ^ 0x5bd1e995) >>> 0),
     now,
+    health: createHealthState(seed, fleet, createdAtMs, timeScale),
   };
 }

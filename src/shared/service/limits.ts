@@ -24,3 +24,206 @@ export const SERVICE_ERROR_CODES = {
 
 /** The header that carries the API key. */
 export const API_KEY_HEADER = 'X-Api-Key';
+
+const SECOND_MS = 1000;
+const MINUTE_MS = 60 * SECOND_MS;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+
+/**
+ * A bound of the `period` parameter. Some bounds depend on the instrument's settings (its
+ * measurement period, its time history period); the others are fixed durations.
+ */
+export type PeriodBound =
+  { kind: 'fixed'; ms: number } | { kind: 'measurementPeriod' } | { kind: 'timeHistoryPeriod' };
+
+export interface DataEndpointLimit {
+  /** Path relative to `{base_url}`, as in `ENDPOINTS`. */
+  path: string;
+  /** Longest `end - start` one request may ask for (ms). */
+  maxRangeMs: number;
+  /** Null when the endpoint takes no `period`. */
+  period: {
+    /** What the service answers when no `period` is given. */
+    default: PeriodBound;
+    /** Shortest allowed `period` (inclusive). */
+    min: PeriodBound;
+    /** Longest allowed `period` (inclusive, ms). */
+    maxMs: number;
+    /** Whether periods with fractional seconds (e.g. `PT0.1S`) are allowed. */
+    fractionalSeconds: boolean;
+  } | null;
+  /** False when the interface states no limit and the value is the demo service's choice. */
+  documented: boolean;
+}
+
+const measurementLimit = (path: string): DataEndpointLimit => ({
+  path,
+  maxRangeMs: 31 * DAY_MS,
+  period: {
+    default: { kind: 'measurementPeriod' },
+    min: { kind: 'measurementPeriod' },
+    maxMs: DAY_MS,
+    fractionalSeconds: false,
+  },
+  documented: true,
+});
+
+const timeHistoryLimit = (path: string, maxRangeMs: number): DataEndpointLimit => ({
+  path,
+  maxRangeMs,
+  period: {
+    default: { kind: 'fixed', ms: SECOND_MS },
+    min: { kind: 'timeHistoryPeriod' },
+    maxMs: MINUTE_MS,
+    fractionalSeconds: true,
+  },
+  documented: true,
+});
+
+const environmentalLimit = (path: string): DataEndpointLimit => ({
+  path,
+  maxRangeMs: 31 * DAY_MS,
+  period: {
+    default: { kind: 'fixed', ms: MINUTE_MS },
+    min: { kind: 'fixed', ms: MINUTE_MS },
+    maxMs: DAY_MS,
+    fractionalSeconds: false,
+  },
+  documented: true,
+});
+
+const rangeOnlyLimit = (path: string, maxRangeMs: number, documented = true): DataEndpointLimit => ({
+  path,
+  maxRangeMs,
+  period: null,
+  documented,
+});
+
+/**
+ * Range and `period` limits of the data endpoints (service-interface.md, Limits). "1 year" is
+ * taken as 365 days; "31 days" as 31 × 24 h. The audio list has no documented range limit: the
+ * demo service applies 31 days (`documented: false`).
+ */
+export const DATA_ENDPOINT_LIMITS = {
+  noiseMeasurements: measurementLimit('/data/noise/measurements'),
+  noiseTimeHistory: timeHistoryLimit('/data/noise/timehistory', 7 * DAY_MS),
+  frequencyMeasurements: measurementLimit('/data/frequency/measurements'),
+  frequencyTimeHistory: timeHistoryLimit('/data/frequency/timehistory', DAY_MS),
+  weather: environmentalLimit('/data/weather'),
+  particulates: environmentalLimit('/data/particulates'),
+  gases: environmentalLimit('/data/gases'),
+  vibration: environmentalLimit('/data/vibration/:type'),
+  events: rangeOnlyLimit('/data/events', 31 * DAY_MS),
+  audio: rangeOnlyLimit('/data/audio', 31 * DAY_MS, false),
+  calibrations: rangeOnlyLimit('/data/calibrations', 365 * DAY_MS),
+  calibrationLog: rangeOnlyLimit('/data/calibrations/log', 365 * DAY_MS),
+  sic: rangeOnlyLimit('/data/sic', 365 * DAY_MS),
+  monitorStats: rangeOnlyLimit('/data/monitor/stats', 31 * DAY_MS),
+  monitorEvents: rangeOnlyLimit('/data/monitor/events', 31 * DAY_MS),
+} as const satisfies Record<string, DataEndpointLimit>;
+
+export type DataEndpointName = keyof typeof DATA_ENDPOINT_LIMITS;
+
+/** Statistical levels cannot be requested together with `period` (service-interface.md, Limits). */
+export const NOISE_STATISTICAL_VALUES = [
+  'LAF1',
+  'LAF5',
+  'LAF10',
+  'LAF50',
+  'LAF90',
+  'LAF95',
+  'LAF99',
+] as const;
+
+/** Value names accepted by `values` on noise measurements (service-interface.md). */
+export const NOISE_MEASUREMENT_VALUES = [
+  'LAeq',
+  'LCeq',
+  'LZeq',
+  'LAE',
+  'LCE',
+  'LZE',
+  'LEX8',
+  'LAPeak',
+  'LCPeak',
+  'LZPeak',
+  'LAFMax',
+  'LASMax',
+  'LAIMax',
+  'LCFMax',
+  'LCSMax',
+  'LCIMax',
+  'LZFMax',
+  'LZSMax',
+  'LZIMax',
+  ...NOISE_STATISTICAL_VALUES,
+  'LeqT1Max',
+  'LeqT2Max',
+] as const;
+export type NoiseValueName = (typeof NOISE_MEASUREMENT_VALUES)[number];
+
+/** What noise endpoints return when `values` is not given. */
+export const DEFAULT_NOISE_VALUES: readonly NoiseValueName[] = ['LAeq', 'LCPeak', 'LAFMax'];
+
+export const FREQUENCY_BAND_SETS = ['Octave', 'Third'] as const;
+export type FrequencyBandSet = (typeof FREQUENCY_BAND_SETS)[number];
+export const FREQUENCY_WEIGHTINGS = ['A', 'C', 'Z'] as const;
+export type FrequencyWeighting = (typeof FREQUENCY_WEIGHTINGS)[number];
+export const DEFAULT_FREQUENCY_BANDS: FrequencyBandSet = 'Octave';
+export const DEFAULT_FREQUENCY_WEIGHTING: FrequencyWeighting = 'Z';
+
+/** Band names of the frequency endpoints (service-facts.md; third octaves without the `3` suffix). */
+export const OCTAVE_BAND_NAMES = [
+  '31.5Hz',
+  '63Hz',
+  '125Hz',
+  '250Hz',
+  '500Hz',
+  '1KHz',
+  '2KHz',
+  '4KHz',
+  '8KHz',
+  '16KHz',
+] as const;
+export const THIRD_OCTAVE_BAND_NAMES = [
+  '6.3Hz',
+  '8Hz',
+  '10Hz',
+  '12.5Hz',
+  '16Hz',
+  '20Hz',
+  '25Hz',
+  '31.5Hz',
+  '40Hz',
+  '50Hz',
+  '63Hz',
+  '80Hz',
+  '100Hz',
+  '125Hz',
+  '160Hz',
+  '200Hz',
+  '250Hz',
+  '315Hz',
+  '400Hz',
+  '500Hz',
+  '630Hz',
+  '800Hz',
+  '1KHz',
+  '1.25KHz',
+  '1.6KHz',
+  '2KHz',
+  '2.5KHz',
+  '3.15KHz',
+  '4KHz',
+  '5KHz',
+  '6.3KHz',
+  '8KHz',
+  '10KHz',
+  '12.5KHz',
+  '16KHz',
+  '20KHz',
+] as const;
+
+/** Vibration datasets of `/data/vibration/{type}`. */
+export const VIBRATION_TYPES = ['PPV', 'VDV'] as const;
+export type VibrationType = (typeof VIBRATION_TYPES)[number];

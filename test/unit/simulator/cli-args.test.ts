@@ -110,3 +110,21 @@ describe('parseDemoCliArgs', () => {
     }
   });
 });
+
+describe('parseDemoCliArgs --time-scale', () => {
+  it('reads a positive time scale, whole or fractional', () => {
+    expect(parseDemoCliArgs(['--time-scale', '0.01'])).toEqual({ timeScale: 0.01 });
+    expect(parseDemoCliArgs(['--time-scale=2'])).toEqual({ timeScale: 2 });
+  });
+
+  it.each([['0'], ['-1'], ['0.0'], ['fast'], [''], ['1e999']])('refuses --time-scale %j', (scale) => {
+    expect(parseError([`--time-scale=${scale}`]).message).toMatch(
+      /--time-scale must be a number greater than 0/,
+    );
+  });
+
+  it('is described in the usage', () => {
+    const result = parseDemoCliArgs(['--help']);
+    expect('help' in result ? result.help : '').toMatch(/--time-scale X +Multiply simulated durations/);
+  });
+});

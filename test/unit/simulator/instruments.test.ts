@@ -113,8 +113,12 @@ describe('GET /control/instruments/:serial/status', () => {
           expect(calibration, label).not.toBeNull();
           expect(Object.keys(calibration ?? {}).sort()).toEqual(['level', 'offset', 'status', 'time']);
           expect(['Success', 'Failed']).toContain(calibration?.status);
-          expect(Math.abs((calibration?.level ?? 0) - 94)).toBeLessThanOrEqual(0.3);
-          expect(Math.abs(calibration?.offset ?? 1)).toBeLessThanOrEqual(0.4);
+          // A 94 dB or 114 dB calibrator; offset = level - reference, within ±0.5 dB when passed.
+          const level = calibration?.level ?? 0;
+          const reference = Math.abs(level - 114) < Math.abs(level - 94) ? 114 : 94;
+          expect(calibration?.offset).toBeCloseTo(level - reference, 2);
+          if (calibration?.status === 'Success')
+            expect(Math.abs(calibration.offset)).toBeLessThanOrEqual(0.5);
           expectPastUtcTime(calibration?.time ?? '', clock.now(), 8 * 7);
         }
 
@@ -124,10 +128,10 @@ describe('GET /control/instruments/:serial/status', () => {
         } else {
           expect(sic, label).not.toBeNull();
           expect(Object.keys(sic ?? {}).sort()).toEqual(['_1KHz', '_500Hz', '_8KHz', 'status', 'time']);
-          expect(['Success', 'Failed']).toContain(sic?.status);
+          expect(['Success', 'Failed', 'Error']).toContain(sic?.status);
           for (const level of [sic?._500Hz, sic?._1KHz, sic?._8KHz]) {
-            expect(level).toBeGreaterThanOrEqual(70);
-            expect(level).toBeLessThanOrEqual(95);
+            expect(level).toBeGreaterThanOrEqual(60);
+            expect(level).toBeLessThanOrEqual(100);
           }
           expectPastUtcTime(sic?.time ?? '', clock.now(), 8 * 7);
         }

@@ -1,0 +1,85 @@
+/** What the data endpoints share: per-instrument models built once, the clock and the seed. */
+import type { DemoInstrument } from '../fleet';
+import { isQuantumModel } from '../fleet';
+import type { DemoState } from '../state';
+import { createAvailability, stoppedAt, type Availability } from './availability';
+import { hashString } from './hash';
+import { NoiseModel, type Trigger } from './noise-model';
+import type { InstrumentPeriods } from './params';
+
+/** The demo instruments' settings: 15-minute measurements, 100 ms time history. */
+export const DEMO_PERIODS: InstrumentPeriods = { measurementPeriodMs: 15 * 60_000, timeHistoryPeriodMs: 100 };
+
+const QUANTUM_TRIGGERS: readonly Trigger[] = [
+  { name: 'High level LAeq > 75 dB', level: 75 },
+  { name: 'Very high level LAeq > 85 dB', level: 85 },
+];
+const OTHER_TRIGGERS: readonly Trigger[] = [{ name: 'Level trigger LAeq > 75 dB', level: 75 }];
+
+export class DataContext {
+  readonly state: DemoState;
+  readonly seed: number;
+  private readonly stopped = new Map<string, number | null>();
+  private readonly noiseModels = new Map<string, NoiseModel>();
+  private readonly availabilities = new Map<string, { nowMs: number; availability: Availability }>();
+  private readonly outagesOnly = new Map<string, { nowMs: number; availability: Availability }>();
+
+  constructor(state: DemoState, seed: number) {
+    this.state = state;
+    this.seed = seed;
+    const nowMs = state.now();
+    // Instruments that are offline (or paused) now stopped recording some hours before the service started.
+    for (const [serial, instrument] of state.instruments) {
+      const recording = instrument.condition.online && instrument.condition.measuring;
+      this.stopped.set(serial, recording ? null : stoppedAt(this.key(serial), nowMs));
+    }
+  }
+
+  now(): number {
+    return this.state.now();
+  }
+
+  key(serial: string): number {
+    return hashString(serial, this.seed);
+  }
+
+  /** Recording availability of an instrument, with nothing after the current time. */
+  availability(serial: string): Availability {
+    const nowMs = this.now();
+    const cached = this.availabilities.get(serial);
+    if (cached && cached.nowMs === nowMs) return cached.availability;
+    const availability = createAvailability(this.key(serial), nowMs, this.stopped.get(serial) ?? null);
+    this.availabilities.set(serial, { nowMs, availability });
+    this.noiseModels.delete(serial);
+    return availability;
+  }
+
+  /** Whether the instrument was online through a grid interval (paused instruments are online). */
+  online(instrument: DemoInstrument, g: number): boolean {
+    const serial = instrument.wire.serialNumber;
+    if (!instrument.condition.online) return this.availability(serial).recorded(g);
+    const nowMs = this.now();
+    let cached = this.outagesOnly.get(serial);
+    if (!cached || cached.nowMs !== nowMs) {
+      cached = { nowMs, availability: createAvailability(this.key(serial), nowMs, null) };
+      this.outagesOnly.set(serial, cached);
+    }
+    return cached.availability.recorded(g);
+  }
+
+  noiseModel(instrument: DemoInstrument): NoiseModel {
+    const serial = instrument.wire.serialNumber;
+    const availability = this.availability(serial);
+    let model = this.noiseModels.get(serial);
+    if (!model) {
+      model = new NoiseModel({
+        serial,
+        key: this.key(serial),
+        availability,
+        triggers: isQuantumModel(instrument.wire.model) ? QUANTUM_TRIGGERS : OTHER_TRIGGERS,
+      });
+      this.noiseModels.set(serial, model);
+    }
+    return model;
+  }
+}

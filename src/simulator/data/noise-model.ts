@@ -1,0 +1,377 @@
+/**
+ * The demo noise history of one instrument, generated second by second from a seeded model:
+ *
+ * - background road traffic: a diurnal profile (quiet nights, ~45 dB LAeq at 3 am; 65–70 dB in
+ *   the day; quieter weekends) plus day-to-day and minute-to-minute wandering;
+ * - loud events (HGVs, motorcycles, aircraft, sirens, breakers) a few times an hour by day and
+ *   rarely at night, added energetically to the background;
+ * - below one second, each second is split into ten 100 ms samples by one of a table of
+ *   patterns normalised so that their energetic mean is exactly the 1 s level, and which also
+ *   carry the F/S/I maxima and peaks. So every coarser value is derived from finer ones.
+ *
+ * Everything is a pure function of (seed, serial, time).
+ */
+import {
+  BAND_COUNT,
+  EVENT_SOURCES,
+  EVENT_SOURCE_WEIGHTS,
+  THIRD_OCTAVE_CENTRES,
+  TRAFFIC,
+  shapeLevels,
+  spectrumWeights,
+  toEnergy,
+  toLevel,
+  type SpectrumWeights,
+} from './acoustics';
+import type { Availability } from './availability';
+import { GRID_MS } from './availability';
+import { STREAM, between, hash32, lattice, sampleLattice, unit, valueNoise } from './hash';
+
+export const SECONDS_PER_GRID = GRID_MS / 1000;
+export const SUBSAMPLES = 10;
+const PATTERN_COUNT = 256;
+
+/** Kinds of sub-second offsets carried by a pattern. */
+export const OFFSET = { leq: 0, fast: 1, slow: 2, impulse: 3, peakA: 4, peakCZ: 5 } as const;
+const OFFSET_KINDS = 6;
+
+export interface SubsecondPatterns {
+  /** offsets[kind][pattern * 10 + i]: dB relative to the second's Leq of the same weighting. */
+  offsets: Float64Array[];
+  /** maxima[kind][pattern]: the largest of the ten. */
+  maxima: Float64Array[];
+}
+
+export function createPatterns(key: number): SubsecondPatterns {
+  const offsets = Array.from({ length: OFFSET_KINDS }, () => new Float64Array(PATTERN_COUNT * SUBSAMPLES));
+  const maxima = Array.from({ length: OFFSET_KINDS }, () => new Float64Array(PATTERN_COUNT).fill(-Infinity));
+  for (let p = 0; p < PATTERN_COUNT; p++) {
+    const d = new Float64Array(SUBSAMPLES);
+    let walk = 0;
+    for (let i = 0; i < SUBSAMPLES; i++) {
+      walk = 0.6 * walk + between(key, STREAM.pattern, p * 64 + i, -1.6, 1.6);
+      d[i] = walk;
+    }
+    // Normalise: the energetic mean of the ten is exactly 0 dB.
+    const norm = toLevel(d.reduce((sum, x) => sum + toEnergy(x), 0) / SUBSAMPLES);
+    for (let i = 0; i < SUBSAMPLES; i++) {
+      const j = p * SUBSAMPLES + i;
+      const leq = (d[i] as number) - norm;
+      const fast = leq + between(key, STREAM.pattern, p * 64 + 20 + i, 0.3, 2.2);
+      const slow = leq + between(key, STREAM.pattern, p * 64 + 40 + i, 0, 0.3);
+      const impulse = fast + between(key, STREAM.pattern, p * 64 + 50 + i, 0.3, 1.5);
+      // Peaks sit well above the fast maximum: so LCPeak ≥ LAFMax even where LC < LA by a few dB.
+      const peakA = fast + between(key, STREAM.pattern, p * 64 + 30 + i, 4, 9);
+      const peakCZ = fast + between(key, STREAM.pattern, p * 64 + 10 + i, 7, 13);
+      const values = [leq, fast, slow, impulse, peakA, peakCZ];
+      for (let k = 0; k < OFFSET_KINDS; k++) {
+        (offsets[k] as Float64Array)[j] = values[k] as number;
+        const max = maxima[k] as Float64Array;
+        if ((values[k] as number) > (max[p] as number)) max[p] = values[k] as number;
+      }
+    }
+  }
+  return { offsets, maxima };
+}
+
+export interface Trigger {
+  name: string;
+  level: number;
+}
+
+export interface NoiseEvent {
+  serial: string;
+  /** Epoch seconds; the event covers [startSec, endSec). */
+  startSec: number;
+  endSec: number;
+  peakSec: number;
+  peakLevel: number;
+  trigger: Trigger;
+  source: number;
+}
+
+export interface NoiseModelOptions {
+  serial: string;
+  key: number;
+  availability: Availability;
+  triggers: readonly Trigger[];
+}
+
+/** Median LAeq,1s of weekday traffic by hour (dB) before the instrument's own offset. */
+const WEEKDAY_MEDIAN = [
+  45, 43, 42, 41.5, 42.5, 47, 54, 61, 63.5, 63, 62, 62, 62, 62, 62, 63, 64, 64, 62, 59, 56, 53.5, 50.5, 47.5,
+];
+/** Spread (dB) of the second-to-second wandering by hour: sparse night traffic varies most. */
+const WEEKDAY_SPREAD = [6, 6, 6, 6, 6, 5.5, 4.5, 3.5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3.5, 4, 4.5, 5, 5.5, 6];
+
+const TRAFFIC_LEVELS = shapeLevels(TRAFFIC);
+/** dB per unit of tilt: octaves from 500 Hz. */
+const TILT_BASIS = Float64Array.from(THIRD_OCTAVE_CENTRES, (f) => Math.log2(f / 500));
+
+const interpolateHour = (table: readonly number[], hour: number): number => {
+  const i = Math.floor(hour);
+  const f = hour - i;
+  const a = table[i % 24] as number;
+  const b = table[(i + 1) % 24] as number;
+  return a + (b - a) * f;
+};
+
+export class NoiseModel {
+  readonly serial: string;
+  readonly key: number;
+  readonly availability: Availability;
+  readonly triggers: readonly Trigger[];
+  readonly patterns: SubsecondPatterns;
+  private readonly levelOffset: number;
+  private readonly eventCache = new Map<number, NoiseEvent[]>();
+
+  constructor(options: NoiseModelOptions) {
+    this.serial = options.serial;
+    this.key = options.key;
+    this.availability = options.availability;
+    this.triggers = [...options.triggers].sort((a, b) => a.level - b.level);
+    this.patterns = createPatterns(options.key);
+    this.levelOffset = between(options.key, STREAM.levelOffset, 0, 0, 6);
+  }
+
+  /**
+   * Background (traffic) LAeq,1s of the seconds [startSec, startSec + out.length) into `out`,
+   * and each second's sub-second pattern into `pattern`. Works per grid interval: the slowly
+   * varying parts are evaluated once, the wandering from precomputed value-noise lattices.
+   */
+  fillBackground(startSec: number, out: Float64Array, pattern: Uint8Array): void {
+    const n = out.length;
+    const slowA = this.slowLevel(startSec);
+    const slowB = this.slowLevel(startSec + n);
+    const medium = lattice(this.key, STREAM.medium, startSec, n, 47);
+    const fast = lattice(this.key, STREAM.fast, startSec, n, 7);
+    for (let i = 0; i < n; i++) {
+      const s = startSec + i;
+      const h = hash32(this.key, STREAM.white, s);
+      pattern[i] = h >>> 24;
+      const white = ((h & 0xffff) / 65536) * 2 - 1;
+      const median = slowA.median + ((slowB.median - slowA.median) * i) / n;
+      const spread = slowA.spread + ((slowB.spread - slowA.spread) * i) / n;
+      const wander = 0.75 * sampleLattice(medium, s, 47) + 0.45 * sampleLattice(fast, s, 7) + 0.3 * white;
+      out[i] = median + spread * 1.6 * wander;
+    }
+  }
+
+  /** The slowly varying median level (dB) and wandering spread at epoch second s. */
+  private slowLevel(s: number): { median: number; spread: number } {
+    const day = Math.floor(s / 86_400);
+    const hour = (s - day * 86_400) / 3600;
+    // 1970-01-01 was a Thursday: (day + 4) % 7 is 0 on Sundays.
+    const weekday = (((day + 4) % 7) + 7) % 7;
+    const weekend = weekday === 0 || weekday === 6;
+    // Weekends wake up later and stay quieter.
+    const profileHour = weekend ? (hour + 22.5) % 24 : hour;
+    let median = interpolateHour(WEEKDAY_MEDIAN, profileHour) - (weekend && hour > 7 ? 3 : 0);
+    const spread = interpolateHour(WEEKDAY_SPREAD, profileHour);
+    median += this.levelOffset + between(this.key, STREAM.dayOffset, day, -1.5, 1.5);
+    median += 1.5 * valueNoise(this.key, STREAM.slow, s / 2700);
+    return { median, spread };
+  }
+
+  /** Spectrum of the background in a grid interval: traffic with a small tilt and band jitter. */
+  backgroundSpectrum(g: number): SpectrumWeights {
+    const tilt = between(this.key, STREAM.intervalShape, g, -0.8, 0.8);
+    const levels = new Float64Array(BAND_COUNT);
+    for (let b = 0; b < BAND_COUNT; b++) {
+      levels[b] =
+        (TRAFFIC_LEVELS[b] as number) +
+        tilt * (TILT_BASIS[b] as number) +
+        between(this.key, STREAM.bandJitter, g * 64 + b, -0.75, 0.75);
+    }
+    return spectrumWeights(levels);
+  }
+
+  /** Events that start in the hour with this index (epoch hours), whatever their recording. */
+  private eventsOfHour(h: number): NoiseEvent[] {
+    const cached = this.eventCache.get(h);
+    if (cached) return cached;
+    const hourOfDay = ((h % 24) + 24) % 24;
+    const daytime = hourOfDay >= 7 && hourOfDay < 22;
+    const r = unit(this.key, STREAM.eventCount, h);
+    const count = daytime ? (r < 0.3 ? 0 : r < 0.7 ? 1 : r < 0.92 ? 2 : 3) : r < 0.82 ? 0 : 1;
+    const events: NoiseEvent[] = [];
+    for (let j = 0; j < count; j++) {
+      const n = h * 4 + j;
+      const startSec = h * 3600 + Math.floor(unit(this.key, STREAM.eventStart, n) * 3540);
+      const length = 8 + Math.floor(unit(this.key, STREAM.eventLength, n) * 50);
+      const u = unit(this.key, STREAM.eventPeak, n);
+      const base = this.triggers[0] as Trigger;
+      // Mostly a few dB over the trigger; now and then far louder.
+      let peakLevel = base.level + 3 + 17 * u * u;
+      if (u > 0.995) peakLevel += 25;
+      const trigger = [...this.triggers].reverse().find((t) => peakLevel >= t.level + 3) ?? base;
+      const peakSec = startSec + Math.round(length * between(this.key, STREAM.eventPeakAt, n, 0.25, 0.75));
+      const source = Math.floor(unit(this.key, STREAM.eventShape, n) * EVENT_SOURCES.length);
+      events.push({
+        serial: this.serial,
+        startSec,
+        endSec: startSec + length,
+        peakSec,
+        peakLevel,
+        trigger,
+        source,
+      });
+    }
+    if (this.eventCache.size > 20_000) this.eventCache.clear();
+    this.eventCache.set(h, events);
+    return events;
+  }
+
+  /** Whether every grid interval an event touches was recorded. */
+  private eventRecorded(event: NoiseEvent): boolean {
+    const first = Math.floor((event.startSec * 1000) / GRID_MS);
+    const last = Math.floor(((event.endSec - 1) * 1000) / GRID_MS);
+    for (let g = first; g <= last; g++) if (!this.availability.recorded(g)) return false;
+    return true;
+  }
+
+  /** Recorded events overlapping [fromSec, toSec), in time order. */
+  eventsBetween(fromSec: number, toSec: number): NoiseEvent[] {
+    const out: NoiseEvent[] = [];
+    // Events last under a minute, so one that overlaps started at most an hour earlier.
+    for (let h = Math.floor(fromSec / 3600) - 1; h * 3600 < toSec; h++) {
+      for (const event of this.eventsOfHour(h)) {
+        if (event.endSec > fromSec && event.startSec < toSec && this.eventRecorded(event)) out.push(event);
+      }
+    }
+    return out.sort((a, b) => a.startSec - b.startSec);
+  }
+
+  /** The event's own A-weighted level in the second s (before adding the background). */
+  static eventLevel(event: NoiseEvent, s: number): number {
+    const half = Math.max(event.peakSec - event.startSec, event.endSec - 1 - event.peakSec, 1);
+    return event.peakLevel - 28 * (Math.abs(s - event.peakSec) / half) ** 1.4;
+  }
+
+  /** The seconds of one recorded grid interval, or null when the interval was not recorded. */
+  interval(g: number): IntervalSeconds | null {
+    if (!this.availability.recorded(g)) return null;
+    const startSec = g * SECONDS_PER_GRID;
+    const bg = new Float64Array(SECONDS_PER_GRID);
+    const la = new Float64Array(SECONDS_PER_GRID);
+    const pattern = new Uint8Array(SECONDS_PER_GRID);
+    this.fillBackground(startSec, bg, pattern);
+    la.set(bg);
+    const events: IntervalEvent[] = [];
+    for (const event of this.eventsBetween(startSec, startSec + SECONDS_PER_GRID)) {
+      const from = Math.max(event.startSec, startSec) - startSec;
+      const to = Math.min(event.endSec, startSec + SECONDS_PER_GRID) - startSec;
+      const energy = new Float64Array(to - from);
+      for (let i = from; i < to; i++) {
+        const e = toEnergy(NoiseModel.eventLevel(event, startSec + i));
+        energy[i - from] = e;
+        la[i] = toLevel(toEnergy(la[i] as number) + e);
+      }
+      events.push({ event, from, energy, spectrum: EVENT_SOURCE_WEIGHTS[event.source] as SpectrumWeights });
+    }
+    return new IntervalSeconds(this, g, startSec, bg, la, pattern, events);
+  }
+}
+
+export interface IntervalEvent {
+  event: NoiseEvent;
+  /** Offset (seconds into the interval) of energy[0]. */
+  from: number;
+  /** The event's A-weighted energy per second. */
+  energy: Float64Array;
+  spectrum: SpectrumWeights;
+}
+
+/** One 15-minute grid interval of recorded seconds. */
+export class IntervalSeconds {
+  private spectrumCache: SpectrumWeights | null = null;
+
+  constructor(
+    private readonly model: NoiseModel,
+    readonly g: number,
+    readonly startSec: number,
+    /** Background LAeq per second. */
+    readonly bg: Float64Array,
+    /** LAeq per second, events included. */
+    readonly la: Float64Array,
+    /** Sub-second pattern index per second. */
+    readonly pattern: Uint8Array,
+    readonly events: IntervalEvent[],
+  ) {}
+
+  /** Spectrum of the background; only C/Z levels and bands need it, so it is made on first use. */
+  get spectrum(): SpectrumWeights {
+    this.spectrumCache ??= this.model.backgroundSpectrum(this.g);
+    return this.spectrumCache;
+  }
+}
+
+/** Per-second Leq of weighting w (0 A, 1 C, 2 Z) into `out`. */
+export function weightedLevels(iv: IntervalSeconds, w: number, out: Float64Array): Float64Array {
+  if (w === 0) {
+    out.set(iv.la);
+    return out;
+  }
+  const bgGain = toLevel(iv.spectrum.sum[w] as number);
+  for (let i = 0; i < SECONDS_PER_GRID; i++) out[i] = (iv.bg[i] as number) + bgGain;
+  if (iv.events.length > 0) {
+    // Seconds with events: mix the components' energies under the weighting.
+    const energy = new Float64Array(SECONDS_PER_GRID);
+    const touched = new Uint8Array(SECONDS_PER_GRID);
+    for (const ev of iv.events) {
+      const gain = ev.spectrum.sum[w] as number;
+      for (let j = 0; j < ev.energy.length; j++) {
+        energy[ev.from + j] = (energy[ev.from + j] as number) + (ev.energy[j] as number) * gain;
+        touched[ev.from + j] = 1;
+      }
+    }
+    for (let i = 0; i < SECONDS_PER_GRID; i++) {
+      if (touched[i]) out[i] = toLevel(toEnergy(out[i] as number) + (energy[i] as number));
+    }
+  }
+  return out;
+}
+
+/** Mean energy per band (weighting w) over the interval: what a frequency measurement records. */
+export function meanBandEnergies(
+  iv: IntervalSeconds,
+  w: number,
+  groups: readonly (readonly number[])[],
+): Float64Array {
+  let bgMean = 0;
+  for (let i = 0; i < SECONDS_PER_GRID; i++) bgMean += toEnergy(iv.bg[i] as number);
+  bgMean /= SECONDS_PER_GRID;
+  const eventMeans = iv.events.map((ev) => ev.energy.reduce((sum, e) => sum + e, 0) / SECONDS_PER_GRID);
+  return Float64Array.from(groups, (thirds) => {
+    let total = 0;
+    for (const b of thirds) {
+      total += bgMean * (iv.spectrum.rel[w]![b] as number);
+      iv.events.forEach((ev, j) => {
+        total += (eventMeans[j] as number) * (ev.spectrum.rel[w]![b] as number);
+      });
+    }
+    return total;
+  });
+}
+
+/** Per-second band energies (weighting w) for the given bands (third-octave indices grouped). */
+export function bandEnergies(
+  iv: IntervalSeconds,
+  w: number,
+  groups: readonly (readonly number[])[],
+): Float64Array[] {
+  return groups.map((thirds) => {
+    let bgRel = 0;
+    for (const b of thirds) bgRel += iv.spectrum.rel[w]![b] as number;
+    const out = new Float64Array(SECONDS_PER_GRID);
+    for (let i = 0; i < SECONDS_PER_GRID; i++) out[i] = toEnergy(iv.bg[i] as number) * bgRel;
+    for (const ev of iv.events) {
+      let rel = 0;
+      for (const b of thirds) rel += ev.spectrum.rel[w]![b] as number;
+      for (let j = 0; j < ev.energy.length; j++) {
+        out[ev.from + j] = (out[ev.from + j] as number) + (ev.energy[j] as number) * rel;
+      }
+    }
+    return out;
+  });
+}

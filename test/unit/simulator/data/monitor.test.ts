@@ -1,0 +1,104 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { WireErrorBody } from '../../../../src/shared/service/wire';
+import { DAY, NOW, demo, iso, type Fleet } from './data-helpers';
+
+type Row = Record<string, number | string | null>;
+let get: Awaited<ReturnType<typeof demo>>['get'];
+let fleet: Fleet;
+beforeAll(async () => {
+  ({ get, fleet } = await demo());
+});
+const range = `start=${iso(NOW - 2 * DAY)}&end=${iso(NOW)}`;
+
+describe('system monitor', () => {
+  it('answers only for Quantum monitors, naming the unsupported instrument', async () => {
+    const other = fleet.noise.find((i) => !/Quantum/.test(i.model))!.serialNumber;
+    for (const path of ['/data/monitor/stats', '/data/monitor/events']) {
+      const response = await get<WireErrorBody>(
+        `${path}?instruments=${fleet.quantum[0]!.serialNumber},${other}&${range}`,
+      );
+      expect(response.status).toBe(400);
+      expect(response.body.description).toContain(other);
+      expect(response.body.description).toMatch(/supported only by Quantum/);
+    }
+    const current = await get<WireErrorBody>(`/data/monitor/current?instruments=${other}`);
+    expect(current.status).toBe(400);
+    expect(current.body.description).toContain(other);
+  });
+
+  it('stats: a sample every 10 minutes while online, with the documented fields and units', async () => {
+    const online = fleet.quantum.filter((i) => fleet.status.get(i.serialNumber)?.online);
+    const response = await get<Row[]>(`/data/monitor/stats?instruments=${online[0]!.serialNumber}&${range}`);
+    expect(response.status).toBe(200);
+    const stats = response.body;
+    expect(stats.length).toBeGreaterThan(200);
+    expect(stats.length).toBeLessThanOrEqual(288);
+    let previous: Row | undefined;
+    for (const row of stats) {
+      for (const field of [
+        'cpu',
+        'mem',
+        'cache',
+        'temp',
+        'voltage',
+        'disk',
+        'netRx',
+        'netTx',
+        'mTot',
+        'dTot',
+        'ping',
+      ]) {
+        expect(typeof row[field]).toBe('number');
+      }
+      expect(row.samplePeriod).toBe(600);
+      expect(row.mem as number).toBeGreaterThan(100); // MB, not %
+      expect(row.voltage as number).toBeGreaterThan(11);
+      expect(row.voltage as number).toBeLessThan(15);
+      // Running totals only grow within a day (they reset at midnight and on restarts).
+      if (previous && (previous.time as string).slice(0, 10) === (row.time as string).slice(0, 10)) {
+        expect(row.dTot as number).toBeGreaterThanOrEqual(previous.dTot as number);
+      }
+      previous = row;
+    }
+  });
+
+  it('current: memory and disk as percentages, and an uptime', async () => {
+    const online = fleet.quantum.filter((i) => fleet.status.get(i.serialNumber)?.online);
+    const response = await get<Row[]>(
+      `/data/monitor/current?instruments=${online.map((i) => i.serialNumber).join(',')}`,
+    );
+    expect(response.status).toBe(200);
+    expect(response.body).toHaveLength(online.length);
+    for (const row of response.body) {
+      expect(row.mem as number).toBeLessThanOrEqual(100);
+      expect(row.disk as number).toBeLessThanOrEqual(100);
+      expect(row.uptime as number).toBeGreaterThan(0);
+      expect(row.simUsage as number).toBeLessThanOrEqual(row.simQuota as number);
+    }
+  });
+
+  it('events: restarts after outages and weekly, with time, instrument, type and message', async () => {
+    const serials = fleet.quantum.map((i) => i.serialNumber).join(',');
+    const response = await get<Row[]>(
+      `/data/monitor/events?instruments=${serials}&start=${iso(NOW - 31 * DAY)}&end=${iso(NOW)}`,
+    );
+    expect(response.status).toBe(200);
+    const reboots = response.body.filter((e) => e.type === 'Reboot');
+    expect(reboots.some((e) => /weekly/.test(e.message as string))).toBe(true);
+    for (const event of response.body)
+      expect(Object.keys(event)).toEqual(['time', 'instrument', 'type', 'message']);
+  });
+
+  it('stats stop for an offline Quantum monitor', async () => {
+    const offline = fleet.quantum.filter((i) => !fleet.status.get(i.serialNumber)?.online);
+    expect(offline.length).toBeGreaterThan(0);
+    for (const instrument of offline) {
+      const stats = (
+        await get<Row[]>(
+          `/data/monitor/stats?instruments=${instrument.serialNumber}&start=${iso(NOW - 2 * 3_600_000)}&end=${iso(NOW)}`,
+        )
+      ).body;
+      expect(stats).toEqual([]);
+    }
+  });
+});
