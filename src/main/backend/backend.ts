@@ -18,6 +18,12 @@ import type {
 import type { Instrument } from '../../shared/service/schemas';
 import { isScope, type Scope } from '../../shared/service/scopes';
 import { openAccountStore, type AccountStore, type StoredAccount } from './account-store';
+import { createActionHistory, type ActionHistory } from './action-history';
+import { createPollingProgressSource, type PollingOptions } from './action-progress';
+import { startActionOperation } from './actions';
+import { openDatabase, type FieldDeskDatabase } from './db';
+import { createOperationRegistry } from './operations';
+import { openSettingsStore } from './settings-store';
 import {
   createServiceClient,
   type ServiceClient,
@@ -42,6 +48,8 @@ export interface BackendOptions {
   now?: () => number;
   /** Tests shorten time limits and retries. */
   clientOptions?: Partial<Pick<ServiceClientOptions, 'timeoutMs' | 'retry'>>;
+  /** Tests shorten the poll intervals of running actions. */
+  polling?: Omit<PollingOptions, 'now'>;
 }
 
 export interface Backend {
@@ -67,6 +75,10 @@ const MESSAGES = {
   demoStart: 'The demo service could not start. Try again, or restart FieldDesk.',
   saveFailed:
     'FieldDesk could not save its account list to disk. Check that there is free space and try again.',
+  settingsSaveFailed:
+    'FieldDesk could not save its settings to disk. Check that there is free space and try again.',
+  actionRunning: (action: string, serial: string) =>
+    `${action} is already running on ${serial} from FieldDesk. Wait for it to finish, or stop watching it, before starting another action.`,
 } as const;
 
 function isUnreachable(error: FieldDeskError): boolean {
@@ -77,6 +89,25 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
   const now = options.now ?? Date.now;
   const vault = options.vault;
   const store: AccountStore = await openAccountStore(options.dataDir, { now });
+  const settings = await openSettingsStore(options.dataDir, now);
+  // The local database is not needed to use accounts or instruments: if it cannot be opened, say
+  // why where it is needed (action history) and keep everything else working.
+  let database: FieldDeskDatabase | null = null;
+  let history: ActionHistory | null = null;
+  let databaseProblem: FieldDeskError | null = null;
+  try {
+    database = openDatabase(options.dataDir);
+    history = createActionHistory(database.db);
+  } catch (error) {
+    databaseProblem =
+      error instanceof FieldDeskError
+        ? error
+        : new FieldDeskError('internal', 'FieldDesk could not open its local database.', { cause: error });
+  }
+  const operations = createOperationRegistry({
+    onChange: (snapshot) => emit('operations.progress', snapshot),
+    onFinished: (snapshot) => history?.record(snapshot),
+  });
   const sinks = new Set<EventSink>();
   let connectivity: Connectivity = {
     state: 'unknown',
@@ -252,6 +283,23 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
         await applyScopeLearning(accountId, exchanges).catch(() => undefined);
       }
     }
+  }
+
+  /**
+   * A client for long-running work (an action being watched): every answer feeds connectivity and
+   * scope learning as it arrives, not when the work ends.
+   */
+  async function watchingClient(account: StoredAccount): Promise<ServiceClient> {
+    const credentials = await credentialsFor(account);
+    return createServiceClient({
+      ...options.clientOptions,
+      ...credentials,
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      onExchange: (exchange) => {
+        noteConnectivity(account.id, exchange.error);
+        void applyScopeLearning(account.id, [exchange]).catch(() => undefined);
+      },
+    });
   }
 
   /** Tests a key the way every account check does: list the instruments. Returns how many. */
@@ -488,6 +536,73 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
         return client.getInstrument(serial);
       });
     },
+
+    'actions.start': async ({ serial, action }) => {
+      const account = requireActive();
+      const client = await watchingClient(account);
+      // Checked after the last await, so two quick clicks cannot both pass.
+      const busy = operations.running().find((op) => op.serial === serial);
+      if (busy !== undefined)
+        throw new FieldDeskError('conflict', MESSAGES.actionRunning(busy.action, serial));
+      return startActionOperation(
+        {
+          client,
+          progress: createPollingProgressSource(client, { ...options.polling, now }),
+          registry: operations,
+          now,
+        },
+        { accountId: account.id, serial, action, settings: settings.get() },
+      );
+    },
+
+    'actions.history': async ({ serial }) => {
+      const account = requireActive();
+      if (history === null)
+        throw databaseProblem ?? new FieldDeskError('internal', 'Action history is unavailable.');
+      return history.list(account.id, serial);
+    },
+
+    'operations.list': async () => operations.list(),
+
+    'operations.cancel': async ({ id }) => operations.cancel(id),
+
+    'history.calibrations': async ({ serial, start, end }) => {
+      const account = requireActive();
+      return withClient(account.id, await credentialsFor(account), (client) =>
+        client.listCalibrations(serial, start, end),
+      );
+    },
+
+    'history.calibrationLog': async ({ serial, start, end }) => {
+      const account = requireActive();
+      return withClient(account.id, await credentialsFor(account), (client) =>
+        client.listCalibrationLog(serial, start, end),
+      );
+    },
+
+    'history.sic': async ({ serial, start, end }) => {
+      const account = requireActive();
+      return withClient(account.id, await credentialsFor(account), (client) =>
+        client.listSic(serial, start, end),
+      );
+    },
+
+    'settings.get': async () => settings.get(),
+
+    'settings.update': async (change) => {
+      try {
+        return await settings.update({
+          ...(change.calibrationReferenceDb === undefined
+            ? {}
+            : { calibrationReferenceDb: change.calibrationReferenceDb }),
+          ...(change.calibrationToleranceDb === undefined
+            ? {}
+            : { calibrationToleranceDb: change.calibrationToleranceDb }),
+        });
+      } catch (error) {
+        throw new FieldDeskError('internal', MESSAGES.settingsSaveFailed, { cause: error });
+      }
+    },
   };
 
   return {
@@ -499,8 +614,11 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       };
     },
     async close() {
+      // Stop watching (each running action is kept in the history as stopped), then close the database.
+      operations.cancelAll();
       sinks.clear();
-      await store.flush();
+      database?.close();
+      await Promise.all([store.flush(), settings.flush()]);
       const running = demo;
       demo = null;
       if (running !== null) {

@@ -26,3 +26,15 @@ export {
   type ServiceExchange,
 } from './client';
 export { openAccountStore, ACCOUNTS_FILE_NAME, type AccountStore, type StoredAccount } from './account-store';
+export { openDatabase, DATABASE_FILE_NAME, MIGRATIONS, type FieldDeskDatabase, type Migration } from './db';
+export { createActionHistory, type ActionHistory } from './action-history';
+export {
+  createPollingProgressSource,
+  POLLING_DEFAULTS,
+  type ActionProgressSource,
+  type ProgressObservation,
+  type ProgressWatchRequest,
+} from './action-progress';
+export { reduceAction, startActionOperation, actionTimeoutMs, CLOCK_SKEW_ALLOWANCE_MS } from './actions';
+export { createOperationRegistry, KEEP_FINISHED_OPERATIONS, type OperationRegistry } from './operations';
+export { openSettingsStore, SETTINGS_FILE_NAME, type SettingsStore } from './settings-store';

@@ -17,9 +17,18 @@ export const REQUEST_CHANNELS = [
   'instruments.list',
   'instruments.get',
   'instruments.rename',
+  'actions.start',
+  'actions.history',
+  'operations.list',
+  'operations.cancel',
+  'history.calibrations',
+  'history.calibrationLog',
+  'history.sic',
+  'settings.get',
+  'settings.update',
 ] as const;
 
-export const EVENT_CHANNELS = ['accounts.changed', 'connectivity.changed'] as const;
+export const EVENT_CHANNELS = ['accounts.changed', 'connectivity.changed', 'operations.progress'] as const;
 
 export type RequestChannel = (typeof REQUEST_CHANNELS)[number];
 export type EventChannel = (typeof EVENT_CHANNELS)[number];

@@ -11,6 +11,18 @@ import { accountNameSchema, apiKeySchema, baseUrlSchema } from '../accounts';
 import { FieldDeskError, toErrorData, type FieldDeskErrorData } from '../errors';
 import type { Instrument, InstrumentStatus } from '../service/schemas';
 import { INSTRUMENT_NAME_MAX_LENGTH } from '../service/limits';
+import { ACTIONS } from '../service/wire';
+import {
+  CALIBRATION_TOLERANCE_MAX_DB,
+  CALIBRATION_TOLERANCE_MIN_DB,
+  HISTORY_MAX_SPAN_MS,
+  type ActionRecord,
+  type CalibrationLogEntry,
+  type CalibrationRecord,
+  type OperationSnapshot,
+  type Settings,
+  type SicRecord,
+} from '../operations';
 
 export const serialSchema = z
   .string()
@@ -26,6 +38,52 @@ export const instrumentNameSchema = z
   .max(INSTRUMENT_NAME_MAX_LENGTH, `Keep the name to ${INSTRUMENT_NAME_MAX_LENGTH} characters or fewer.`);
 
 const noArgs = z.object({}).strict();
+
+export const actionNameSchema = z.enum(ACTIONS, {
+  error: 'Choose one of the actions Identify, Calibration or SIC.',
+});
+
+export const operationIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Unknown operation.');
+
+const epochMsSchema = z
+  .number({ error: 'Give the time as a number of milliseconds since 1970.' })
+  .int('Give the time as a whole number of milliseconds.')
+  .min(0, 'The time cannot be before 1970.')
+  .max(8.64e15, 'That time is out of range.');
+
+/** `{ serial, start, end }` of a history read: epoch ms, start before end, at most ten years. */
+export const historyRangeSchema = z
+  .object({ serial: serialSchema, start: epochMsSchema, end: epochMsSchema })
+  .strict()
+  .refine((range) => range.start < range.end, {
+    message: 'The start of the range must be before its end.',
+    path: ['end'],
+  })
+  .refine((range) => range.end - range.start <= HISTORY_MAX_SPAN_MS, {
+    message: 'Ask for ten years or less at a time.',
+    path: ['start'],
+  });
+
+export const settingsUpdateSchema = z
+  .object({
+    calibrationReferenceDb: z
+      .union([z.literal(94), z.literal(114)], {
+        error: 'The calibrator reference level must be 94 dB or 114 dB.',
+      })
+      .optional(),
+    calibrationToleranceDb: z
+      .number({ error: 'The calibration tolerance must be a number of decibels.' })
+      .min(
+        CALIBRATION_TOLERANCE_MIN_DB,
+        `The calibration tolerance must be between ${CALIBRATION_TOLERANCE_MIN_DB.toFixed(1)} dB and ${CALIBRATION_TOLERANCE_MAX_DB.toFixed(1)} dB.`,
+      )
+      .max(
+        CALIBRATION_TOLERANCE_MAX_DB,
+        `The calibration tolerance must be between ${CALIBRATION_TOLERANCE_MIN_DB.toFixed(1)} dB and ${CALIBRATION_TOLERANCE_MAX_DB.toFixed(1)} dB.`,
+      )
+      .optional(),
+  })
+  .strict();
 
 export interface AppInfo {
   version: string;
@@ -98,11 +156,28 @@ export const REQUESTS = {
   'instruments.rename': request<Instrument>()(
     z.object({ serial: serialSchema, name: instrumentNameSchema }).strict(),
   ),
+  /** Starts an action on an instrument of the active account; answers at once (state `starting`). */
+  'actions.start': request<OperationSnapshot>()(
+    z.object({ serial: serialSchema, action: actionNameSchema }).strict(),
+  ),
+  /** Finished actions on an instrument of the active account, newest first, from the local history. */
+  'actions.history': request<ActionRecord[]>()(z.object({ serial: serialSchema }).strict()),
+  /** Running and recently finished operations, newest first (a reloaded window re-attaches). */
+  'operations.list': request<OperationSnapshot[]>()(noArgs),
+  /** Stops watching an operation; the instrument is told nothing (the service has no cancel). */
+  'operations.cancel': request<OperationSnapshot>()(z.object({ id: operationIdSchema }).strict()),
+  'history.calibrations': request<CalibrationRecord[]>()(historyRangeSchema),
+  'history.calibrationLog': request<CalibrationLogEntry[]>()(historyRangeSchema),
+  'history.sic': request<SicRecord[]>()(historyRangeSchema),
+  'settings.get': request<Settings>()(noArgs),
+  'settings.update': request<Settings>()(settingsUpdateSchema),
 } satisfies Record<RequestChannel, RequestSpec<z.ZodType, unknown>>;
 
 export interface EventPayloads {
   'accounts.changed': AccountsState;
   'connectivity.changed': Connectivity;
+  /** Every change of an operation (state, phase, message, result). */
+  'operations.progress': OperationSnapshot;
 }
 
 export type RequestArg<C extends RequestChannel> = z.input<(typeof REQUESTS)[C]['arg']>;

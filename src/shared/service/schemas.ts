@@ -129,3 +129,44 @@ export const errorBodySchema = caseInsensitiveObject({
   error: z.string().optional(),
   description: z.string().optional(),
 });
+
+/** A record of GET /data/calibrations: the CalibrationStatus plus `instrument`. */
+export const calibrationRecordSchema = caseInsensitiveObject({
+  time: serviceTime,
+  status: z.string(),
+  instrument: z.string().optional(),
+  level: nullableNumber,
+  offset: nullableNumber,
+});
+export type CalibrationRecordWire = z.output<typeof calibrationRecordSchema>;
+
+/**
+ * A record of GET /data/calibrations/log: `time`, `user`, `message` (service-facts.md); the
+ * documented sample names no instrument, so `instrument` is optional.
+ */
+export const calibrationLogRecordSchema = caseInsensitiveObject({
+  time: serviceTime,
+  instrument: z.string().optional(),
+  user: z
+    .string()
+    .nullable()
+    .optional()
+    .transform((user) => user ?? ''),
+  message: z
+    .string()
+    .nullable()
+    .optional()
+    .transform((message) => message ?? ''),
+});
+export type CalibrationLogRecordWire = z.output<typeof calibrationLogRecordSchema>;
+
+/** A record of GET /data/sic: the SicStatus plus `instrument`. */
+export const sicRecordSchema = caseInsensitiveObject({
+  time: serviceTime,
+  instrument: z.string().optional(),
+  status: z.string(),
+  _500Hz: nullableNumber,
+  _1KHz: nullableNumber,
+  _8KHz: nullableNumber,
+});
+export type SicRecordWire = z.output<typeof sicRecordSchema>;

@@ -1,0 +1,146 @@
+/**
+ * The local history of finished field actions (table `action_history`, migration 1 of `db.ts`):
+ * every action that ended (succeeded, failed, timed out or stopped) with its outcome, so the
+ * engineer can see what was done on site even without a connection.
+ */
+import { z } from 'zod';
+import type { FieldDeskErrorData } from '../../shared/errors';
+import { ERROR_CODES } from '../../shared/errors';
+import {
+  FINISHED_OPERATION_STATES,
+  isFinishedState,
+  type ActionOutcome,
+  type ActionRecord,
+  type OperationSnapshot,
+} from '../../shared/operations';
+import { ACTIONS } from '../../shared/service/wire';
+import type { SqliteDatabase } from './db';
+
+/** How many records one read returns at most. */
+export const ACTION_HISTORY_READ_LIMIT = 500;
+
+export interface ActionHistory {
+  /** Stores a finished operation; ignores one that has not finished. Replaces a record with the same id. */
+  record(snapshot: OperationSnapshot): void;
+  /** Finished actions on one instrument of one account, newest first. */
+  list(accountId: string, serial: string, limit?: number): ActionRecord[];
+}
+
+interface Row {
+  id: string;
+  account_id: string;
+  serial: string;
+  action: string;
+  state: string;
+  started_at: number;
+  finished_at: number;
+  message: string;
+  result_json: string | null;
+  error_json: string | null;
+}
+
+const nullableNumber = z.number().nullable();
+const outcomeSchema: z.ZodType<ActionOutcome> = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('calibration'),
+    time: z.number(),
+    status: z.string(),
+    level: nullableNumber,
+    offset: nullableNumber,
+    referenceDb: z.number(),
+    toleranceDb: z.number(),
+    passed: z.boolean(),
+    deviationDb: nullableNumber,
+  }),
+  z.object({
+    kind: z.literal('sic'),
+    time: z.number(),
+    status: z.string(),
+    _500Hz: nullableNumber,
+    _1KHz: nullableNumber,
+    _8KHz: nullableNumber,
+    passed: z.boolean(),
+  }),
+  z.object({ kind: z.literal('identify') }),
+]);
+
+const errorSchema: z.ZodType<FieldDeskErrorData> = z.object({
+  code: z.enum(ERROR_CODES),
+  message: z.string(),
+  retryable: z.boolean(),
+  status: z.number().optional(),
+  serverCode: z.string().optional(),
+  missingScope: z.string().optional(),
+  field: z.string().optional(),
+});
+
+/** Reads a JSON column; a damaged value becomes `null` rather than hiding the whole record. */
+function readJson<T>(text: string | null, schema: z.ZodType<T>): T | null {
+  if (text === null) return null;
+  try {
+    const parsed = schema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function toRecord(row: Row): ActionRecord | null {
+  const action = ACTIONS.find((a) => a === row.action);
+  const state = FINISHED_OPERATION_STATES.find((s) => s === row.state);
+  // A row this version cannot understand (e.g. a newer action) is skipped, not shown wrongly.
+  if (action === undefined || state === undefined) return null;
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    serial: row.serial,
+    action,
+    state,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    message: row.message,
+    result: readJson(row.result_json, outcomeSchema),
+    error: readJson(row.error_json, errorSchema),
+  };
+}
+
+export function createActionHistory(db: SqliteDatabase): ActionHistory {
+  const insert = db.prepare(`
+    INSERT OR REPLACE INTO action_history
+      (id, account_id, serial, action, state, started_at, finished_at, message, result_json, error_json)
+    VALUES
+      (@id, @account_id, @serial, @action, @state, @started_at, @finished_at, @message, @result_json, @error_json)
+  `);
+  const select = db.prepare(`
+    SELECT * FROM action_history
+    WHERE account_id = ? AND serial = ?
+    ORDER BY finished_at DESC, started_at DESC
+    LIMIT ?
+  `);
+
+  return {
+    record(snapshot) {
+      if (!isFinishedState(snapshot.state)) return;
+      insert.run({
+        id: snapshot.id,
+        account_id: snapshot.accountId,
+        serial: snapshot.serial,
+        action: snapshot.action,
+        state: snapshot.state,
+        started_at: snapshot.startedAt,
+        finished_at: snapshot.updatedAt,
+        message: snapshot.message,
+        result_json: snapshot.result === null ? null : JSON.stringify(snapshot.result),
+        error_json: snapshot.error === null ? null : JSON.stringify(snapshot.error),
+      });
+    },
+    list(accountId, serial, limit = ACTION_HISTORY_READ_LIMIT) {
+      const rows = select.all(
+        accountId,
+        serial,
+        Math.max(1, Math.min(limit, ACTION_HISTORY_READ_LIMIT)),
+      ) as Row[];
+      return rows.map(toRecord).filter((record): record is ActionRecord => record !== null);
+    },
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * FieldDesk's local database: one SQLite file, `<dataDir>/fielddesk.db`, in WAL mode. It holds the
+ * history of finished field actions now and the data cache later, so `openDatabase` owns every
+ * migration of every table.
+ *
+ * Migrations are numbered and applied in order, each in its own transaction together with its
+ * row in `schema_migrations`, so a crash leaves the file at a known version. A file written by a
+ * newer FieldDesk (a migration number this version does not know) is refused with a clear message
+ * and left exactly as it was: an older app must never "repair" a newer schema.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { FieldDeskError } from '../../shared/errors';
+
+export type SqliteDatabase = Database.Database;
+
+export const DATABASE_FILE_NAME = 'fielddesk.db';
+
+export interface Migration {
+  /** 1, 2, 3, … without gaps. */
+  version: number;
+  /** What it does, kept in `schema_migrations` for anyone reading the file. */
+  name: string;
+  up(db: SqliteDatabase): void;
+}
+
+/** Every migration FieldDesk knows, in order. Never edit a released one: add the next number. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'action history',
+    up(db) {
+      db.exec(`
+        CREATE TABLE action_history (
+          id          TEXT PRIMARY KEY,
+          account_id  TEXT NOT NULL,
+          serial      TEXT NOT NULL,
+          action      TEXT NOT NULL,
+          state       TEXT NOT NULL,
+          started_at  INTEGER NOT NULL,
+          finished_at INTEGER NOT NULL,
+          message     TEXT NOT NULL,
+          result_json TEXT,
+          error_json  TEXT
+        ) STRICT;
+        CREATE INDEX action_history_by_instrument
+          ON action_history (account_id, serial, finished_at DESC);
+      `);
+    },
+  },
+];
+
+export interface OpenDatabaseOptions {
+  /** Tests supply their own list to exercise upgrades and failures. */
+  migrations?: readonly Migration[];
+  /** Default `fielddesk.db`. */
+  fileName?: string;
+}
+
+export interface FieldDeskDatabase {
+  readonly db: SqliteDatabase;
+  readonly path: string;
+  /** The highest migration applied. */
+  readonly version: number;
+  close(): void;
+}
+
+function checkMigrationList(migrations: readonly Migration[]): void {
+  migrations.forEach((migration, index) => {
+    if (migration.version !== index + 1) {
+      throw new Error(`Migration ${migration.name} has number ${migration.version}, expected ${index + 1}.`);
+    }
+  });
+}
+
+function appliedVersion(db: SqliteDatabase): number {
+  const table = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+    .get();
+  if (table === undefined) return 0;
+  const row = db.prepare('SELECT MAX(version) AS version FROM schema_migrations').get() as {
+    version: number | null;
+  };
+  return row.version ?? 0;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Opens (creating if needed) the database in `dataDir` and brings it to the latest schema. */
+export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {}): FieldDeskDatabase {
+  const migrations = options.migrations ?? MIGRATIONS;
+  checkMigrationList(migrations);
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, options.fileName ?? DATABASE_FILE_NAME);
+
+  let db: SqliteDatabase;
+  try {
+    db = new Database(path);
+  } catch (error) {
+    throw new FieldDeskError(
+      'internal',
+      `FieldDesk could not open its local database ${path} (${describe(error)}). Check that the folder can be written to.`,
+      { cause: error },
+    );
+  }
+
+  try {
+    // Read the version before changing anything, so a newer or damaged file stays untouched.
+    let current: number;
+    try {
+      current = appliedVersion(db);
+    } catch (error) {
+      throw new FieldDeskError(
+        'internal',
+        `FieldDesk's local database ${path} is damaged or is not a FieldDesk database (${describe(error)}). ` +
+          'Action history is unavailable until the file is moved away; FieldDesk will then start a new one.',
+        { cause: error },
+      );
+    }
+    const latest = migrations.length;
+    if (current > latest) {
+      throw new FieldDeskError(
+        'internal',
+        `FieldDesk's local database ${path} was written by a newer version of FieldDesk ` +
+          `(schema ${current}; this version knows up to ${latest}). Update FieldDesk to use it; ` +
+          'the file has been left untouched.',
+      );
+    }
+
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version    INTEGER PRIMARY KEY,
+      name       TEXT NOT NULL,
+      applied_at INTEGER NOT NULL
+    ) STRICT`);
+    const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+    for (const migration of migrations.slice(current)) {
+      try {
+        db.transaction(() => {
+          migration.up(db);
+          record.run(migration.version, migration.name, Date.now());
+        }).immediate();
+      } catch (error) {
+        throw new FieldDeskError(
+          'internal',
+          `FieldDesk could not update its local database ${path} (step ${migration.version}, ${migration.name}: ` +
+            `${describe(error)}). The file was left at step ${migration.version - 1}.`,
+          { cause: error },
+        );
+      }
+    }
+    return {
+      db,
+      path,
+      version: latest,
+      close: () => {
+        if (db.open) db.close();
+      },
+    };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

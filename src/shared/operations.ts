@@ -1,0 +1,166 @@
+/**
+ * Long-running work the backend runs for the renderer (ARCHITECTURE.md, "Long-running work"):
+ * field actions today (Identify, Calibration, SIC), site syncs and downloads later. `start`
+ * answers a snapshot at once, every change is pushed as `operations.progress`, and
+ * `operations.list` lets a reloaded window re-attach.
+ *
+ * Also the app's own settings and the parsed system-health records. Types only, plus the
+ * constants both sides show (expected durations, calibration defaults).
+ */
+import type { FieldDeskErrorData } from './errors';
+import type { ActionName } from './service/wire';
+
+export type { ActionName };
+
+export const OPERATION_STATES = [
+  'starting',
+  'running',
+  'succeeded',
+  'failed',
+  'timedOut',
+  'cancelled',
+] as const;
+export type OperationState = (typeof OPERATION_STATES)[number];
+
+export const FINISHED_OPERATION_STATES = ['succeeded', 'failed', 'timedOut', 'cancelled'] as const;
+export type FinishedOperationState = (typeof FINISHED_OPERATION_STATES)[number];
+
+export function isFinishedState(state: OperationState): state is FinishedOperationState {
+  return (FINISHED_OPERATION_STATES as readonly string[]).includes(state);
+}
+
+/**
+ * How long each action usually takes on an instrument (ms), so the UI can show elapsed against
+ * expected. Identify only needs the service to answer; Calibration and SIC are the instrument's
+ * own timings (about 40 s and 30 s).
+ */
+export const ACTION_EXPECTED_DURATION_MS: Readonly<Record<ActionName, number>> = {
+  Identify: 2_000,
+  Calibration: 40_000,
+  SIC: 30_000,
+};
+
+/** A calibration judged against the reference level and tolerance in force when it started. */
+export interface CalibrationOutcome {
+  kind: 'calibration';
+  /** When the instrument recorded the calibration (epoch ms). */
+  time: number;
+  /** The service's status string (`Success`, `Failed`, …). */
+  status: string;
+  /** Measured level (dB); null when the instrument reported none. */
+  level: number | null;
+  /** Offset from the factory calibration (dB). */
+  offset: number | null;
+  referenceDb: number;
+  toleranceDb: number;
+  /** `status` is `Success` and |level − reference| ≤ tolerance. */
+  passed: boolean;
+  /** level − reference (dB, signed); null without a level. */
+  deviationDb: number | null;
+}
+
+export interface SicOutcome {
+  kind: 'sic';
+  time: number;
+  status: string;
+  _500Hz: number | null;
+  _1KHz: number | null;
+  _8KHz: number | null;
+  /** The service's status is `Success`. */
+  passed: boolean;
+}
+
+export interface IdentifyOutcome {
+  kind: 'identify';
+}
+
+export type ActionOutcome = CalibrationOutcome | SicOutcome | IdentifyOutcome;
+
+export interface OperationSnapshot {
+  /** Random id, used by `operations.cancel`. */
+  id: string;
+  kind: 'action';
+  accountId: string;
+  serial: string;
+  action: ActionName;
+  state: OperationState;
+  /** Short label of the current step, e.g. "Waiting for the instrument". */
+  phase: string;
+  /** Epoch ms. */
+  startedAt: number;
+  updatedAt: number;
+  /** Time from start to `updatedAt` (or to the end, once finished). */
+  elapsedMs: number;
+  /** See `ACTION_EXPECTED_DURATION_MS`. */
+  expectedDurationMs: number;
+  /** What is happening or what happened, in plain words. */
+  message: string;
+  result: ActionOutcome | null;
+  error: FieldDeskErrorData | null;
+}
+
+/** A finished action as kept in the local history (readable offline). */
+export interface ActionRecord {
+  id: string;
+  accountId: string;
+  serial: string;
+  action: ActionName;
+  state: FinishedOperationState;
+  startedAt: number;
+  finishedAt: number;
+  message: string;
+  result: ActionOutcome | null;
+  error: FieldDeskErrorData | null;
+}
+
+// ---- settings ---------------------------------------------------------------------------------
+
+/** Output levels of the acoustic calibrators in use (dB). */
+export const CALIBRATION_REFERENCE_LEVELS_DB = [94, 114] as const;
+export type CalibrationReferenceDb = (typeof CALIBRATION_REFERENCE_LEVELS_DB)[number];
+export const CALIBRATION_TOLERANCE_MIN_DB = 0.1;
+export const CALIBRATION_TOLERANCE_MAX_DB = 2.0;
+
+export interface Settings {
+  /** The calibrator's level that a calibration is judged against (dB). */
+  calibrationReferenceDb: CalibrationReferenceDb;
+  /** Largest |measured − reference| that still passes (dB). */
+  calibrationToleranceDb: number;
+}
+
+export const DEFAULT_SETTINGS: Readonly<Settings> = {
+  calibrationReferenceDb: 94,
+  calibrationToleranceDb: 0.5,
+};
+
+// ---- system-health records (history reads) ----------------------------------------------------
+
+export interface CalibrationRecord {
+  instrument: string;
+  /** Epoch ms. */
+  time: number;
+  status: string;
+  level: number | null;
+  offset: number | null;
+}
+
+export interface CalibrationLogEntry {
+  /** The serial the entry was read for (the service's record may not name it). */
+  instrument: string;
+  time: number;
+  /** Who wrote the entry. */
+  user: string;
+  message: string;
+}
+
+export interface SicRecord {
+  instrument: string;
+  time: number;
+  status: string;
+  _500Hz: number | null;
+  _1KHz: number | null;
+  _8KHz: number | null;
+}
+
+/** Longest range one history read may ask for; FieldDesk splits it into 1-year requests. */
+export const HISTORY_MAX_SPAN_MS = 10 * 366 * 24 * 60 * 60 * 1000;

@@ -1,0 +1,271 @@
+/**
+ * Field actions end to end through the backend against the REAL demo service, with its time
+ * scale at 0.01 (a calibration takes well under a second) and fast polling. Network loss is
+ * simulated with a fetch wrapper.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createBackend, type Backend, type BackendOptions } from '../../../src/main/backend/backend';
+import { createMemoryVault } from '../../../src/main/backend/vault';
+import { startDemoService, type RunningDemoService } from '../../../src/simulator';
+import { FieldDeskError } from '../../../src/shared/errors';
+import type { EventChannel } from '../../../src/shared/ipc/channels';
+import type { EventPayloads, InstrumentEntry } from '../../../src/shared/ipc/contract';
+import { isFinishedState, type OperationSnapshot } from '../../../src/shared/operations';
+import { makeTempDir } from './helpers';
+
+type Recorded = { [E in EventChannel]: { channel: E; payload: EventPayloads[E] } }[EventChannel];
+
+const FAST_CLIENT = {
+  timeoutMs: 2_000,
+  retry: { limit: 0, baseDelayMs: 5, maxDelayMs: 10, maxRetryAfterMs: 500 },
+};
+const FAST_POLLING = { fastIntervalMs: 40, slowIntervalMs: 80, fastPhaseMs: 1_000 };
+const YEAR_MS = 365 * 86_400_000;
+
+let service: RunningDemoService;
+let dataDir: { path: string; remove(): Promise<void> };
+const backends: Backend[] = [];
+/** While true, every request fails as if the network were down. */
+let networkDown = false;
+
+beforeEach(async () => {
+  networkDown = false;
+  service = await startDemoService({ port: 0, keys: { 'key-all': '*' }, rateLimit: 10_000, timeScale: 0.01 });
+  dataDir = await makeTempDir();
+});
+
+afterEach(async () => {
+  await Promise.all(backends.splice(0).map((backend) => backend.close()));
+  await service.close();
+  await dataDir.remove();
+});
+
+async function makeBackend(overrides: Partial<BackendOptions> = {}) {
+  const events: Recorded[] = [];
+  const backend = await createBackend({
+    dataDir: dataDir.path,
+    vault: createMemoryVault('tests keep keys in memory'),
+    appInfo: { version: '0.1.0-test', shell: 'harness' },
+    startDemo: async () => ({ baseUrl: service.baseUrl, apiKey: 'key-all', close: async () => undefined }),
+    fetch: (input, init) => {
+      if (networkDown)
+        return Promise.reject(
+          Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } }),
+        );
+      return fetch(input, init);
+    },
+    clientOptions: FAST_CLIENT,
+    polling: FAST_POLLING,
+    ...overrides,
+  });
+  backends.push(backend);
+  backend.subscribe((channel, payload) => events.push({ channel, payload } as Recorded));
+  await backend.handlers['accounts.tryDemo']({});
+  return { backend, handlers: backend.handlers, events };
+}
+
+async function finished(backend: Backend, id: string, timeoutMs = 10_000): Promise<OperationSnapshot> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const snapshot = (await backend.handlers['operations.list']({})).find((op) => op.id === id);
+    if (snapshot !== undefined && isFinishedState(snapshot.state)) return snapshot;
+    if (Date.now() > until) throw new Error(`operation ${id} still ${snapshot?.state} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const onlineNoise = (entries: InstrumentEntry[]) =>
+  entries.filter((e) => e.instrument.type === 'Noise' && e.status?.online === true);
+
+describe('field actions against the demo service', () => {
+  it('runs a calibration on every online noise instrument to a judged result, stored in the history', async () => {
+    const { backend, handlers, events } = await makeBackend();
+    const { entries, accountId } = await handlers['instruments.list']({});
+    const noise = onlineNoise(entries);
+    expect(noise.length).toBeGreaterThanOrEqual(2);
+
+    const started = await Promise.all(
+      noise.map((e) =>
+        handlers['actions.start']({ serial: e.instrument.serialNumber, action: 'Calibration' }),
+      ),
+    );
+    for (const op of started)
+      expect(op).toMatchObject({ state: 'starting', accountId, expectedDurationMs: 40_000 });
+    const outcomes = await Promise.all(started.map((op) => finished(backend, op.id)));
+
+    for (const outcome of outcomes) {
+      expect(['succeeded', 'failed']).toContain(outcome.state);
+      const result = outcome.result;
+      expect(result?.kind).toBe('calibration');
+      if (result?.kind !== 'calibration') continue;
+      // The result is this run's, not the one the instrument had before.
+      expect(result.time).toBeGreaterThanOrEqual(outcome.startedAt - 5_000);
+      const before = noise.find((e) => e.instrument.serialNumber === outcome.serial)?.status?.lastCalibration;
+      expect(result.time).not.toBe(before?.time);
+      const passes =
+        result.status === 'Success' && result.level !== null && Math.abs(result.level - 94) <= 0.5 + 1e-9;
+      expect(result.passed).toBe(passes);
+      expect(outcome.state).toBe(passes ? 'succeeded' : 'failed');
+      expect(outcome.message).toMatch(passes ? /^Calibration passed/ : /^Calibration failed: /);
+    }
+    // The demo fleet has healthy instruments and instruments with a standing fault.
+    expect(outcomes.some((o) => o.state === 'succeeded')).toBe(true);
+    expect(outcomes.some((o) => o.state === 'failed')).toBe(true);
+
+    const first = outcomes[0] as OperationSnapshot;
+    const progress = events.filter(
+      (e): e is Extract<Recorded, { channel: 'operations.progress' }> =>
+        e.channel === 'operations.progress' && e.payload.id === first.id,
+    );
+    expect(progress[0]?.payload.state).toBe('starting');
+    expect(progress.map((e) => e.payload.state)).toContain('running');
+    expect(progress.at(-1)?.payload).toEqual(first);
+
+    const history = await handlers['actions.history']({ serial: first.serial });
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({
+      id: first.id,
+      state: first.state,
+      finishedAt: first.updatedAt,
+      result: first.result,
+    });
+
+    // The service's own history has the new calibration; two years are read as two requests.
+    const now = Date.now();
+    const records = await handlers['history.calibrations']({
+      serial: first.serial,
+      start: now - 2 * YEAR_MS,
+      end: now + 60_000,
+    });
+    expect(records.length).toBeGreaterThan(10);
+    expect(records.map((r) => r.time)).toEqual([...records.map((r) => r.time)].sort((a, b) => a - b));
+    expect(records.find((r) => r.time === (first.result as { time: number }).time)).toMatchObject({
+      instrument: first.serial,
+    });
+    const log = await handlers['history.calibrationLog']({
+      serial: first.serial,
+      start: now - 86_400_000,
+      end: now + 60_000,
+    });
+    expect(log.some((entry) => /Calibration started remotely/.test(entry.message))).toBe(true);
+  });
+
+  it('refuses a second action on the same instrument while one runs, and runs Identify at once elsewhere', async () => {
+    const { backend, handlers } = await makeBackend();
+    const [a, b] = onlineNoise((await handlers['instruments.list']({})).entries);
+    const serialA = a?.instrument.serialNumber as string;
+    const serialB = b?.instrument.serialNumber as string;
+    const calibration = await handlers['actions.start']({ serial: serialA, action: 'Calibration' });
+    const conflict = await handlers['actions.start']({ serial: serialA, action: 'Identify' }).catch(
+      (e: unknown) => e,
+    );
+    expect(conflict).toBeInstanceOf(FieldDeskError);
+    expect(conflict).toMatchObject({ code: 'conflict' });
+    expect((conflict as Error).message).toContain(`Calibration is already running on ${serialA}`);
+
+    const identify = await handlers['actions.start']({ serial: serialB, action: 'Identify' });
+    const identified = await finished(backend, identify.id);
+    expect(identified).toMatchObject({ state: 'succeeded', message: "The instrument's LED is flashing." });
+    await finished(backend, calibration.id);
+  });
+
+  it('fails at once with the service description when the instrument cannot run the action', async () => {
+    const { backend, handlers } = await makeBackend();
+    const { entries } = await handlers['instruments.list']({});
+    const noSic = entries.find((e) => e.status?.online === true && !e.instrument.feature.includes('SIC'));
+    const op = await handlers['actions.start']({
+      serial: noSic?.instrument.serialNumber as string,
+      action: 'SIC',
+    });
+    const outcome = await finished(backend, op.id);
+    expect(outcome).toMatchObject({ state: 'failed', error: { code: 'invalidRequest', status: 400 } });
+    expect(outcome.message).toMatch(/cannot run a system integrity check/);
+  });
+
+  it('keeps watching through a network loss, shows the connection as offline, then finishes', async () => {
+    const { backend, handlers, events } = await makeBackend({
+      // Slow enough to see the loss before the (fast) instrument finishes.
+      polling: { fastIntervalMs: 150, slowIntervalMs: 150, fastPhaseMs: 1_000 },
+    });
+    const [entry] = onlineNoise((await handlers['instruments.list']({})).entries);
+    const op = await handlers['actions.start']({
+      serial: entry?.instrument.serialNumber as string,
+      action: 'Calibration',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    networkDown = true;
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const during = (await handlers['operations.list']({})).find((s) => s.id === op.id);
+    expect(during).toMatchObject({ state: 'running', phase: 'Waiting for the connection' });
+    const connectivity = events.filter((e) => e.channel === 'connectivity.changed').map((e) => e.payload);
+    expect(connectivity.at(-1)).toMatchObject({ state: 'offline' });
+
+    networkDown = false;
+    const outcome = await finished(backend, op.id);
+    expect(['succeeded', 'failed']).toContain(outcome.state);
+    expect(outcome.result?.kind).toBe('calibration');
+    const after = events.filter((e) => e.channel === 'connectivity.changed').map((e) => e.payload);
+    expect(after.at(-1)).toMatchObject({ state: 'online' });
+  });
+
+  it('stops watching on close and keeps the stopped action in the history for the next start', async () => {
+    const { backend, handlers } = await makeBackend({
+      polling: { fastIntervalMs: 5_000, slowIntervalMs: 5_000 },
+    });
+    const [entry] = onlineNoise((await handlers['instruments.list']({})).entries);
+    const serial = entry?.instrument.serialNumber as string;
+    const op = await handlers['actions.start']({ serial, action: 'Calibration' });
+    await backends.splice(backends.indexOf(backend), 1)[0]?.close();
+
+    const reopened = await createBackend({
+      dataDir: dataDir.path,
+      vault: createMemoryVault('tests'),
+      appInfo: { version: '0.1.0-test', shell: 'harness' },
+      startDemo: async () => {
+        throw new Error('not needed: the history is local');
+      },
+    });
+    backends.push(reopened);
+    const history = await reopened.handlers['actions.history']({ serial });
+    expect(history).toMatchObject([{ id: op.id, state: 'cancelled' }]);
+    expect(history[0]?.message).toMatch(/^FieldDesk stopped watching/);
+    expect(await reopened.handlers['operations.list']({})).toEqual([]);
+  });
+
+  it('judges a calibration against the settings in force when it started', async () => {
+    const { backend, handlers } = await makeBackend();
+    expect(await handlers['settings.get']({})).toEqual({
+      calibrationReferenceDb: 94,
+      calibrationToleranceDb: 0.5,
+    });
+    expect(await handlers['settings.update']({ calibrationToleranceDb: 1.5 })).toEqual({
+      calibrationReferenceDb: 94,
+      calibrationToleranceDb: 1.5,
+    });
+    const [entry] = onlineNoise((await handlers['instruments.list']({})).entries);
+    const op = await handlers['actions.start']({
+      serial: entry?.instrument.serialNumber as string,
+      action: 'Calibration',
+    });
+    // A change after the start does not move the goalposts of the running calibration.
+    await handlers['settings.update']({ calibrationReferenceDb: 114 });
+    const outcome = await finished(backend, op.id);
+    expect(outcome.result).toMatchObject({ kind: 'calibration', referenceDb: 94, toleranceDb: 1.5 });
+  });
+
+  it('cancels on request; an unknown id is refused plainly', async () => {
+    const { backend, handlers } = await makeBackend({
+      polling: { fastIntervalMs: 5_000, slowIntervalMs: 5_000 },
+    });
+    const [entry] = onlineNoise((await handlers['instruments.list']({})).entries);
+    const op = await handlers['actions.start']({
+      serial: entry?.instrument.serialNumber as string,
+      action: 'Calibration',
+    });
+    const cancelled = await handlers['operations.cancel']({ id: op.id });
+    expect(cancelled).toMatchObject({ id: op.id, state: 'cancelled' });
+    expect(await finished(backend, op.id)).toEqual(cancelled);
+    const unknown = await handlers['operations.cancel']({ id: 'nope' }).catch((e: unknown) => e);
+    expect(unknown).toMatchObject({ code: 'invalidInput' });
+  });
+});

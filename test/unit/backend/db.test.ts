@@ -1,0 +1,229 @@
+/**
+ * The local database on a temp folder: numbered migrations (fresh, re-open, upgrade, a failing
+ * step, a newer file refused untouched, a damaged file) and the action history stored in it.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { createActionHistory } from '../../../src/main/backend/action-history';
+import { DATABASE_FILE_NAME, MIGRATIONS, openDatabase, type Migration } from '../../../src/main/backend/db';
+import { FieldDeskError } from '../../../src/shared/errors';
+import type { OperationSnapshot } from '../../../src/shared/operations';
+import { makeTempDir } from './helpers';
+
+let dir: { path: string; remove(): Promise<void> };
+const opened: Array<{ close(): void }> = [];
+
+beforeEach(async () => {
+  dir = await makeTempDir();
+});
+
+afterEach(async () => {
+  for (const db of opened.splice(0)) db.close();
+  await dir.remove();
+});
+
+function open(migrations?: readonly Migration[]) {
+  const database = openDatabase(dir.path, migrations === undefined ? {} : { migrations });
+  opened.push(database);
+  return database;
+}
+
+const fileHash = async () =>
+  createHash('sha256')
+    .update(await readFile(join(dir.path, DATABASE_FILE_NAME)))
+    .digest('hex');
+
+function appliedVersions(db: Database.Database): number[] {
+  return (
+    db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as Array<{ version: number }>
+  ).map((row) => row.version);
+}
+
+describe('openDatabase', () => {
+  it('creates fielddesk.db in WAL mode with every migration applied and recorded', () => {
+    const database = open();
+    expect(database.path).toBe(join(dir.path, 'fielddesk.db'));
+    expect(database.version).toBe(MIGRATIONS.length);
+    expect(database.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(appliedVersions(database.db)).toEqual(MIGRATIONS.map((m) => m.version));
+    const columns = (database.db.pragma('table_info(action_history)') as Array<{ name: string }>).map(
+      (c) => c.name,
+    );
+    expect(columns).toEqual([
+      'id',
+      'account_id',
+      'serial',
+      'action',
+      'state',
+      'started_at',
+      'finished_at',
+      'message',
+      'result_json',
+      'error_json',
+    ]);
+  });
+
+  it('re-opens without applying anything twice and keeps the data', () => {
+    const first = open();
+    first.db
+      .prepare("INSERT INTO action_history VALUES ('x','a','QT1','Identify','succeeded',1,2,'ok',NULL,NULL)")
+      .run();
+    first.close();
+    const again = open();
+    expect(appliedVersions(again.db)).toEqual([1]);
+    expect(again.db.prepare('SELECT COUNT(*) AS n FROM action_history').get()).toEqual({ n: 1 });
+  });
+
+  it('applies only the new migrations to an older file, in order', () => {
+    open().close();
+    const log: string[] = [];
+    const two: Migration = {
+      version: 2,
+      name: 'data cache',
+      up: (db) => {
+        log.push('2');
+        db.exec('CREATE TABLE cache_blocks (id INTEGER PRIMARY KEY)');
+      },
+    };
+    const three: Migration = { version: 3, name: 'index', up: () => log.push('3') };
+    const upgraded = open([...MIGRATIONS, two, three]);
+    expect(log).toEqual(['2', '3']);
+    expect(appliedVersions(upgraded.db)).toEqual([1, 2, 3]);
+  });
+
+  it('rolls a failing migration back whole and leaves the file at the previous step', () => {
+    open().close();
+    const broken: Migration = {
+      version: 2,
+      name: 'half done',
+      up: (db) => {
+        db.exec('CREATE TABLE half_done (id INTEGER)');
+        throw new Error('disk I/O error');
+      },
+    };
+    let error: unknown;
+    try {
+      open([...MIGRATIONS, broken]);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(FieldDeskError);
+    expect((error as Error).message).toMatch(/step 2, half done: disk I\/O error.*left at step 1/);
+    const check = open();
+    expect(appliedVersions(check.db)).toEqual([1]);
+    expect(check.db.prepare("SELECT name FROM sqlite_master WHERE name = 'half_done'").get()).toBeUndefined();
+  });
+
+  it('refuses a file from a newer FieldDesk with a clear message and leaves it untouched', async () => {
+    const database = open();
+    database.db.prepare("INSERT INTO schema_migrations VALUES (7, 'from the future', 0)").run();
+    database.db.pragma('wal_checkpoint(TRUNCATE)');
+    database.close();
+    const before = await fileHash();
+    expect(() => open()).toThrow(
+      /written by a newer version of FieldDesk \(schema 7; this version knows up to 1\)/,
+    );
+    expect(await fileHash()).toBe(before);
+    const raw = new Database(join(dir.path, DATABASE_FILE_NAME), { readonly: true });
+    expect(appliedVersions(raw)).toEqual([1, 7]);
+    raw.close();
+  });
+
+  it('says plainly when the file is not a database, without overwriting it', async () => {
+    await writeFile(join(dir.path, DATABASE_FILE_NAME), 'these are not the bytes you are looking for');
+    expect(() => open()).toThrow(/is damaged or is not a FieldDesk database/);
+    expect(await readFile(join(dir.path, DATABASE_FILE_NAME), 'utf8')).toBe(
+      'these are not the bytes you are looking for',
+    );
+  });
+
+  it('refuses a migration list with a gap (a programming error)', () => {
+    expect(() => open([{ version: 2, name: 'gap', up: () => undefined }])).toThrow(/expected 1/);
+  });
+});
+
+describe('action history', () => {
+  const snapshot = (over: Partial<OperationSnapshot>): OperationSnapshot => ({
+    id: 'op',
+    kind: 'action',
+    accountId: 'acc',
+    serial: 'QT100001',
+    action: 'Calibration',
+    state: 'succeeded',
+    phase: 'Done',
+    startedAt: 1_000,
+    updatedAt: 41_000,
+    elapsedMs: 40_000,
+    expectedDurationMs: 40_000,
+    message: 'Calibration passed.',
+    result: {
+      kind: 'calibration',
+      time: 40_000,
+      status: 'Success',
+      level: 94.1,
+      offset: 0.1,
+      referenceDb: 94,
+      toleranceDb: 0.5,
+      passed: true,
+      deviationDb: 0.1,
+    },
+    error: null,
+    ...over,
+  });
+
+  it('stores finished actions, lists them newest first per account and instrument, and survives a re-open', () => {
+    const history = createActionHistory(open().db);
+    history.record(snapshot({ id: 'a', updatedAt: 10_000 }));
+    history.record(
+      snapshot({
+        id: 'b',
+        updatedAt: 20_000,
+        state: 'failed',
+        result: null,
+        error: { code: 'invalidRequest', message: 'offline', retryable: false, status: 400 },
+      }),
+    );
+    history.record(snapshot({ id: 'other-serial', serial: 'QT2' }));
+    history.record(snapshot({ id: 'other-account', accountId: 'acc2' }));
+    history.record(snapshot({ id: 'still-running', state: 'running' }));
+    opened.splice(0).forEach((db) => db.close());
+
+    const records = createActionHistory(open().db).list('acc', 'QT100001');
+    expect(records.map((r) => r.id)).toEqual(['b', 'a']);
+    expect(records[0]).toMatchObject({
+      state: 'failed',
+      finishedAt: 20_000,
+      result: null,
+      error: { code: 'invalidRequest', status: 400 },
+    });
+    expect(records[1]).toEqual({
+      id: 'a',
+      accountId: 'acc',
+      serial: 'QT100001',
+      action: 'Calibration',
+      state: 'succeeded',
+      startedAt: 1_000,
+      finishedAt: 10_000,
+      message: 'Calibration passed.',
+      result: snapshot({}).result,
+      error: null,
+    });
+  });
+
+  it('keeps a record whose stored result is damaged, and skips rows it cannot understand', () => {
+    const database = open();
+    const history = createActionHistory(database.db);
+    history.record(snapshot({ id: 'a' }));
+    database.db.prepare("UPDATE action_history SET result_json = '{not json' WHERE id = 'a'").run();
+    database.db
+      .prepare(
+        "INSERT INTO action_history VALUES ('z','acc','QT100001','Reboot','succeeded',1,99999,'?',NULL,NULL)",
+      )
+      .run();
+    const records = history.list('acc', 'QT100001');
+    expect(records.map((r) => [r.id, r.result])).toEqual([['a', null]]);
+  });
+});

@@ -1,0 +1,311 @@
+/**
+ * History reads (calibrations, calibration log, SIC) through the client against a scripted
+ * loopback server: range splitting into 1-year requests, joining, robust parsing. Also the
+ * settings: argument validation and the settings file.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createServiceClient } from '../../../src/main/backend/client';
+import { joinByTime, splitRange } from '../../../src/main/backend/ranges';
+import { openSettingsStore, SETTINGS_FILE_NAME } from '../../../src/main/backend/settings-store';
+import { FieldDeskError } from '../../../src/shared/errors';
+import { parseRequestArg } from '../../../src/shared/ipc/contract';
+import { DATA_ENDPOINT_LIMITS } from '../../../src/shared/service/limits';
+import { makeTempDir, sendJson, startTestServer, type TestServer } from './helpers';
+
+const YEAR_MS = DATA_ENDPOINT_LIMITS.calibrations.maxRangeMs;
+const DAY_MS = 86_400_000;
+const T0 = Date.UTC(2023, 0, 1);
+
+describe('splitRange', () => {
+  it('covers the range exactly with consecutive pieces no longer than the limit', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 2e12 }),
+        fc.integer({ min: 1, max: 5 * YEAR_MS }),
+        fc.integer({ min: DAY_MS, max: YEAR_MS }),
+        (start, length, max) => {
+          const pieces = splitRange(start, start + length, max);
+          expect(pieces[0]?.start).toBe(start);
+          expect(pieces.at(-1)?.end).toBe(start + length);
+          pieces.forEach((piece, i) => {
+            expect(piece.end - piece.start).toBeGreaterThan(0);
+            expect(piece.end - piece.start).toBeLessThanOrEqual(max);
+            if (i > 0) expect(piece.start).toBe(pieces[i - 1]?.end);
+          });
+          expect(pieces).toHaveLength(Math.ceil(length / max));
+        },
+      ),
+    );
+  });
+
+  it('gives one piece for a range within the limit and none for an empty one', () => {
+    expect(splitRange(T0, T0 + YEAR_MS, YEAR_MS)).toEqual([{ start: T0, end: T0 + YEAR_MS }]);
+    expect(splitRange(T0, T0, YEAR_MS)).toEqual([]);
+  });
+
+  it('joins pieces in time order and keeps a record on a shared boundary once', () => {
+    const a = { time: 5, v: 'a' };
+    const boundary = { time: 10, v: 'b' };
+    const c = { time: 12, v: 'c' };
+    expect(joinByTime([[a, boundary], [boundary, c], []])).toEqual([a, boundary, c]);
+    expect(joinByTime([[c], [a]])).toEqual([a, c]);
+  });
+});
+
+describe('history reads through the client', () => {
+  let server: TestServer;
+  afterEach(async () => server.close());
+
+  const client = () =>
+    createServiceClient({
+      baseUrl: server.baseUrl,
+      apiKey: 'k',
+      timeoutMs: 2_000,
+      retry: { limit: 0, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1 },
+    });
+
+  const query = (index: number) => new URL(server.requests[index]?.url ?? '', 'http://x').searchParams;
+
+  it('splits 2½ years of calibrations into three 1-year requests and joins the answers', async () => {
+    const boundary = new Date(T0 + YEAR_MS).toISOString();
+    server = await startTestServer((req, res, index) => {
+      const answers = [
+        // Case variants, an offset-less time, an extra field, a null level: all read.
+        [
+          {
+            Time: '2023-03-01T10:00:00',
+            Status: 'Success',
+            Instrument: 'QT1',
+            Level: 94.1,
+            Offset: 0.1,
+            extra: 1,
+          },
+        ],
+        [
+          { time: boundary, status: 'Failed', instrument: 'QT1', level: null, offset: null },
+          {
+            time: '2024-06-01T10:00:00.1234567Z',
+            status: 'Success',
+            instrument: 'QT1',
+            level: 93.9,
+            offset: -0.1,
+          },
+        ],
+        [{ time: boundary, status: 'Failed', instrument: 'QT1', level: null, offset: null }],
+      ];
+      sendJson(res, 200, answers[index] ?? []);
+    });
+    const end = T0 + 2.5 * YEAR_MS;
+    const records = await client().listCalibrations('QT1', T0, end);
+
+    expect(server.requests).toHaveLength(3);
+    expect(server.requests.every((r) => r.url.startsWith('/v1/data/calibrations?'))).toBe(true);
+    expect(query(0).get('instruments')).toBe('QT1');
+    expect(query(0).get('start')).toBe(new Date(T0).toISOString());
+    expect(query(0).get('end')).toBe(boundary);
+    expect(query(1).get('start')).toBe(boundary);
+    expect(query(2).get('end')).toBe(new Date(end).toISOString());
+
+    expect(records).toEqual([
+      { instrument: 'QT1', time: Date.UTC(2023, 2, 1, 10), status: 'Success', level: 94.1, offset: 0.1 },
+      { instrument: 'QT1', time: T0 + YEAR_MS, status: 'Failed', level: null, offset: null },
+      {
+        instrument: 'QT1',
+        time: Date.UTC(2024, 5, 1, 10, 0, 0, 123),
+        status: 'Success',
+        level: 93.9,
+        offset: -0.1,
+      },
+    ]);
+  });
+
+  it('reads the calibration log (time, user, message) and names the instrument it was read for', async () => {
+    server = await startTestServer((_req, res) =>
+      sendJson(res, 200, [
+        { time: '2024-02-01T09:00:00Z', user: 'api', message: 'Calibration started remotely.' },
+        { time: '2024-01-01T09:00:00Z', User: null, Message: 'Calibrated on site' },
+      ]),
+    );
+    const entries = await client().listCalibrationLog('QT9', Date.UTC(2024, 0, 1), Date.UTC(2024, 2, 1));
+    expect(server.requests[0]?.url).toMatch(/^\/v1\/data\/calibrations\/log\?/);
+    expect(entries).toEqual([
+      { instrument: 'QT9', time: Date.UTC(2024, 0, 1, 9), user: '', message: 'Calibrated on site' },
+      {
+        instrument: 'QT9',
+        time: Date.UTC(2024, 1, 1, 9),
+        user: 'api',
+        message: 'Calibration started remotely.',
+      },
+    ]);
+  });
+
+  it('reads SIC records with the declared field names in any letter case', async () => {
+    server = await startTestServer((_req, res) =>
+      sendJson(res, 200, [
+        {
+          time: '2024-02-01T09:00:00Z',
+          instrument: 'QT1',
+          status: 'Error',
+          _500hz: 80.5,
+          _1khz: 82,
+          _8khz: null,
+        },
+      ]),
+    );
+    const records = await client().listSic('QT1', Date.UTC(2024, 0, 1), Date.UTC(2024, 2, 1));
+    expect(server.requests[0]?.url).toMatch(/^\/v1\/data\/sic\?/);
+    expect(records).toEqual([
+      {
+        instrument: 'QT1',
+        time: Date.UTC(2024, 1, 1, 9),
+        status: 'Error',
+        _500Hz: 80.5,
+        _1KHz: 82,
+        _8KHz: null,
+      },
+    ]);
+  });
+
+  it('stops at the first failing piece and names the missing scope', async () => {
+    server = await startTestServer((_req, res, index) =>
+      index === 0
+        ? sendJson(res, 200, [])
+        : sendJson(res, 403, { error: 'AccessDenied', description: 'The API key lacks data.system:read.' }),
+    );
+    const error = await client()
+      .listSic('QT1', T0, T0 + 3 * YEAR_MS)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FieldDeskError);
+    expect(error).toMatchObject({ code: 'forbidden', missingScope: 'data.system:read' });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('says which record was unusable instead of showing half an answer', async () => {
+    server = await startTestServer((_req, res) =>
+      sendJson(res, 200, [{ time: 'yesterday', status: 'Success', level: 94, offset: 0 }]),
+    );
+    const error = await client()
+      .listCalibrations('QT1', T0, T0 + DAY_MS)
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'badResponse' });
+    expect((error as Error).message).toMatch(/calibration record with an unusable time/);
+  });
+
+  it('answers null for the latest result when the instrument has none (404)', async () => {
+    server = await startTestServer((req, res) =>
+      req.url.endsWith('/calibration')
+        ? sendJson(res, 404, { error: 'NotFound', description: 'QT1 has never been calibrated.' })
+        : sendJson(res, 200, {
+            time: '2024-02-01T09:00:00Z',
+            status: 'Success',
+            _500Hz: 1,
+            _1KHz: 2,
+            _8KHz: 3,
+          }),
+    );
+    expect(await client().getCalibration('QT1')).toBeNull();
+    expect(await client().getSic('QT1')).toMatchObject({ time: Date.UTC(2024, 1, 1, 9), _8KHz: 3 });
+  });
+});
+
+describe('history range arguments', () => {
+  it('accepts epoch ms with start before end, up to ten years', () => {
+    expect(parseRequestArg('history.sic', { serial: ' QT1 ', start: T0, end: T0 + DAY_MS })).toEqual({
+      serial: 'QT1',
+      start: T0,
+      end: T0 + DAY_MS,
+    });
+  });
+
+  it.each([
+    [{ serial: 'QT1', start: T0, end: T0 }, 'end', 'The start of the range must be before its end.'],
+    [
+      { serial: 'QT1', start: T0, end: T0 + 11 * 366 * DAY_MS },
+      'start',
+      'Ask for ten years or less at a time.',
+    ],
+    [
+      { serial: 'QT1', start: '2024-01-01', end: T0 },
+      'start',
+      'Give the time as a number of milliseconds since 1970.',
+    ],
+    [{ serial: 'QT1', start: 1.5, end: T0 }, 'start', 'Give the time as a whole number of milliseconds.'],
+  ])('refuses %j', (arg, field, message) => {
+    expect(() => parseRequestArg('history.calibrations', arg)).toThrow(message);
+    try {
+      parseRequestArg('history.calibrations', arg);
+    } catch (error) {
+      expect(error).toMatchObject({ code: 'invalidInput', field });
+    }
+  });
+});
+
+describe('settings', () => {
+  let dir: { path: string; remove(): Promise<void> };
+  beforeEach(async () => {
+    dir = await makeTempDir();
+  });
+  afterEach(async () => dir.remove());
+
+  it('validates updates: 94 or 114 dB, tolerance 0.1–2.0 dB, nothing else', () => {
+    expect(parseRequestArg('settings.update', { calibrationReferenceDb: 114 })).toEqual({
+      calibrationReferenceDb: 114,
+    });
+    expect(parseRequestArg('settings.update', { calibrationToleranceDb: 0.1 })).toEqual({
+      calibrationToleranceDb: 0.1,
+    });
+    expect(parseRequestArg('settings.update', { calibrationToleranceDb: 2 })).toEqual({
+      calibrationToleranceDb: 2,
+    });
+    expect(() => parseRequestArg('settings.update', { calibrationReferenceDb: 104 })).toThrow(
+      'The calibrator reference level must be 94 dB or 114 dB.',
+    );
+    for (const bad of [0.05, 2.01, -1]) {
+      expect(() => parseRequestArg('settings.update', { calibrationToleranceDb: bad })).toThrow(
+        'The calibration tolerance must be between 0.1 dB and 2.0 dB.',
+      );
+    }
+    expect(() => parseRequestArg('settings.update', { calibrationToleranceDb: '0.5' })).toThrow(
+      /number of decibels/,
+    );
+    expect(() => parseRequestArg('settings.update', { theme: 'dark' })).toThrow(FieldDeskError);
+  });
+
+  it('starts with 94.0 dB ± 0.5 dB, saves changes, and reads them back after a restart', async () => {
+    const store = await openSettingsStore(dir.path);
+    expect(store.get()).toEqual({ calibrationReferenceDb: 94, calibrationToleranceDb: 0.5 });
+    expect(await store.update({ calibrationToleranceDb: 0.8 })).toEqual({
+      calibrationReferenceDb: 94,
+      calibrationToleranceDb: 0.8,
+    });
+    await store.update({ calibrationReferenceDb: 114 });
+    const saved = JSON.parse(await readFile(join(dir.path, SETTINGS_FILE_NAME), 'utf8'));
+    expect(saved).toEqual({
+      version: 1,
+      settings: { calibrationReferenceDb: 114, calibrationToleranceDb: 0.8 },
+    });
+    expect((await openSettingsStore(dir.path)).get()).toEqual({
+      calibrationReferenceDb: 114,
+      calibrationToleranceDb: 0.8,
+    });
+  });
+
+  it('moves a damaged file aside and uses the defaults, and replaces a single bad value by its default', async () => {
+    await writeFile(join(dir.path, SETTINGS_FILE_NAME), '{"version": 1, "settings": ');
+    const store = await openSettingsStore(dir.path, () => T0);
+    expect(store.get()).toEqual({ calibrationReferenceDb: 94, calibrationToleranceDb: 0.5 });
+    expect(store.warning).toMatch(/damaged.*kept as settings\.json\.corrupt-2023-01-01/);
+    expect((await readdir(dir.path)).filter((name) => name.includes('corrupt'))).toHaveLength(1);
+
+    await writeFile(
+      join(dir.path, SETTINGS_FILE_NAME),
+      JSON.stringify({ version: 1, settings: { calibrationReferenceDb: 114, calibrationToleranceDb: 9 } }),
+    );
+    const partly = await openSettingsStore(dir.path);
+    expect(partly.get()).toEqual({ calibrationReferenceDb: 114, calibrationToleranceDb: 0.5 });
+    expect(partly.warning).toBeNull();
+  });
+});
