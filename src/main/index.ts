@@ -4,11 +4,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import { app, BrowserWindow, net, protocol, session } from 'electron';
+import { app, BrowserWindow, net, Notification, protocol, session } from 'electron';
 import { createBackend, type Backend } from './backend';
 import { createKeyVault } from './backend/vault';
 import { startDemoService } from '../simulator';
+import type { OperationSnapshot } from '../shared/operations';
 import { registerIpc } from './ipc';
+import { createActionNotifier } from './notifications';
 import {
   APP_ORIGIN,
   APP_SCHEME,
@@ -29,7 +31,10 @@ let unregisterIpc: (() => void) | null = null;
 
 // Must run before `ready`: the scheme behaves like https (secure context, real origin).
 protocol.registerSchemesAsPrivileged([
-  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false } },
+  {
+    scheme: APP_SCHEME,
+    privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false },
+  },
 ]);
 app.enableSandbox();
 
@@ -65,6 +70,21 @@ async function start(): Promise<void> {
     },
   });
   unregisterIpc = registerIpc(backend, () => mainWindow, origins);
+  const notifyFinishedAction = createActionNotifier(
+    () => mainWindow?.isFocused() ?? false,
+    (notice) => {
+      if (!Notification.isSupported()) return;
+      const notification = new Notification({ title: notice.title, body: notice.body, silent: false });
+      notification.on('click', () => {
+        mainWindow?.show();
+        mainWindow?.focus();
+      });
+      notification.show();
+    },
+  );
+  backend.subscribe((channel, payload) => {
+    if (channel === 'operations.progress') notifyFinishedAction(payload as OperationSnapshot);
+  });
   createWindow();
 
   app.on('activate', () => {
