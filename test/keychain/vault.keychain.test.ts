@@ -41,6 +41,14 @@ const SKIP_TITLE =
   'skipped: no usable Secret Service on this machine (run inside dbus-run-session with an unlocked gnome-keyring)' +
   (unavailable === null ? '' : ` — keytar said: ${unavailable}`);
 
+// Vitest's default reporter does not print why a test was skipped: say it here, in the output.
+console.info(
+  unavailable === null
+    ? 'keychain tests: a Secret Service is available, so the "no Secret Service" fallback test is skipped ' +
+        '(it runs on machines without D-Bus; test/unit/backend/vault.test.ts covers the fallback everywhere).'
+    : `keychain tests: the real keychain round trip is ${SKIP_TITLE}`,
+);
+
 describe('vault with the real OS keychain', () => {
   const created: string[] = [];
   afterAll(async () => {
