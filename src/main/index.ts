@@ -38,6 +38,10 @@ protocol.registerSchemesAsPrivileged([
 ]);
 app.enableSandbox();
 
+// Tests of the packaged window start FieldDesk with a throwaway data folder.
+const userDataOverride = process.env['FIELDDESK_USER_DATA_DIR'];
+if (userDataOverride) app.setPath('userData', userDataOverride);
+
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
