@@ -56,9 +56,6 @@ export function valueSpec(name: NoiseValueName): ValueSpec {
   throw new Error(`Unknown noise value ${name}.`);
 }
 
-export const isNoiseValueName = (name: string): name is NoiseValueName =>
-  (NOISE_MEASUREMENT_VALUES as readonly string[]).includes(name);
-
 /** Time history carries per-sample levels: no statistics, moving averages or daily exposure. */
 export const isTimeHistoryValue = (name: NoiseValueName): boolean => {
   const kind = valueSpec(name).kind;

@@ -7,7 +7,7 @@ import {
   DEFAULT_NOISE_VALUES,
   FREQUENCY_BAND_SETS,
   FREQUENCY_WEIGHTINGS,
-  NOISE_STATISTICAL_VALUES,
+  NOISE_MEASUREMENT_VALUES,
   OCTAVE_BAND_NAMES,
   THIRD_OCTAVE_BAND_NAMES,
   type FrequencyBandSet,
@@ -34,7 +34,6 @@ import {
   combineIntervals,
   intervalSampleLevels,
   intervalValues,
-  isNoiseValueName,
   isTimeHistoryValue,
   valueSpec,
   type IntervalValues,
@@ -68,33 +67,10 @@ export function parseNoiseValues(
   return { ok: true, value: names.map(valueSpec) };
 }
 
-const DEFAULT_CANONICAL = new Map<string, NoiseValueName>();
-for (const name of [
-  'LAeq',
-  'LCeq',
-  'LZeq',
-  'LAE',
-  'LCE',
-  'LZE',
-  'LEX8',
-  'LAPeak',
-  'LCPeak',
-  'LZPeak',
-  'LAFMax',
-  'LASMax',
-  'LAIMax',
-  'LCFMax',
-  'LCSMax',
-  'LCIMax',
-  'LZFMax',
-  'LZSMax',
-  'LZIMax',
-  ...NOISE_STATISTICAL_VALUES,
-  'LeqT1Max',
-  'LeqT2Max',
-]) {
-  if (isNoiseValueName(name)) DEFAULT_CANONICAL.set(name.toLowerCase(), name);
-}
+/** Value names by their lower-case form: names are matched case-insensitively. */
+const DEFAULT_CANONICAL = new Map<string, NoiseValueName>(
+  NOISE_MEASUREMENT_VALUES.map((name) => [name.toLowerCase(), name]),
+);
 
 function parseChoice<T extends string>(
   c: Context,
