@@ -2,7 +2,7 @@
  * Noise value names and how each is computed from the per-second model, for measurement
  * records (15-minute grid intervals, recalculated to longer periods) and time history samples.
  */
-import { NOISE_MEASUREMENT_VALUES, type NoiseValueName } from '../../shared/service/limits';
+import type { NoiseValueName } from '../../shared/service/limits';
 import { toEnergy, toLevel } from './acoustics';
 import {
   OFFSET,
