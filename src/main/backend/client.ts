@@ -99,9 +99,9 @@ export interface ServiceClient {
   listSic(serial: string, startMs: number, endMs: number, signal?: AbortSignal): Promise<SicRecord[]>;
 }
 
-type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE';
+export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE';
 
-interface CallInit {
+export interface CallInit {
   json?: unknown;
   query?: Record<string, string>;
   signal?: AbortSignal | undefined;
@@ -273,7 +273,7 @@ function transportError(failure: TransportFailure, host: string, cause: unknown)
 // ---------------------------------------------------------------------------------------------
 // Answers
 
-interface Resource<T> {
+export interface Resource<T> {
   schema: z.ZodType<T>;
   /** "an instrument": used in messages about what was wrong. */
   item: string;
@@ -381,7 +381,30 @@ function purposeList(scopes: readonly Scope[]): string {
   return scopes.map((scope) => SCOPE_PURPOSE[scope]).join(' or ');
 }
 
-export function createServiceClient(options: ServiceClientOptions): ServiceClient {
+/**
+ * The request machinery every service client shares: ky with retries (backoff with jitter,
+ * `Retry-After`), time-outs, the mapping of failures to `FieldDeskError`, `onExchange` reports and
+ * key redaction. `createServiceClient` and `createDataClient` are both built on it.
+ * @internal for the backend's clients only.
+ */
+export interface ServiceRequester {
+  readonly baseUrl: string;
+  /** host[:port] of the base address, for messages. */
+  readonly host: string;
+  /**
+   * One request with retries; `read` turns the answer's text into the result (a `FieldDeskError`
+   * it throws is reported and passed on as is).
+   */
+  call<T>(method: HttpMethod, path: string, init: CallInit, read: (text: string) => T): Promise<T>;
+  /** JSON.parse with plain messages for empty, cut-off and HTML answers. */
+  parseJson(text: string, resource: string): unknown;
+  /** Checks an answer against a schema; `badResponse` naming the item and field when it does not fit. */
+  validate<T>(data: unknown, resource: Resource<T>, isList: boolean): T;
+  /** Removes the API key from text that came from elsewhere. */
+  redact(text: string): string;
+}
+
+export function createServiceRequester(options: ServiceClientOptions): ServiceRequester {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const host = new URL(baseUrl).host;
   const apiKey = options.apiKey;
@@ -621,6 +644,12 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       throw failure;
     }
   }
+
+  return { baseUrl, host, call, parseJson, validate, redact: (text) => redact(text, apiKey) };
+}
+
+export function createServiceClient(options: ServiceClientOptions): ServiceClient {
+  const { baseUrl, call, parseJson, validate } = createServiceRequester(options);
 
   const instrumentPath = (serial: string) => `/control/instruments/${encodeURIComponent(serial)}`;
 

@@ -1,0 +1,220 @@
+/**
+ * Historic data as the app sees it: datasets, the query a view asks for, where the answer
+ * came from (fresh, cached, partial), and the answer itself — time series as typed arrays
+ * (`Float64Array` times in epoch ms, `Float32Array` values, NaN for "no reading"), other
+ * records as a table. Also what site sync and the cache view exchange.
+ */
+import type { FieldDeskErrorData } from './errors';
+import type { FinishedOperationState, OperationState } from './operations';
+
+export const DATASETS = [
+  'noiseMeasurements',
+  'noiseTimeHistory',
+  'frequencyMeasurements',
+  'frequencyTimeHistory',
+  'weather',
+  'particulates',
+  'gases',
+  'vibrationPPV',
+  'vibrationVDV',
+  'events',
+  'audio',
+  'calibrations',
+  'calibrationLog',
+  'sic',
+  'monitorStats',
+  'monitorEvents',
+] as const;
+export type Dataset = (typeof DATASETS)[number];
+
+export const DATASET_LABELS: Readonly<Record<Dataset, string>> = {
+  noiseMeasurements: 'Noise levels',
+  noiseTimeHistory: 'Noise time history',
+  frequencyMeasurements: 'Octave / third-octave spectra',
+  frequencyTimeHistory: 'Spectrum time history',
+  weather: 'Weather',
+  particulates: 'Particulates',
+  gases: 'Gases',
+  vibrationPPV: 'Vibration (PPV)',
+  vibrationVDV: 'Vibration (VDV)',
+  events: 'Noise events',
+  audio: 'Audio recordings',
+  calibrations: 'Calibrations',
+  calibrationLog: 'Calibration log',
+  sic: 'System integrity checks',
+  monitorStats: 'System health',
+  monitorEvents: 'System events',
+};
+
+/** Options a dataset may take; each dataset uses only those that apply to its endpoint. */
+export interface DatasetOptions {
+  /** Noise value names (`LAeq`, `LAFMax`, …); default `LAeq, LCPeak, LAFMax`. */
+  values?: string[];
+  bands?: 'Octave' | 'Third';
+  weighting?: 'A' | 'C' | 'Z';
+  /** ISO 8601 duration to recalculate samples to, e.g. `PT1M`. */
+  period?: string;
+}
+
+export interface DatasetQuery {
+  serial: string;
+  dataset: Dataset;
+  /** Epoch ms, inclusive. */
+  start: number;
+  /** Epoch ms, exclusive. */
+  end: number;
+  options?: DatasetOptions;
+}
+
+export interface TimeInterval {
+  start: number;
+  end: number;
+}
+
+/** Where an answer came from. Every read says so. */
+export type Provenance =
+  | { source: 'fresh'; fetchedAt: number }
+  | { source: 'cached'; cachedAt: number }
+  | {
+      source: 'partial';
+      /** When the oldest part that is shown was fetched; null when nothing was cached. */
+      cachedAt: number | null;
+      missing: TimeInterval[];
+      /** Why the missing intervals could not be fetched (offline, forbidden, …). */
+      reason: FieldDeskErrorData;
+    };
+
+/** One named series: `times[i]` (epoch ms) belongs to `values[i]`; NaN is "no reading". */
+export interface SeriesChannel {
+  name: string;
+  unit: string | null;
+  times: Float64Array;
+  values: Float32Array;
+}
+
+export type CellValue = string | number | boolean | null;
+
+export interface RecordTable {
+  columns: Array<{ key: string; label: string; unit: string | null }>;
+  rows: Array<Record<string, CellValue>>;
+}
+
+export interface DataReadResult {
+  query: DatasetQuery;
+  provenance: Provenance;
+  /** Numeric series for charts (empty for datasets without any). */
+  series: SeriesChannel[];
+  /** The records as a table (for measurement-style datasets, one row per record). */
+  records: RecordTable | null;
+}
+
+// ---- site sync -------------------------------------------------------------------------------
+
+export interface SyncRequest {
+  serials: string[];
+  start: number;
+  end: number;
+  /** Datasets per serial; when a serial is absent its type's defaults are used. */
+  datasets: Record<string, Dataset[]>;
+}
+
+export interface SyncSnapshot {
+  id: string;
+  kind: 'sync';
+  accountId: string;
+  serials: string[];
+  start: number;
+  end: number;
+  state: OperationState | 'interrupted';
+  phase: string;
+  startedAt: number;
+  updatedAt: number;
+  elapsedMs: number;
+  /** Requests done of total (a request is one chunk of one dataset of one instrument). */
+  done: number;
+  total: number;
+  /** Bytes received so far. */
+  bytes: number;
+  /** Estimated time left; null until it can be estimated. */
+  etaMs: number | null;
+  message: string;
+  /** What failed, by instrument and dataset, when some parts could not be fetched. */
+  failures: Array<{ serial: string; dataset: Dataset; message: string }>;
+  error: FieldDeskErrorData | null;
+}
+
+export type SyncFinishedState = FinishedOperationState;
+
+// ---- cache view ------------------------------------------------------------------------------
+
+export interface CachedDatasetSummary {
+  dataset: Dataset;
+  bytes: number;
+  covered: TimeInterval[];
+  lastFetchedAt: number;
+}
+
+export interface CachedInstrumentSummary {
+  accountId: string;
+  serial: string;
+  bytes: number;
+  datasets: CachedDatasetSummary[];
+}
+
+export interface CacheSummary {
+  totalBytes: number;
+  instruments: CachedInstrumentSummary[];
+}
+
+// ---- defaults for site sync -------------------------------------------------------------------
+
+/** What `defaultDatasetsFor` needs of an instrument (a subset of the service's Instrument). */
+export interface InstrumentKind {
+  type: string;
+  model: string;
+  feature: readonly string[];
+}
+
+const hasFeature = (instrument: InstrumentKind, name: string) =>
+  instrument.feature.some((f) => f.trim().toLowerCase() === name.toLowerCase());
+
+/**
+ * The datasets "Prepare for site visit" fetches for an instrument unless the user chooses others:
+ * what an engineer looks at on site for its type, plus what its features and model add.
+ */
+export function defaultDatasetsFor(instrument: InstrumentKind): Dataset[] {
+  const type = instrument.type.trim().toLowerCase();
+  const datasets: Dataset[] = [];
+  if (type === 'noise') {
+    datasets.push(
+      'noiseMeasurements',
+      'noiseTimeHistory',
+      'frequencyMeasurements',
+      'events',
+      'audio',
+      'calibrations',
+      'calibrationLog',
+    );
+    if (hasFeature(instrument, 'SIC')) datasets.push('sic');
+    if (/Quantum/.test(instrument.model)) datasets.push('monitorStats', 'monitorEvents');
+    if (hasFeature(instrument, 'Weather')) datasets.push('weather');
+  } else if (type === 'airquality') {
+    datasets.push('particulates', 'gases');
+    if (hasFeature(instrument, 'Weather')) datasets.push('weather');
+  } else if (type === 'vibration') {
+    datasets.push('vibrationPPV', 'vibrationVDV');
+  }
+  return datasets;
+}
+
+/**
+ * Options a site sync uses per dataset (others take the service's defaults). The noise time
+ * history is fetched for LAeq only at 1 s: a week of it is 604,800 samples per value.
+ * A view that asks for the same options reads what the sync stored.
+ */
+export const SYNC_DATASET_OPTIONS: Readonly<Partial<Record<Dataset, DatasetOptions>>> = {
+  noiseTimeHistory: { values: ['LAeq'], period: 'PT1S' },
+};
+
+/** A site sync's range when the user does not choose one: the last 7 days. */
+export const DEFAULT_SYNC_SPAN_MS = 7 * 24 * 3_600_000;
