@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { instrumentSchema } from '../src/shared/service/schemas';
 import { startDemoService } from '../src/simulator';
 import { createServiceClient } from '../src/main/backend/client';
+import { benchCache } from './cache';
 
 interface Measurement {
   name: string;
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
   console.log(`FieldDesk benchmarks — Node ${process.version}, median of 30 runs each`);
   await benchSchemaParsing();
   await benchClientRoundTrip();
+  await benchCache();
 }
 
 main().catch((error: unknown) => {

@@ -5,7 +5,8 @@
  */
 import pLimit from 'p-limit';
 import type { AccountCheck, AccountsState, AccountSummary } from '../../shared/accounts';
-import { FieldDeskError, toErrorData } from '../../shared/errors';
+import { defaultDatasetsFor, type Dataset, type DatasetQuery } from '../../shared/data';
+import { FieldDeskError, toErrorData, type FieldDeskErrorData } from '../../shared/errors';
 import type { EventChannel } from '../../shared/ipc/channels';
 import type {
   AppInfo,
@@ -21,9 +22,14 @@ import { openAccountStore, type AccountStore, type StoredAccount } from './accou
 import { createActionHistory, type ActionHistory } from './action-history';
 import { createPollingProgressSource, type PollingOptions } from './action-progress';
 import { startActionOperation } from './actions';
+import { createCacheStore, type CacheStore } from './cache-store';
+import { readDataset } from './data-reader';
+import { createDataClient } from './data-client';
+import type { DataSource } from './data-source';
 import { openDatabase, type FieldDeskDatabase } from './db';
 import { createOperationRegistry } from './operations';
 import { openSettingsStore } from './settings-store';
+import { createSyncManager, type SyncManager } from './sync';
 import {
   createServiceClient,
   type ServiceClient,
@@ -50,6 +56,14 @@ export interface BackendOptions {
   clientOptions?: Partial<Pick<ServiceClientOptions, 'timeoutMs' | 'retry'>>;
   /** Tests shorten the poll intervals of running actions. */
   polling?: Omit<PollingOptions, 'now'>;
+  /** Makes the data client of an account (default `createDataClient`); tests inject fakes. */
+  createDataSource?: (options: ServiceClientOptions) => DataSource;
+  /** How often the service is probed while it cannot be reached (ms, default 20 s; 0 = never). */
+  offlineProbeMs?: number;
+  /** How long after its end a stored interval may still change at the service (ms, default 1 h). */
+  openIntervalMs?: number;
+  /** Requests in flight at once for one site sync (default 3). */
+  syncConcurrency?: number;
 }
 
 export interface Backend {
@@ -63,10 +77,17 @@ export interface Backend {
 export const DEMO_ACCOUNT_NAME = 'Demo fleet';
 /** Status reads in flight at once for one instrument list: enough to be quick, gentle on the service. */
 const STATUS_CONCURRENCY = 4;
+/** While the service cannot be reached, one light request this often notices its return. */
+export const OFFLINE_PROBE_MS = 20_000;
 
 const MESSAGES = {
   noAccount: 'No account is active. Add an account or try the demo.',
   unknownAccount: 'That account no longer exists. It may have been removed in another window.',
+  unknownSync:
+    'FieldDesk has no record of that site sync. It may have been removed with its account or long ago.',
+  syncAccountGone: 'The account this site sync belongs to no longer exists, so it cannot be resumed.',
+  unknownSerial: (serial: string) =>
+    `This account has no instrument ${serial}. It may have been removed; refresh the instrument list.`,
   keyRejected:
     'The service did not accept this API key. Check that it was copied whole and has not been revoked.',
   cannotList:
@@ -81,6 +102,11 @@ const MESSAGES = {
     `${action} is already running on ${serial} from FieldDesk. Wait for it to finish, or stop watching it, before starting another action.`,
 } as const;
 
+/** The data client of an account: `createDataClient` of data-client.ts. */
+function defaultDataSource(options: ServiceClientOptions): DataSource {
+  return createDataClient(options);
+}
+
 function isUnreachable(error: FieldDeskError): boolean {
   return error.code === 'offline' || error.code === 'timeout';
 }
@@ -94,10 +120,21 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
   // why where it is needed (action history) and keep everything else working.
   let database: FieldDeskDatabase | null = null;
   let history: ActionHistory | null = null;
+  let cache: CacheStore | null = null;
+  let syncs: SyncManager | null = null;
   let databaseProblem: FieldDeskError | null = null;
   try {
     database = openDatabase(options.dataDir);
     history = createActionHistory(database.db);
+    cache = createCacheStore(database.db);
+    syncs = createSyncManager({
+      db: database.db,
+      store: cache,
+      now,
+      emit: (snapshot) => emit('sync.progress', snapshot),
+      ...(options.openIntervalMs === undefined ? {} : { openIntervalMs: options.openIntervalMs }),
+      ...(options.syncConcurrency === undefined ? {} : { concurrency: options.syncConcurrency }),
+    });
   } catch (error) {
     databaseProblem =
       error instanceof FieldDeskError
@@ -115,6 +152,11 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     since: now(),
     message: null,
   };
+  /** The last "cannot reach the service" error of the active account, while offline. */
+  let unreachable: FieldDeskErrorData | null = null;
+  let probe: ReturnType<typeof setInterval> | null = null;
+  let probing = false;
+  let closed = false;
   let demo: Promise<DemoService> | null = null;
   /** A second "Try the demo" click while the first runs joins it instead of adding a second account. */
   let tryingDemo: Promise<AccountCheck> | null = null;
@@ -140,16 +182,60 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     state: Connectivity['state'],
     message: string | null,
   ): void {
+    if (state !== 'offline') unreachable = null;
+    if (state === 'offline') startProbe();
+    else stopProbe();
     if (connectivity.accountId === accountId && connectivity.state === state) return;
     connectivity = { state, accountId, since: now(), message };
     emit('connectivity.changed', { ...connectivity });
   }
 
+  // ---- noticing the service's return --------------------------------------------------------
+
+  function stopProbe(): void {
+    if (probe !== null) clearInterval(probe);
+    probe = null;
+  }
+
+  /** While offline, a light `GET /control/instruments` (no retries) every few seconds. */
+  function startProbe(): void {
+    const every = options.offlineProbeMs ?? OFFLINE_PROBE_MS;
+    if (probe !== null || closed || !(every > 0)) return;
+    probe = setInterval(() => void probeOnce(), every);
+    probe.unref?.();
+  }
+
+  async function probeOnce(): Promise<void> {
+    const account = connectivity.accountId === null ? undefined : store.get(connectivity.accountId);
+    if (probing || closed || connectivity.state !== 'offline' || account === undefined) {
+      if (account === undefined || connectivity.state !== 'offline') stopProbe();
+      return;
+    }
+    probing = true;
+    try {
+      const credentials = await credentialsFor(account);
+      const client = createServiceClient({
+        ...options.clientOptions,
+        ...credentials,
+        retry: { ...options.clientOptions?.retry, limit: 0 },
+        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+        onExchange: (exchange) => noteConnectivity(account.id, exchange.error),
+      });
+      await client.listInstruments();
+    } catch {
+      // Still offline (noted by onExchange), or a problem the next real request will explain.
+    } finally {
+      probing = false;
+    }
+  }
+
   /** Every answer (or lack of one) for the active account updates its connectivity. */
   function noteConnectivity(accountId: string, error: FieldDeskError | null): void {
     if (accountId !== store.activeId() || error?.code === 'cancelled') return;
-    if (error !== null && isUnreachable(error)) setConnectivity(accountId, 'offline', error.message);
-    else setConnectivity(accountId, 'online', null);
+    if (error !== null && isUnreachable(error)) {
+      unreachable = error.toData();
+      setConnectivity(accountId, 'offline', error.message);
+    } else setConnectivity(accountId, 'online', null);
   }
 
   // ---- accounts -----------------------------------------------------------------------------
@@ -300,6 +386,53 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
         void applyScopeLearning(account.id, [exchange]).catch(() => undefined);
       },
     });
+  }
+
+  /** The data client of an account: every answer feeds connectivity and scope learning at once. */
+  async function dataSourceFor(account: StoredAccount): Promise<DataSource> {
+    const credentials = await credentialsFor(account);
+    const make = options.createDataSource ?? defaultDataSource;
+    return make({
+      ...options.clientOptions,
+      ...credentials,
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      onExchange: (exchange) => {
+        noteConnectivity(account.id, exchange.error);
+        void applyScopeLearning(account.id, [exchange]).catch(() => undefined);
+      },
+    });
+  }
+
+  function requireCache(): { cache: CacheStore; syncs: SyncManager } {
+    if (cache === null || syncs === null)
+      throw databaseProblem ?? new FieldDeskError('internal', 'The local data cache is unavailable.');
+    return { cache, syncs };
+  }
+
+  /** Datasets per serial: the user's choice, else the defaults of the instrument's type. */
+  async function resolveSyncDatasets(
+    account: StoredAccount,
+    serials: readonly string[],
+    chosen: Readonly<Record<string, readonly Dataset[]>>,
+  ): Promise<Record<string, Dataset[]>> {
+    const datasets: Record<string, Dataset[]> = {};
+    const needDefaults = serials.filter((serial) => chosen[serial] === undefined);
+    if (needDefaults.length > 0) {
+      const instruments = await withClient(account.id, await credentialsFor(account), (client) =>
+        client.listInstruments(),
+      );
+      for (const serial of needDefaults) {
+        const instrument = instruments.find((i) => i.serialNumber === serial);
+        if (instrument === undefined)
+          throw new FieldDeskError('invalidInput', MESSAGES.unknownSerial(serial), { field: 'serials' });
+        datasets[serial] = defaultDatasetsFor(instrument);
+      }
+    }
+    for (const serial of serials) {
+      const given = chosen[serial];
+      if (given !== undefined) datasets[serial] = [...new Set(given)];
+    }
+    return datasets;
   }
 
   /** Tests a key the way every account check does: list the instruments. Returns how many. */
@@ -482,6 +615,12 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       const wasActive = store.activeId() === id;
       if (account.kind === 'service') await vault.delete(id);
       await saving(store.remove(id));
+      // The removed account's cached data goes with it (best effort: the account is gone either way).
+      try {
+        cache?.clear(id);
+      } catch {
+        // A cache that cannot be cleared now is cleared with "Clear cache" later.
+      }
       if (wasActive) {
         const remaining = accounts.filter((a) => a.id !== id);
         const next = remaining[index] ?? remaining[index - 1] ?? null;
@@ -587,6 +726,79 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       );
     },
 
+    'data.read': async (query) => {
+      const account = requireActive();
+      const { cache } = requireCache();
+      const offline =
+        connectivity.accountId === account.id && connectivity.state === 'offline'
+          ? (unreachable ?? {
+              code: 'offline' as const,
+              message: connectivity.message ?? 'The service cannot be reached.',
+              retryable: true,
+            })
+          : null;
+      let source: DataSource | null = null;
+      let sourceProblem: FieldDeskErrorData | undefined;
+      try {
+        source = await dataSourceFor(account);
+      } catch (error) {
+        // Without a key (or the demo service) the cache still answers what it holds.
+        if (!(error instanceof FieldDeskError) || error.code === 'invalidInput') throw error;
+        sourceProblem = error.toData();
+      }
+      const request: DatasetQuery = {
+        serial: query.serial,
+        dataset: query.dataset,
+        start: query.start,
+        end: query.end,
+        ...(query.options === undefined ? {} : { options: query.options }),
+      };
+      return readDataset(
+        {
+          store: cache,
+          source,
+          now,
+          accountId: account.id,
+          offline,
+          ...(sourceProblem === undefined ? {} : { sourceProblem }),
+          ...(options.openIntervalMs === undefined ? {} : { openIntervalMs: options.openIntervalMs }),
+        },
+        request,
+      );
+    },
+
+    'sync.start': async (request) => {
+      const account = requireActive();
+      const { syncs } = requireCache();
+      const serials = [...new Set(request.serials)];
+      const datasets = await resolveSyncDatasets(account, serials, request.datasets);
+      const source = await dataSourceFor(account);
+      return syncs.start(account.id, { serials, start: request.start, end: request.end, datasets }, source);
+    },
+
+    'sync.list': async () => requireCache().syncs.list(),
+
+    'sync.cancel': async ({ id }) => requireCache().syncs.cancel(id),
+
+    'sync.resume': async ({ id }) => {
+      const { syncs } = requireCache();
+      const accountId = syncs.accountOf(id);
+      if (accountId === undefined)
+        throw new FieldDeskError('invalidInput', MESSAGES.unknownSync, { field: 'id' });
+      const account = store.get(accountId);
+      if (account === undefined) throw new FieldDeskError('invalidInput', MESSAGES.syncAccountGone);
+      return syncs.resume(id, await dataSourceFor(account));
+    },
+
+    'cache.summary': async () => requireCache().cache.summary(requireActive().id),
+
+    'cache.clear': async ({ serial }) => {
+      const account = requireActive();
+      const { cache } = requireCache();
+      cache.clear(account.id, serial);
+      return cache.summary(account.id);
+    },
+
     'settings.get': async () => settings.get(),
 
     'settings.update': async (change) => {
@@ -615,7 +827,11 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     },
     async close() {
       // Stop watching (each running action is kept in the history as stopped), then close the database.
+      closed = true;
+      stopProbe();
       operations.cancelAll();
+      // Running site syncs stop as `interrupted`: the next start offers to resume them.
+      await syncs?.stopAll();
       sinks.clear();
       database?.close();
       await Promise.all([store.flush(), settings.flush()]);

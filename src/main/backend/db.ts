@@ -49,6 +49,70 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    name: 'data cache and site sync',
+    up(db) {
+      // The cache: one key per (account, instrument, dataset, canonical parameters); one chunk row
+      // per stored response, whose [start_ms, end_ms) IS the coverage (no separate coverage table
+      // that could disagree with the data); series as binary blocks per chunk and channel.
+      db.exec(`
+        CREATE TABLE cache_keys (
+          id         INTEGER PRIMARY KEY,
+          account_id TEXT NOT NULL,
+          serial     TEXT NOT NULL,
+          dataset    TEXT NOT NULL,
+          params     TEXT NOT NULL,
+          UNIQUE (account_id, serial, dataset, params)
+        ) STRICT;
+        CREATE TABLE cache_chunks (
+          id           INTEGER PRIMARY KEY,
+          key_id       INTEGER NOT NULL REFERENCES cache_keys (id) ON DELETE CASCADE,
+          start_ms     INTEGER NOT NULL,
+          end_ms       INTEGER NOT NULL CHECK (end_ms > start_ms),
+          fetched_at   INTEGER NOT NULL,
+          bytes        INTEGER NOT NULL,
+          records_json TEXT
+        ) STRICT;
+        CREATE INDEX cache_chunks_by_key ON cache_chunks (key_id, start_ms);
+        CREATE TABLE cache_series (
+          chunk_id INTEGER NOT NULL REFERENCES cache_chunks (id) ON DELETE CASCADE,
+          position INTEGER NOT NULL,
+          name     TEXT NOT NULL,
+          unit     TEXT,
+          count    INTEGER NOT NULL,
+          times    BLOB NOT NULL,
+          vals     BLOB NOT NULL,
+          PRIMARY KEY (chunk_id, position)
+        ) STRICT;
+        CREATE TABLE sync_runs (
+          id           TEXT PRIMARY KEY,
+          account_id   TEXT NOT NULL,
+          request_json TEXT NOT NULL,
+          state        TEXT NOT NULL,
+          message      TEXT NOT NULL,
+          started_at   INTEGER NOT NULL,
+          updated_at   INTEGER NOT NULL,
+          elapsed_ms   INTEGER NOT NULL DEFAULT 0,
+          error_json   TEXT
+        ) STRICT;
+        CREATE INDEX sync_runs_by_start ON sync_runs (started_at DESC);
+        CREATE TABLE sync_chunks (
+          sync_id      TEXT NOT NULL REFERENCES sync_runs (id) ON DELETE CASCADE,
+          seq          INTEGER NOT NULL,
+          serial       TEXT NOT NULL,
+          dataset      TEXT NOT NULL,
+          options_json TEXT NOT NULL,
+          start_ms     INTEGER NOT NULL,
+          end_ms       INTEGER NOT NULL,
+          state        TEXT NOT NULL DEFAULT 'pending',
+          bytes        INTEGER NOT NULL DEFAULT 0,
+          error_json   TEXT,
+          PRIMARY KEY (sync_id, seq)
+        ) STRICT;
+      `);
+    },
+  },
 ];
 
 export interface OpenDatabaseOptions {

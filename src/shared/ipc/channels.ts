@@ -26,9 +26,21 @@ export const REQUEST_CHANNELS = [
   'history.sic',
   'settings.get',
   'settings.update',
+  'data.read',
+  'sync.start',
+  'sync.list',
+  'sync.cancel',
+  'sync.resume',
+  'cache.summary',
+  'cache.clear',
 ] as const;
 
-export const EVENT_CHANNELS = ['accounts.changed', 'connectivity.changed', 'operations.progress'] as const;
+export const EVENT_CHANNELS = [
+  'accounts.changed',
+  'connectivity.changed',
+  'operations.progress',
+  'sync.progress',
+] as const;
 
 export type RequestChannel = (typeof REQUEST_CHANNELS)[number];
 export type EventChannel = (typeof EVENT_CHANNELS)[number];

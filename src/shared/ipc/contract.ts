@@ -12,6 +12,7 @@ import { FieldDeskError, toErrorData, type FieldDeskErrorData } from '../errors'
 import type { Instrument, InstrumentStatus } from '../service/schemas';
 import { INSTRUMENT_NAME_MAX_LENGTH } from '../service/limits';
 import { ACTIONS } from '../service/wire';
+import { DATASETS, type CacheSummary, type DataReadResult, type SyncSnapshot } from '../data';
 import {
   CALIBRATION_TOLERANCE_MAX_DB,
   CALIBRATION_TOLERANCE_MIN_DB,
@@ -135,6 +136,37 @@ function request<Result>() {
 
 const byAccountId = z.object({ id: accountIdSchema }).strict();
 
+const datasetSchema = z.enum(DATASETS);
+const datasetOptionsSchema = z
+  .object({
+    values: z
+      .array(z.string().regex(/^[A-Za-z0-9]{1,16}$/, 'That is not a value name.'))
+      .max(40)
+      .optional(),
+    bands: z.enum(['Octave', 'Third']).optional(),
+    weighting: z.enum(['A', 'C', 'Z']).optional(),
+    period: z
+      .string()
+      .regex(
+        /^P(?:\d+D)?(?:T(?:\d+H)?(?:\d+M)?(?:\d+(?:\.\d+)?S)?)?$/,
+        'The period must be an ISO 8601 duration such as PT1M.',
+      )
+      .optional(),
+  })
+  .strict();
+
+/** Ten years: longer than any sensible view or sync, short enough to refuse nonsense. */
+const MAX_QUERY_SPAN_MS = 10 * 366 * 24 * 3_600_000;
+const rangeFields = { start: epochMsSchema, end: epochMsSchema };
+
+function checkTimeRange(value: { start: number; end: number }, ctx: z.RefinementCtx): void {
+  if (value.end <= value.start) {
+    ctx.addIssue({ code: 'custom', message: 'The end must be after the start.', path: ['end'] });
+  } else if (value.end - value.start > MAX_QUERY_SPAN_MS) {
+    ctx.addIssue({ code: 'custom', message: 'Choose a range of at most ten years.', path: ['end'] });
+  }
+}
+
 export const REQUESTS = {
   'app.getInfo': request<AppInfo>()(noArgs),
   'accounts.getState': request<AccountsState>()(noArgs),
@@ -171,6 +203,32 @@ export const REQUESTS = {
   'history.sic': request<SicRecord[]>()(historyRangeSchema),
   'settings.get': request<Settings>()(noArgs),
   'settings.update': request<Settings>()(settingsUpdateSchema),
+  'data.read': request<DataReadResult>()(
+    z
+      .object({
+        serial: serialSchema,
+        dataset: datasetSchema,
+        options: datasetOptionsSchema.optional(),
+        ...rangeFields,
+      })
+      .strict()
+      .superRefine(checkTimeRange),
+  ),
+  'sync.start': request<SyncSnapshot>()(
+    z
+      .object({
+        serials: z.array(serialSchema).min(1, 'Choose at least one instrument.').max(100),
+        datasets: z.record(z.string(), z.array(datasetSchema).max(DATASETS.length)),
+        ...rangeFields,
+      })
+      .strict()
+      .superRefine(checkTimeRange),
+  ),
+  'sync.list': request<SyncSnapshot[]>()(noArgs),
+  'sync.cancel': request<SyncSnapshot>()(z.object({ id: operationIdSchema }).strict()),
+  'sync.resume': request<SyncSnapshot>()(z.object({ id: operationIdSchema }).strict()),
+  'cache.summary': request<CacheSummary>()(noArgs),
+  'cache.clear': request<CacheSummary>()(z.object({ serial: serialSchema.optional() }).strict()),
 } satisfies Record<RequestChannel, RequestSpec<z.ZodType, unknown>>;
 
 export interface EventPayloads {
@@ -178,6 +236,8 @@ export interface EventPayloads {
   'connectivity.changed': Connectivity;
   /** Every change of an operation (state, phase, message, result). */
   'operations.progress': OperationSnapshot;
+  /** Every change of a site sync (requests done, bytes, time left, failures). */
+  'sync.progress': SyncSnapshot;
 }
 
 export type RequestArg<C extends RequestChannel> = z.input<(typeof REQUESTS)[C]['arg']>;

@@ -36,6 +36,9 @@ const fileHash = async () =>
     .update(await readFile(join(dir.path, DATABASE_FILE_NAME)))
     .digest('hex');
 
+const ALL_VERSIONS = MIGRATIONS.map((m) => m.version);
+const LATEST = MIGRATIONS.length;
+
 function appliedVersions(db: Database.Database): number[] {
   return (
     db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as Array<{ version: number }>
@@ -73,7 +76,7 @@ describe('openDatabase', () => {
       .run();
     first.close();
     const again = open();
-    expect(appliedVersions(again.db)).toEqual([1]);
+    expect(appliedVersions(again.db)).toEqual(ALL_VERSIONS);
     expect(again.db.prepare('SELECT COUNT(*) AS n FROM action_history').get()).toEqual({ n: 1 });
   });
 
@@ -81,23 +84,23 @@ describe('openDatabase', () => {
     open().close();
     const log: string[] = [];
     const two: Migration = {
-      version: 2,
-      name: 'data cache',
+      version: LATEST + 1,
+      name: 'more data',
       up: (db) => {
-        log.push('2');
-        db.exec('CREATE TABLE cache_blocks (id INTEGER PRIMARY KEY)');
+        log.push('next');
+        db.exec('CREATE TABLE more_blocks (id INTEGER PRIMARY KEY)');
       },
     };
-    const three: Migration = { version: 3, name: 'index', up: () => log.push('3') };
+    const three: Migration = { version: LATEST + 2, name: 'index', up: () => log.push('after') };
     const upgraded = open([...MIGRATIONS, two, three]);
-    expect(log).toEqual(['2', '3']);
-    expect(appliedVersions(upgraded.db)).toEqual([1, 2, 3]);
+    expect(log).toEqual(['next', 'after']);
+    expect(appliedVersions(upgraded.db)).toEqual([...ALL_VERSIONS, LATEST + 1, LATEST + 2]);
   });
 
   it('rolls a failing migration back whole and leaves the file at the previous step', () => {
     open().close();
     const broken: Migration = {
-      version: 2,
+      version: LATEST + 1,
       name: 'half done',
       up: (db) => {
         db.exec('CREATE TABLE half_done (id INTEGER)');
@@ -111,9 +114,11 @@ describe('openDatabase', () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(FieldDeskError);
-    expect((error as Error).message).toMatch(/step 2, half done: disk I\/O error.*left at step 1/);
+    expect((error as Error).message).toMatch(
+      new RegExp(`step ${LATEST + 1}, half done: disk I/O error.*left at step ${LATEST}`),
+    );
     const check = open();
-    expect(appliedVersions(check.db)).toEqual([1]);
+    expect(appliedVersions(check.db)).toEqual(ALL_VERSIONS);
     expect(check.db.prepare("SELECT name FROM sqlite_master WHERE name = 'half_done'").get()).toBeUndefined();
   });
 
@@ -124,11 +129,13 @@ describe('openDatabase', () => {
     database.close();
     const before = await fileHash();
     expect(() => open()).toThrow(
-      /written by a newer version of FieldDesk \(schema 7; this version knows up to 1\)/,
+      new RegExp(
+        `written by a newer version of FieldDesk \\(schema 7; this version knows up to ${LATEST}\\)`,
+      ),
     );
     expect(await fileHash()).toBe(before);
     const raw = new Database(join(dir.path, DATABASE_FILE_NAME), { readonly: true });
-    expect(appliedVersions(raw)).toEqual([1, 7]);
+    expect(appliedVersions(raw)).toEqual([...ALL_VERSIONS, 7]);
     raw.close();
   });
 

@@ -1,0 +1,134 @@
+/**
+ * The data cache: a week of 1 s noise time history for one value (≈ 600,000 samples) from the demo
+ * service on loopback, fetched and stored, then read back from the cache.
+ *
+ * - Ingest: fetch + parse + store in SQLite, against fetch + `JSON.parse` of the same body.
+ * - Read: `data.read` answered from the cache (typed arrays assembled from the stored blocks),
+ *   against a plain SQLite read of the same blobs.
+ *
+ * Aims: the cache read of that week under 50 ms; fetch-and-store within 1.5x of fetch + JSON.parse.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createCacheStore } from '../src/main/backend/cache-store';
+import { createDataClient } from '../src/main/backend/data-client';
+import { cacheKeyOf, readDataset } from '../src/main/backend/data-reader';
+import { openDatabase } from '../src/main/backend/db';
+import type { DatasetQuery } from '../src/shared/data';
+import { startDemoService } from '../src/simulator';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+async function median(rounds: number, warmup: number, run: () => unknown): Promise<number> {
+  for (let i = 0; i < warmup; i++) await run();
+  const times: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const start = performance.now();
+    await run();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)] ?? Number.NaN;
+}
+
+const perSecond = (samples: number, ms: number) =>
+  `${Math.round(samples / (ms / 1000)).toLocaleString('en-GB')} samples/s`;
+
+export async function benchCache(): Promise<void> {
+  const demo = await startDemoService({ port: 0, rateLimit: 100_000 });
+  const dir = mkdtempSync(join(tmpdir(), 'fielddesk-bench-'));
+  const database = openDatabase(dir);
+  try {
+    const apiKey = demo.defaultKey ?? '';
+    let lastUrl = '';
+    const client = createDataClient({
+      baseUrl: demo.baseUrl,
+      apiKey,
+      fetch: (input, init) => {
+        lastUrl = String(input instanceof Request ? input.url : input);
+        return fetch(input, init);
+      },
+    });
+    const store = createCacheStore(database.db);
+    const end = Math.floor(Date.now() / HOUR) * HOUR - DAY;
+    const query: DatasetQuery = {
+      serial: 'QT930998',
+      dataset: 'noiseTimeHistory',
+      start: end - 7 * DAY,
+      end,
+      options: { values: ['LAeq'], period: 'PT1S' },
+    };
+    const key = cacheKeyOf('bench', query);
+    let samples = 0;
+
+    // ---- ingest ----
+    // Baseline and subject alternate round by round, so a busy machine slows both alike.
+    const ingestSubject = async () => {
+      store.clear('bench');
+      const chunk = await client.fetchDataset(query);
+      samples = chunk.series.reduce((n, s) => n + s.times.length, 0);
+      store.store(key, { start: query.start, end: query.end }, chunk, Date.now());
+    };
+    await ingestSubject(); // warm-up, and learns the request's address
+    const url = lastUrl;
+    const ingestBaseline = async () => {
+      const response = await fetch(url, { headers: { 'X-Api-Key': apiKey } });
+      return JSON.parse(await response.text()) as unknown;
+    };
+    await ingestBaseline();
+    const baselineTimes: number[] = [];
+    const subjectTimes: number[] = [];
+    for (let round = 0; round < 7; round++) {
+      let t = performance.now();
+      await ingestBaseline();
+      baselineTimes.push(performance.now() - t);
+      t = performance.now();
+      await ingestSubject();
+      subjectTimes.push(performance.now() - t);
+    }
+    const middle = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+    const baselineIngest = middle(baselineTimes);
+    const subjectIngest = middle(subjectTimes);
+
+    // ---- read ----
+    const context = { store, source: client, now: () => end + 7 * DAY, accountId: 'bench', offline: null };
+    let readSamples = 0;
+    const subjectRead = await median(30, 5, async () => {
+      const result = await readDataset(context, query);
+      if (result.provenance.source !== 'cached')
+        throw new Error('the bench read was not answered from the cache');
+      readSamples = result.series[0]?.times.length ?? 0;
+    });
+    const plain = database.db.prepare(
+      `SELECT s.times, s.vals FROM cache_series s JOIN cache_chunks c ON c.id = s.chunk_id
+       JOIN cache_keys k ON k.id = c.key_id WHERE k.account_id = 'bench' ORDER BY c.start_ms`,
+    );
+    const baselineRead = await median(30, 5, () => plain.all());
+
+    console.log('\nData cache: a week of 1 s noise time history (LAeq) from the demo service on loopback');
+    console.log(`  ${samples.toLocaleString('en-GB')} samples`);
+    console.log('  ingest');
+    console.log(
+      `    baseline  fetch + JSON.parse of the same body: ${perSecond(samples, baselineIngest)} (1.00x)`,
+    );
+    console.log(
+      `    subject   fetch + parse + store in the cache:  ${perSecond(samples, subjectIngest)} ` +
+        `(${(subjectIngest / baselineIngest).toFixed(2)}x the baseline's time; aim ≤ 1.5x)`,
+    );
+    console.log('  read');
+    console.log(
+      `    baseline  plain SQLite read of the same blobs:  ${perSecond(readSamples, baselineRead)} (1.00x)`,
+    );
+    console.log(
+      `    subject   data.read answered from the cache:   ${perSecond(readSamples, subjectRead)} ` +
+        `(${(subjectRead / baselineRead).toFixed(2)}x the baseline's time; ${subjectRead.toFixed(1)} ms, aim < 50 ms)`,
+    );
+  } finally {
+    database.close();
+    rmSync(dir, { recursive: true, force: true });
+    await demo.close();
+  }
+}

@@ -1,0 +1,513 @@
+/**
+ * The data cache in SQLite (tables of migration 2 in `db.ts`).
+ *
+ * - One key per (account, instrument, dataset, canonical parameters) in `cache_keys`.
+ * - One `cache_chunks` row per stored response: its [start_ms, end_ms) is what it covers, so the
+ *   coverage IS the set of stored chunks. A chunk and its data are written in one transaction:
+ *   the cache can never claim coverage it has no data for, whenever the process dies.
+ * - Series as binary blocks: one `cache_series` row per chunk and channel, times as Float64 and
+ *   values as Float32 (little-endian, the layout of the typed arrays). Records as JSON per chunk.
+ * - Chunks of one key never overlap, and a chunk holds only samples inside its interval: storing a
+ *   response first cuts whatever it replaces out of older chunks, so a read never sees a sample
+ *   twice (the still-open recent interval is fetched again and replaces the old copy).
+ */
+import type {
+  CacheSummary,
+  CachedDatasetSummary,
+  CellValue,
+  Dataset,
+  RecordTable,
+  SeriesChannel,
+  TimeInterval,
+} from '../../shared/data';
+import type { SqliteDatabase } from './db';
+import { normalize, subtract } from './intervals';
+
+export interface CacheKey {
+  accountId: string;
+  serial: string;
+  dataset: Dataset;
+  /** From `canonicalParameters`. */
+  params: string;
+}
+
+export interface ChunkMeta {
+  id: number;
+  start: number;
+  end: number;
+  fetchedAt: number;
+  /** Bytes stored (series blocks and records JSON). */
+  bytes: number;
+}
+
+export interface CachedData {
+  series: SeriesChannel[];
+  records: RecordTable | null;
+}
+
+export interface StoreOptions {
+  /**
+   * Store the response as two chunks split here (the settled part and the still-open recent part),
+   * so a later refresh of the open part leaves the settled part alone.
+   */
+  splitAt?: number;
+  /** More writes that must commit or fail together with the data (e.g. a sync chunk marked done). */
+  alsoInTransaction?: () => void;
+}
+
+export interface StoreResult {
+  chunkIds: number[];
+  /** Bytes stored. */
+  bytes: number;
+}
+
+export interface CacheStore {
+  /** Stored chunks of a key overlapping `range`, oldest start first. */
+  chunks(key: CacheKey, range: TimeInterval): ChunkMeta[];
+  /** What a key covers within `range` (normalised). */
+  covered(key: CacheKey, range: TimeInterval): TimeInterval[];
+  /** Stores one response for `interval` (data outside it is dropped), replacing what it overlaps. */
+  store(
+    key: CacheKey,
+    interval: TimeInterval,
+    data: CachedData,
+    fetchedAt: number,
+    options?: StoreOptions,
+  ): StoreResult;
+  /** The stored data within [range.start, range.end), series joined in time order. */
+  read(key: CacheKey, range: TimeInterval): CachedData & { chunks: ChunkMeta[] };
+  summary(accountId: string): CacheSummary;
+  /** Removes everything cached for an account, or for one of its instruments. */
+  clear(accountId: string, serial?: string): void;
+}
+
+// ---- pure helpers ------------------------------------------------------------------------------
+
+const TIME_KEYS = ['time', 'startTime', 'start', 'timestamp', 'dateTime'] as const;
+
+/** The time (epoch ms) of a record row, from its first time-like column; null when it has none. */
+export function rowTime(row: Record<string, CellValue>): number | null {
+  for (const key of TIME_KEYS) {
+    const value = row[key];
+    if (typeof value === 'number' && Number.isFinite(value)) return value;
+    if (typeof value === 'string') {
+      const parsed = Date.parse(value);
+      if (!Number.isNaN(parsed)) return parsed;
+    }
+  }
+  return null;
+}
+
+/** First index whose time is >= t (times sorted ascending). */
+export function lowerBound(times: Float64Array, t: number): number {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (times[mid]! < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The channel sorted by time with repeated times kept once (first wins); the same object when already so. */
+export function tidyChannel(channel: SeriesChannel): SeriesChannel {
+  const { times, values } = channel;
+  let clean = true;
+  for (let i = 1; i < times.length; i++) {
+    if (!(times[i]! > times[i - 1]!)) {
+      clean = false;
+      break;
+    }
+  }
+  if (clean) return channel;
+  const order = Array.from({ length: times.length }, (_, i) => i)
+    .filter((i) => Number.isFinite(times[i]!))
+    .sort((a, b) => times[a]! - times[b]! || a - b);
+  const keep: number[] = [];
+  for (const i of order) if (keep.length === 0 || times[keep[keep.length - 1]!] !== times[i]) keep.push(i);
+  return {
+    name: channel.name,
+    unit: channel.unit,
+    times: Float64Array.from(keep, (i) => times[i]!),
+    values: Float32Array.from(keep, (i) => values[i] ?? Number.NaN),
+  };
+}
+
+/** The samples of a (tidy) channel within [start, end), sharing memory with it. */
+export function sliceChannel(channel: SeriesChannel, start: number, end: number): SeriesChannel {
+  const from = lowerBound(channel.times, start);
+  const to = lowerBound(channel.times, end);
+  return {
+    name: channel.name,
+    unit: channel.unit,
+    times: channel.times.subarray(from, to),
+    values: channel.values.subarray(from, Math.max(from, Math.min(to, channel.values.length))),
+  };
+}
+
+/**
+ * The rows of a table within [start, end). Rows without a readable time belong to the piece that
+ * starts where their chunk starts (`keepUntimed`), so cutting a chunk neither loses nor doubles them.
+ */
+export function sliceRecords(
+  table: RecordTable,
+  start: number,
+  end: number,
+  keepUntimed: boolean,
+): RecordTable {
+  return {
+    columns: table.columns,
+    rows: table.rows.filter((row) => {
+      const t = rowTime(row);
+      return t === null ? keepUntimed : t >= start && t < end;
+    }),
+  };
+}
+
+function sliceData(data: CachedData, piece: TimeInterval, keepUntimed: boolean): CachedData {
+  return {
+    series: data.series.map((channel) => sliceChannel(channel, piece.start, piece.end)),
+    records: data.records === null ? null : sliceRecords(data.records, piece.start, piece.end, keepUntimed),
+  };
+}
+
+/** Joins tables: columns in first-seen order by key, rows in order. */
+export function joinTables(tables: readonly RecordTable[]): RecordTable | null {
+  if (tables.length === 0) return null;
+  const columns: RecordTable['columns'] = [];
+  const seen = new Set<string>();
+  const rows: RecordTable['rows'] = [];
+  for (const table of tables) {
+    for (const column of table.columns) {
+      if (!seen.has(column.key)) {
+        seen.add(column.key);
+        columns.push(column);
+      }
+    }
+    for (const row of table.rows) rows.push(row);
+  }
+  return { columns, rows };
+}
+
+const asBlob = (array: Float64Array | Float32Array) =>
+  Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+
+/** A copy as a Float64Array (SQLite's buffers need not be 8-byte aligned). */
+function toFloat64(blob: Buffer): Float64Array {
+  const out = new Float64Array(blob.byteLength / 8);
+  new Uint8Array(out.buffer).set(blob);
+  return out;
+}
+
+function toFloat32(blob: Buffer): Float32Array {
+  const out = new Float32Array(blob.byteLength / 4);
+  new Uint8Array(out.buffer).set(blob);
+  return out;
+}
+
+// ---- the store ---------------------------------------------------------------------------------
+
+interface ChunkRow {
+  id: number;
+  start_ms: number;
+  end_ms: number;
+  fetched_at: number;
+  bytes: number;
+  records_json: string | null;
+}
+
+interface SeriesRow {
+  chunk_id: number;
+  position: number;
+  name: string;
+  unit: string | null;
+  count: number;
+  times: Buffer;
+  vals: Buffer;
+  start_ms: number;
+  end_ms: number;
+}
+
+const toMeta = (row: ChunkRow): ChunkMeta => ({
+  id: row.id,
+  start: row.start_ms,
+  end: row.end_ms,
+  fetchedAt: row.fetched_at,
+  bytes: row.bytes,
+});
+
+function parseRecords(json: string | null): RecordTable | null {
+  if (json === null) return null;
+  try {
+    const parsed = JSON.parse(json) as RecordTable;
+    return Array.isArray(parsed.columns) && Array.isArray(parsed.rows) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+export function createCacheStore(db: SqliteDatabase): CacheStore {
+  const findKey = db.prepare<[string, string, string, string], { id: number }>(
+    'SELECT id FROM cache_keys WHERE account_id = ? AND serial = ? AND dataset = ? AND params = ?',
+  );
+  const insertKey = db.prepare(
+    'INSERT INTO cache_keys (account_id, serial, dataset, params) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+  );
+  const overlapping = db.prepare<[number, number, number], ChunkRow>(
+    `SELECT id, start_ms, end_ms, fetched_at, bytes, records_json FROM cache_chunks
+     WHERE key_id = ? AND end_ms > ? AND start_ms < ? ORDER BY start_ms`,
+  );
+  const overlappingMeta = db.prepare<[number, number, number], ChunkRow>(
+    `SELECT id, start_ms, end_ms, fetched_at, bytes, NULL AS records_json FROM cache_chunks
+     WHERE key_id = ? AND end_ms > ? AND start_ms < ? ORDER BY start_ms`,
+  );
+  const seriesOverlapping = db.prepare<[number, number, number], SeriesRow>(
+    `SELECT s.chunk_id, s.position, s.name, s.unit, s.count, s.times, s.vals, c.start_ms, c.end_ms
+     FROM cache_series s JOIN cache_chunks c ON c.id = s.chunk_id
+     WHERE c.key_id = ? AND c.end_ms > ? AND c.start_ms < ? ORDER BY c.start_ms, s.position`,
+  );
+  const seriesOfChunk = db.prepare<[number], SeriesRow>(
+    'SELECT chunk_id, position, name, unit, count, times, vals, 0 AS start_ms, 0 AS end_ms FROM cache_series WHERE chunk_id = ? ORDER BY position',
+  );
+  const insertChunk = db.prepare(
+    'INSERT INTO cache_chunks (key_id, start_ms, end_ms, fetched_at, bytes, records_json) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const insertSeries = db.prepare(
+    'INSERT INTO cache_series (chunk_id, position, name, unit, count, times, vals) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  const deleteChunk = db.prepare('DELETE FROM cache_chunks WHERE id = ?');
+  const summaryRows = db.prepare<
+    [string],
+    { serial: string; dataset: string; start_ms: number; end_ms: number; fetched_at: number; bytes: number }
+  >(
+    `SELECT k.serial, k.dataset, c.start_ms, c.end_ms, c.fetched_at, c.bytes
+     FROM cache_chunks c JOIN cache_keys k ON k.id = c.key_id
+     WHERE k.account_id = ? ORDER BY k.serial, k.dataset, c.start_ms`,
+  );
+  const clearAccount = db.prepare('DELETE FROM cache_keys WHERE account_id = ?');
+  const clearInstrument = db.prepare('DELETE FROM cache_keys WHERE account_id = ? AND serial = ?');
+
+  function keyId(key: CacheKey, create: boolean): number | null {
+    const args = [key.accountId, key.serial, key.dataset, key.params] as const;
+    const found = findKey.get(...args);
+    if (found !== undefined || !create) return found?.id ?? null;
+    insertKey.run(...args);
+    return findKey.get(...args)?.id ?? null;
+  }
+
+  function loadChunk(row: ChunkRow): CachedData {
+    return {
+      series: seriesOfChunk.all(row.id).map((s) => ({
+        name: s.name,
+        unit: s.unit,
+        times: toFloat64(s.times),
+        values: toFloat32(s.vals),
+      })),
+      records: parseRecords(row.records_json),
+    };
+  }
+
+  /** Inserts one chunk with its data (already within `interval`); returns its id and bytes. */
+  function insert(id: number, interval: TimeInterval, data: CachedData, fetchedAt: number) {
+    const recordsJson = data.records === null ? null : JSON.stringify(data.records);
+    let bytes = recordsJson === null ? 0 : Buffer.byteLength(recordsJson);
+    for (const channel of data.series) bytes += channel.times.byteLength + channel.values.byteLength;
+    const chunkId = Number(
+      insertChunk.run(id, interval.start, interval.end, fetchedAt, bytes, recordsJson).lastInsertRowid,
+    );
+    data.series.forEach((channel, position) => {
+      const count = Math.min(channel.times.length, channel.values.length);
+      insertSeries.run(
+        chunkId,
+        position,
+        channel.name,
+        channel.unit,
+        count,
+        asBlob(channel.times.subarray(0, count)),
+        asBlob(channel.values.subarray(0, count)),
+      );
+    });
+    return { chunkId, bytes };
+  }
+
+  /** Cuts `interval` out of the key's chunks: chunks inside go, chunks across its edges are trimmed. */
+  function cutOut(id: number, interval: TimeInterval): void {
+    for (const row of overlapping.all(id, interval.start, interval.end)) {
+      if (row.start_ms >= interval.start && row.end_ms <= interval.end) {
+        deleteChunk.run(row.id);
+        continue;
+      }
+      const data = loadChunk(row); // before the delete, which takes its series with it
+      deleteChunk.run(row.id);
+      const pieces = subtract([{ start: row.start_ms, end: row.end_ms }], [interval]);
+      pieces.forEach((piece) => {
+        insert(id, piece, sliceData(data, piece, piece.start === row.start_ms), row.fetched_at);
+      });
+    }
+  }
+
+  const store = db.transaction(
+    (key: CacheKey, interval: TimeInterval, data: CachedData, fetchedAt: number, options: StoreOptions) => {
+      const id = keyId(key, true);
+      if (id === null) throw new Error('cache key could not be created');
+      cutOut(id, interval);
+      const split = options.splitAt;
+      const pieces =
+        split !== undefined && split > interval.start && split < interval.end
+          ? [
+              { start: interval.start, end: split },
+              { start: split, end: interval.end },
+            ]
+          : [interval];
+      const tidy: CachedData = { series: data.series.map(tidyChannel), records: data.records };
+      const result: StoreResult = { chunkIds: [], bytes: 0 };
+      pieces.forEach((piece, index) => {
+        const { chunkId, bytes } = insert(id, piece, sliceData(tidy, piece, index === 0), fetchedAt);
+        result.chunkIds.push(chunkId);
+        result.bytes += bytes;
+      });
+      options.alsoInTransaction?.();
+      return result;
+    },
+  );
+
+  function chunks(key: CacheKey, range: TimeInterval): ChunkMeta[] {
+    const id = keyId(key, false);
+    return id === null ? [] : overlappingMeta.all(id, range.start, range.end).map(toMeta);
+  }
+
+  return {
+    chunks,
+
+    covered(key, range) {
+      return normalize(
+        chunks(key, range).map((c) => ({
+          start: Math.max(c.start, range.start),
+          end: Math.min(c.end, range.end),
+        })),
+      );
+    },
+
+    store(key, interval, data, fetchedAt, options = {}) {
+      if (!(interval.end > interval.start)) return { chunkIds: [], bytes: 0 };
+      return store.immediate(key, interval, data, fetchedAt, options);
+    },
+
+    read(key, range) {
+      const id = keyId(key, false);
+      if (id === null) return { series: [], records: null, chunks: [] };
+      // One read transaction, so a concurrent write cannot slip between the two queries.
+      return db.transaction(() => {
+        const chunkRows = overlapping.all(id, range.start, range.end);
+        const seriesRows = seriesOverlapping.all(id, range.start, range.end);
+        const tables: RecordTable[] = [];
+        for (const row of chunkRows) {
+          const table = parseRecords(row.records_json);
+          if (table === null) continue;
+          const inside = row.start_ms >= range.start && row.end_ms <= range.end;
+          tables.push(
+            inside ? table : sliceRecords(table, range.start, range.end, row.start_ms >= range.start),
+          );
+        }
+        return {
+          series: assemble(seriesRows, range),
+          records: joinTables(tables),
+          chunks: chunkRows.map(toMeta),
+        };
+      })();
+    },
+
+    summary(accountId) {
+      const instruments = new Map<
+        string,
+        Map<string, { bytes: number; intervals: TimeInterval[]; last: number }>
+      >();
+      for (const row of summaryRows.all(accountId)) {
+        let datasets = instruments.get(row.serial);
+        if (datasets === undefined) instruments.set(row.serial, (datasets = new Map()));
+        let entry = datasets.get(row.dataset);
+        if (entry === undefined) datasets.set(row.dataset, (entry = { bytes: 0, intervals: [], last: 0 }));
+        entry.bytes += row.bytes;
+        entry.intervals.push({ start: row.start_ms, end: row.end_ms });
+        entry.last = Math.max(entry.last, row.fetched_at);
+      }
+      let totalBytes = 0;
+      const summary: CacheSummary = { totalBytes: 0, instruments: [] };
+      for (const [serial, datasets] of instruments) {
+        const list: CachedDatasetSummary[] = [...datasets].map(([dataset, entry]) => ({
+          dataset: dataset as Dataset,
+          bytes: entry.bytes,
+          covered: normalize(entry.intervals),
+          lastFetchedAt: entry.last,
+        }));
+        const bytes = list.reduce((sum, d) => sum + d.bytes, 0);
+        totalBytes += bytes;
+        summary.instruments.push({ accountId, serial, bytes, datasets: list });
+      }
+      summary.totalBytes = totalBytes;
+      return summary;
+    },
+
+    clear(accountId, serial) {
+      if (serial === undefined) clearAccount.run(accountId);
+      else clearInstrument.run(accountId, serial);
+    },
+  };
+}
+
+const ownsWholeBuffer = (blob: Buffer) => blob.byteOffset === 0 && blob.buffer.byteLength === blob.byteLength;
+
+/** Joins the stored blocks of each channel within [range.start, range.end) into typed arrays. */
+function assemble(rows: readonly SeriesRow[], range: TimeInterval): SeriesChannel[] {
+  interface Piece {
+    times: Buffer;
+    vals: Buffer;
+    from: number;
+    to: number;
+  }
+  const channels = new Map<string, { unit: string | null; pieces: Piece[]; total: number }>();
+  for (const row of rows) {
+    let channel = channels.get(row.name);
+    if (channel === undefined) channels.set(row.name, (channel = { unit: row.unit, pieces: [], total: 0 }));
+    channel.unit ??= row.unit;
+    let from = 0;
+    let to = row.count;
+    if (row.start_ms < range.start || row.end_ms > range.end) {
+      const times = toFloat64(row.times);
+      from = lowerBound(times, range.start);
+      to = lowerBound(times, range.end);
+    }
+    if (to > from) {
+      channel.pieces.push({ times: row.times, vals: row.vals, from, to });
+      channel.total += to - from;
+    }
+  }
+  return [...channels].map(([name, channel]) => {
+    const only = channel.pieces.length === 1 ? channel.pieces[0]! : null;
+    if (only !== null && ownsWholeBuffer(only.times) && ownsWholeBuffer(only.vals)) {
+      // One whole block (the usual case for a week): the buffers SQLite handed over, no copy. Only
+      // when each owns its memory alone, so a transfer (structured clone) carries nothing else.
+      const count = only.to - only.from;
+      if (only.from === 0 && count * 8 === only.times.byteLength) {
+        return {
+          name,
+          unit: channel.unit,
+          times: new Float64Array(only.times.buffer, 0, count),
+          values: new Float32Array(only.vals.buffer, 0, count),
+        };
+      }
+    }
+    const times = new Float64Array(channel.total);
+    const values = new Float32Array(channel.total);
+    const timeBytes = new Uint8Array(times.buffer);
+    const valueBytes = new Uint8Array(values.buffer);
+    let offset = 0;
+    for (const piece of channel.pieces) {
+      timeBytes.set(piece.times.subarray(piece.from * 8, piece.to * 8), offset * 8);
+      valueBytes.set(piece.vals.subarray(piece.from * 4, piece.to * 4), offset * 4);
+      offset += piece.to - piece.from;
+    }
+    return { name, unit: channel.unit, times, values };
+  });
+}

@@ -1,0 +1,133 @@
+/**
+ * Cache-aware reads (`data.read`): answer from the cache what it covers, fetch only the gaps, fetch
+ * the still-open recent interval again when online, and say where every answer came from.
+ *
+ * - The range read is [start, min(end, now)): the future is not "missing", it has not happened.
+ * - A chunk is settled once it was fetched at least `openIntervalMs` after its end; before that the
+ *   service may still add data to it (instruments upload late), so an online read fetches it again.
+ *   Responses are stored split at `fetchedAt - openIntervalMs` so only the recent part stays open.
+ * - When the service is known to be unreachable, nothing is requested: the cache answers
+ *   (`cached`, or `partial` with the missing intervals and the offline error as the reason).
+ * - A failed fetch of a gap makes the answer `partial` with that error as the reason; a failed
+ *   refresh of the open interval keeps the cached copy. Bad input and cancellation are thrown.
+ */
+import type { DataReadResult, DatasetQuery, Provenance, TimeInterval } from '../../shared/data';
+import { FieldDeskError, toErrorData, type FieldDeskErrorData } from '../../shared/errors';
+import { canonicalParameters } from './cache-key';
+import type { CacheKey, CacheStore } from './cache-store';
+import type { DataSource } from './data-source';
+import { gaps, intersect, normalize } from './intervals';
+
+/** Data may still arrive for the last hour before a fetch. */
+export const DEFAULT_OPEN_INTERVAL_MS = 3_600_000;
+
+export interface ReadContext {
+  store: CacheStore;
+  /** Null when no client can be made (e.g. the key is unavailable); then only the cache answers. */
+  source: DataSource | null;
+  now: () => number;
+  accountId: string;
+  /** The service is known to be unreachable: do not even try, answer with this reason. */
+  offline: FieldDeskErrorData | null;
+  /** Why there is no source, when `source` is null. */
+  sourceProblem?: FieldDeskErrorData;
+  openIntervalMs?: number;
+  signal?: AbortSignal;
+}
+
+export function cacheKeyOf(
+  accountId: string,
+  query: Pick<DatasetQuery, 'serial' | 'dataset' | 'options'>,
+): CacheKey {
+  return {
+    accountId,
+    serial: query.serial,
+    dataset: query.dataset,
+    params: canonicalParameters(query.dataset, query.options),
+  };
+}
+
+/** Whether a stored chunk may still change at the service (fetched too soon after its end). */
+export function isOpen(chunk: { end: number; fetchedAt: number }, openIntervalMs: number): boolean {
+  return chunk.fetchedAt < chunk.end + openIntervalMs;
+}
+
+/** An error that ends the read instead of becoming a `partial` answer's reason. */
+function isFatal(error: unknown): boolean {
+  if (!(error instanceof FieldDeskError)) return true;
+  return error.code === 'cancelled' || error.code === 'invalidInput' || error.code === 'internal';
+}
+
+const isUnreachable = (error: FieldDeskErrorData) => error.code === 'offline' || error.code === 'timeout';
+
+export async function readDataset(context: ReadContext, query: DatasetQuery): Promise<DataReadResult> {
+  const { store, source, now } = context;
+  const openMs = context.openIntervalMs ?? DEFAULT_OPEN_INTERVAL_MS;
+  source?.validate(query);
+  const key = cacheKeyOf(context.accountId, query);
+  const startedAt = now();
+  const range: TimeInterval = { start: query.start, end: Math.min(query.end, startedAt) };
+
+  const missing: TimeInterval[] = [];
+  let reason: FieldDeskErrorData | null = null;
+  const fetchedChunkIds = new Set<number>();
+  let fetchedAt = startedAt;
+
+  if (range.end > range.start) {
+    const stored = store.chunks(key, range);
+    const covered = normalize(stored.map((c) => ({ start: c.start, end: c.end })));
+    const need = gaps(range, covered);
+    const refresh = intersect(
+      [range],
+      stored.filter((c) => isOpen(c, openMs)),
+    );
+    const unavailable = context.offline ?? (source === null ? (context.sourceProblem ?? null) : null);
+    if (unavailable !== null || source === null) {
+      missing.push(...need);
+      if (need.length > 0)
+        reason = unavailable ?? new FieldDeskError('internal', 'The service cannot be used.').toData();
+    } else {
+      for (const interval of normalize([...need, ...refresh])) {
+        const neededHere = intersect([interval], need);
+        if (reason !== null && isUnreachable(reason)) {
+          // Once the service is unreachable, the other intervals would only wait out the same failure.
+          missing.push(...neededHere);
+          continue;
+        }
+        try {
+          const chunk = await source.fetchDataset(
+            { ...query, start: interval.start, end: interval.end },
+            context.signal,
+          );
+          fetchedAt = now();
+          const end = Math.min(interval.end, fetchedAt);
+          const result = store.store(
+            key,
+            { start: interval.start, end },
+            { series: chunk.series, records: chunk.records },
+            fetchedAt,
+            { splitAt: fetchedAt - openMs },
+          );
+          for (const id of result.chunkIds) fetchedChunkIds.add(id);
+        } catch (error) {
+          if (isFatal(error)) throw error;
+          reason ??= toErrorData(error);
+          missing.push(...neededHere);
+        }
+      }
+    }
+  }
+
+  const data = store.read(key, { start: query.start, end: query.end });
+  const fromBefore = data.chunks.filter((c) => !fetchedChunkIds.has(c.id));
+  const oldest = fromBefore.length === 0 ? null : Math.min(...fromBefore.map((c) => c.fetchedAt));
+  let provenance: Provenance;
+  if (missing.length > 0 && reason !== null) {
+    provenance = { source: 'partial', cachedAt: oldest, missing: normalize(missing), reason };
+  } else if (oldest !== null) {
+    provenance = { source: 'cached', cachedAt: oldest };
+  } else {
+    provenance = { source: 'fresh', fetchedAt };
+  }
+  return { query, provenance, series: data.series, records: data.records };
+}

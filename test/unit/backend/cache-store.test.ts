@@ -1,0 +1,340 @@
+/**
+ * The data cache on a temp database: migration 2 (fresh, re-open, upgrade from 1), storing and
+ * reading binary series blocks and records, replacing what a new response overlaps without ever
+ * keeping a sample twice, coverage, the summary and clearing, and the canonical parameter key.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { canonicalParameters } from '../../../src/main/backend/cache-key';
+import { createCacheStore, type CacheKey, type CachedData } from '../../../src/main/backend/cache-store';
+import { DATABASE_FILE_NAME, MIGRATIONS, openDatabase } from '../../../src/main/backend/db';
+import type { SeriesChannel } from '../../../src/shared/data';
+import { makeTempDir } from './helpers';
+
+let dir: { path: string; remove(): Promise<void> };
+const opened: Array<{ close(): void }> = [];
+
+beforeEach(async () => {
+  dir = await makeTempDir();
+});
+
+afterEach(async () => {
+  for (const db of opened.splice(0)) db.close();
+  await dir.remove();
+});
+
+function open() {
+  const database = openDatabase(dir.path);
+  opened.push(database);
+  return database;
+}
+
+const KEY: CacheKey = {
+  accountId: 'acc-1',
+  serial: 'QT1',
+  dataset: 'noiseTimeHistory',
+  params: 'values=LAeq',
+};
+
+function series(start: number, end: number, step = 1000, name = 'LAeq'): SeriesChannel {
+  const times: number[] = [];
+  for (let t = Math.ceil(start / step) * step; t <= end; t += step) times.push(t);
+  return {
+    name,
+    unit: 'dB',
+    times: Float64Array.from(times),
+    values: Float32Array.from(times, (t) => t / 1000),
+  };
+}
+
+const data = (channel: SeriesChannel): CachedData => ({ series: [channel], records: null });
+
+function tables(db: Database.Database): string[] {
+  return (
+    db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{
+      name: string;
+    }>
+  ).map((r) => r.name);
+}
+
+describe('migration 2 (data cache and site sync)', () => {
+  it('creates the cache and sync tables on a fresh database, and re-opening changes nothing', () => {
+    const first = open();
+    expect(first.version).toBe(2);
+    expect(tables(first.db)).toEqual(
+      expect.arrayContaining(['cache_keys', 'cache_chunks', 'cache_series', 'sync_runs', 'sync_chunks']),
+    );
+    first.close();
+    const again = open();
+    expect(again.version).toBe(2);
+    expect(
+      (
+        again.db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as Array<{
+          version: number;
+        }>
+      ).map((r) => r.version),
+    ).toEqual([1, 2]);
+  });
+
+  it('upgrades a database at migration 1, keeping its action history', () => {
+    const old = openDatabase(dir.path, { migrations: MIGRATIONS.slice(0, 1) });
+    expect(old.version).toBe(1);
+    old.db
+      .prepare(
+        `INSERT INTO action_history (id, account_id, serial, action, state, started_at, finished_at, message)
+         VALUES ('op-1', 'acc-1', 'QT1', 'SIC', 'succeeded', 1, 2, 'ok')`,
+      )
+      .run();
+    expect(tables(old.db)).not.toContain('cache_chunks');
+    old.close();
+
+    const upgraded = open();
+    expect(upgraded.version).toBe(2);
+    expect(tables(upgraded.db)).toContain('cache_chunks');
+    expect(upgraded.db.prepare('SELECT COUNT(*) AS n FROM action_history').get()).toEqual({ n: 1 });
+    expect(upgraded.db.pragma('integrity_check', { simple: true })).toBe('ok');
+  });
+
+  it('cascades: removing a key removes its chunks and series', () => {
+    const { db } = open();
+    const store = createCacheStore(db);
+    store.store(KEY, { start: 0, end: 10_000 }, data(series(0, 10_000)), 50_000);
+    store.clear('acc-1');
+    expect(db.prepare('SELECT COUNT(*) AS n FROM cache_series').get()).toEqual({ n: 0 });
+    expect(db.prepare('SELECT COUNT(*) AS n FROM cache_chunks').get()).toEqual({ n: 0 });
+  });
+});
+
+describe('cache store', () => {
+  it('stores series as one binary block per chunk and channel and reads them back as typed arrays', () => {
+    const { db } = open();
+    const store = createCacheStore(db);
+    const channel = series(0, 3_600_000);
+    store.store(KEY, { start: 0, end: 3_600_000 }, data(channel), 4_000_000);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM cache_series').get()).toEqual({ n: 1 });
+    const row = db.prepare('SELECT count, length(times) AS t, length(vals) AS v FROM cache_series').get();
+    // The sample at the exclusive end (3,600,000) is not part of the chunk.
+    expect(row).toEqual({ count: 3600, t: 3600 * 8, v: 3600 * 4 });
+
+    const read = store.read(KEY, { start: 0, end: 3_600_000 });
+    expect(read.series).toHaveLength(1);
+    expect(read.series[0]!.times).toBeInstanceOf(Float64Array);
+    expect(read.series[0]!.values).toBeInstanceOf(Float32Array);
+    expect(read.series[0]!.times.length).toBe(3600);
+    expect(read.series[0]!.times[3599]).toBe(3_599_000);
+    expect(read.series[0]!.values[10]).toBe(Math.fround(10));
+    expect(read.chunks).toEqual([
+      expect.objectContaining({ start: 0, end: 3_600_000, fetchedAt: 4_000_000 }),
+    ]);
+  });
+
+  it('reads only [start, end) of a range inside stored chunks', () => {
+    const { db } = open();
+    const store = createCacheStore(db);
+    store.store(KEY, { start: 0, end: 100_000 }, data(series(0, 100_000)), 1e6);
+    store.store(KEY, { start: 100_000, end: 200_000 }, data(series(100_000, 200_000)), 1e6);
+    const read = store.read(KEY, { start: 50_500, end: 150_000 });
+    const times = read.series[0]!.times;
+    expect(times[0]).toBe(51_000);
+    expect(times[times.length - 1]).toBe(149_000);
+    expect(times.length).toBe(99);
+    expect(store.covered(KEY, { start: 0, end: 300_000 })).toEqual([{ start: 0, end: 200_000 }]);
+  });
+
+  it('replaces what a new response overlaps: no sample is ever kept twice (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 100 }), fc.integer({ min: 1, max: 50 })), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        (writes) => {
+          const database = openDatabase(dir.path, { fileName: `prop-${Math.random()}.db` });
+          try {
+            const store = createCacheStore(database.db);
+            const expected = new Set<number>();
+            writes.forEach(([start, length], index) => {
+              const interval = { start: start * 1000, end: (start + length) * 1000 };
+              store.store(KEY, interval, data(series(interval.start, interval.end)), 1e9 + index);
+              for (let t = interval.start; t < interval.end; t += 1000) expected.add(t);
+            });
+            const read = store.read(KEY, { start: 0, end: 200_000 });
+            const times = [...(read.series[0]?.times ?? [])];
+            expect(times).toEqual([...expected].sort((a, b) => a - b));
+            // Coverage is exactly what was stored, and no two chunks overlap.
+            const chunks = store.chunks(KEY, { start: 0, end: 200_000 });
+            for (let i = 1; i < chunks.length; i++)
+              expect(chunks[i]!.start).toBeGreaterThanOrEqual(chunks[i - 1]!.end);
+          } finally {
+            database.close();
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('keeps the fetch time of each part: a refresh replaces only the part it fetched', () => {
+    const { db } = open();
+    const store = createCacheStore(db);
+    store.store(KEY, { start: 0, end: 100_000 }, data(series(0, 100_000)), 1000);
+    const fresh = series(60_000, 100_000);
+    fresh.values.fill(99);
+    store.store(KEY, { start: 60_000, end: 100_000 }, data(fresh), 2000);
+    const chunks = store.chunks(KEY, { start: 0, end: 100_000 });
+    expect(chunks.map((c) => [c.start, c.end, c.fetchedAt])).toEqual([
+      [0, 60_000, 1000],
+      [60_000, 100_000, 2000],
+    ]);
+    const read = store.read(KEY, { start: 0, end: 100_000 });
+    expect(read.series[0]!.times.length).toBe(100);
+    expect(read.series[0]!.values[59]).toBe(59);
+    expect(read.series[0]!.values[60]).toBe(99);
+  });
+
+  it('splits a response at splitAt into a settled and an open chunk', () => {
+    const { db } = open();
+    const store = createCacheStore(db);
+    const result = store.store(KEY, { start: 0, end: 100_000 }, data(series(0, 100_000)), 100_000, {
+      splitAt: 70_000,
+    });
+    expect(result.chunkIds).toHaveLength(2);
+    expect(store.chunks(KEY, { start: 0, end: 100_000 }).map((c) => [c.start, c.end])).toEqual([
+      [0, 70_000],
+      [70_000, 100_000],
+    ]);
+    expect(store.read(KEY, { start: 0, end: 100_000 }).series[0]!.times.length).toBe(100);
+  });
+
+  it('stores records as a table per chunk and reads the rows of the range once', () => {
+    const { db } = open();
+    const store = createCacheStore(db);
+    const key: CacheKey = { ...KEY, dataset: 'calibrations', params: '' };
+    const table = (times: number[]) => ({
+      columns: [
+        { key: 'time', label: 'Time', unit: null },
+        { key: 'status', label: 'Status', unit: null },
+      ],
+      rows: times.map((time) => ({ time, status: 'Success' })),
+    });
+    store.store(key, { start: 0, end: 100 }, { series: [], records: table([0, 50, 100]) }, 1000);
+    store.store(key, { start: 100, end: 200 }, { series: [], records: table([100, 150, 200]) }, 1000);
+    const read = store.read(key, { start: 0, end: 200 });
+    expect(read.series).toEqual([]);
+    expect(read.records?.rows.map((r) => r.time)).toEqual([0, 50, 100, 150]);
+    expect(store.read(key, { start: 60, end: 160 }).records?.rows.map((r) => r.time)).toEqual([100, 150]);
+    // ISO times are understood as well.
+    store.store(
+      key,
+      { start: 200, end: 400 },
+      {
+        series: [],
+        records: { columns: [], rows: [{ time: new Date(300).toISOString() }] },
+      },
+      1000,
+    );
+    expect(store.read(key, { start: 250, end: 400 }).records?.rows).toHaveLength(1);
+  });
+
+  it('keeps an empty response as coverage (the service has nothing there)', () => {
+    const { db } = open();
+    const store = createCacheStore(db);
+    store.store(KEY, { start: 0, end: 1000 }, { series: [], records: null }, 5000);
+    expect(store.covered(KEY, { start: 0, end: 1000 })).toEqual([{ start: 0, end: 1000 }]);
+    expect(store.read(KEY, { start: 0, end: 1000 }).series).toEqual([]);
+  });
+
+  it('summarises per instrument and dataset and clears one instrument or the whole account', () => {
+    const { db } = open();
+    const store = createCacheStore(db);
+    store.store(KEY, { start: 0, end: 10_000 }, data(series(0, 10_000)), 20_000);
+    store.store(
+      { ...KEY, params: 'values=LAFMax' },
+      { start: 10_000, end: 20_000 },
+      data(series(10_000, 20_000)),
+      30_000,
+    );
+    store.store({ ...KEY, serial: 'QT2' }, { start: 0, end: 5000 }, data(series(0, 5000)), 20_000);
+    store.store({ ...KEY, accountId: 'acc-2' }, { start: 0, end: 5000 }, data(series(0, 5000)), 20_000);
+
+    const summary = store.summary('acc-1');
+    expect(summary.instruments.map((i) => i.serial)).toEqual(['QT1', 'QT2']);
+    const qt1 = summary.instruments[0]!;
+    expect(qt1.datasets).toEqual([
+      {
+        dataset: 'noiseTimeHistory',
+        bytes: 20 * 12,
+        covered: [{ start: 0, end: 20_000 }],
+        lastFetchedAt: 30_000,
+      },
+    ]);
+    expect(summary.totalBytes).toBe(20 * 12 + 5 * 12);
+
+    store.clear('acc-1', 'QT1');
+    expect(store.summary('acc-1').instruments.map((i) => i.serial)).toEqual(['QT2']);
+    store.clear('acc-1');
+    expect(store.summary('acc-1')).toEqual({ totalBytes: 0, instruments: [] });
+    expect(store.summary('acc-2').instruments).toHaveLength(1);
+  });
+
+  it('writes nothing when the transaction fails part-way (data and coverage together)', () => {
+    const { db } = open();
+    const store = createCacheStore(db);
+    expect(() =>
+      store.store(KEY, { start: 0, end: 10_000 }, data(series(0, 10_000)), 20_000, {
+        alsoInTransaction: () => {
+          throw new Error('disk full');
+        },
+      }),
+    ).toThrow('disk full');
+    expect(store.covered(KEY, { start: 0, end: 10_000 })).toEqual([]);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM cache_series').get()).toEqual({ n: 0 });
+  });
+
+  it('the database file is in WAL mode and passes integrity_check after use', () => {
+    const database = open();
+    createCacheStore(database.db).store(KEY, { start: 0, end: 10_000 }, data(series(0, 10_000)), 20_000);
+    database.close();
+    const raw = new Database(join(dir.path, DATABASE_FILE_NAME));
+    try {
+      expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
+    } finally {
+      raw.close();
+    }
+  });
+});
+
+describe('canonical parameters', () => {
+  it('gives equal queries the same key whatever the order or the defaults written out', () => {
+    expect(canonicalParameters('noiseTimeHistory', { values: ['LAFMax', 'LAeq'] })).toBe(
+      canonicalParameters('noiseTimeHistory', { values: ['LAeq', 'LAFMax', 'LAeq'] }),
+    );
+    expect(canonicalParameters('noiseMeasurements', {})).toBe(
+      canonicalParameters('noiseMeasurements', { values: ['LAeq', 'LCPeak', 'LAFMax'] }),
+    );
+    expect(canonicalParameters('noiseTimeHistory', { values: ['LAeq'], period: 'PT1S' })).toBe(
+      canonicalParameters('noiseTimeHistory', { values: ['LAeq'] }),
+    );
+    expect(canonicalParameters('weather', { period: 'PT60S' })).toBe(
+      canonicalParameters('weather', { period: 'PT1M' }),
+    );
+    expect(canonicalParameters('frequencyMeasurements', {})).toBe(
+      canonicalParameters('frequencyMeasurements', { bands: 'Octave', weighting: 'Z' }),
+    );
+  });
+
+  it('keeps different meanings apart and ignores options a dataset does not take', () => {
+    expect(canonicalParameters('noiseTimeHistory', { values: ['LAeq'] })).not.toBe(
+      canonicalParameters('noiseTimeHistory', { values: ['LAFMax'] }),
+    );
+    expect(canonicalParameters('noiseMeasurements', { period: 'PT15M' })).not.toBe(
+      canonicalParameters('noiseMeasurements', { period: 'PT1H' }),
+    );
+    expect(canonicalParameters('calibrations', { values: ['LAeq'], bands: 'Third', period: 'PT1M' })).toBe(
+      '',
+    );
+  });
+});
