@@ -1,7 +1,9 @@
 /**
  * Starts the browser harness:
  *   tsx src/harness/cli.ts --port 5180 --data-dir DIR [--static out/web] [--keychain-service NAME]
+ *                          [--demo-time-scale 0.05]
  * Without --data-dir a fresh temporary folder is used (a clean first run every time).
+ * --demo-time-scale multiplies the demo service's simulated durations (0.05: a calibration in ~2 s).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { startHarness } from './server';
 
 const USAGE =
-  'Usage: tsx src/harness/cli.ts [--port 5180] [--data-dir DIR] [--static out/web] [--keychain-service NAME]';
+  'Usage: tsx src/harness/cli.ts [--port 5180] [--data-dir DIR] [--static out/web] [--keychain-service NAME] [--demo-time-scale 1]';
 
 async function main(): Promise<void> {
   let values;
@@ -21,6 +23,7 @@ async function main(): Promise<void> {
         'data-dir': { type: 'string' },
         static: { type: 'string' },
         'keychain-service': { type: 'string' },
+        'demo-time-scale': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -38,6 +41,12 @@ async function main(): Promise<void> {
     console.error(`--port must be a number from 0 to 65535.\n${USAGE}`);
     process.exit(2);
   }
+  const timeScaleText = values['demo-time-scale'];
+  const timeScale = timeScaleText === undefined ? undefined : Number(timeScaleText);
+  if (timeScale !== undefined && !(Number.isFinite(timeScale) && timeScale > 0)) {
+    console.error(`--demo-time-scale must be a number greater than 0, such as 0.05.\n${USAGE}`);
+    process.exit(2);
+  }
   const dataDir = values['data-dir']
     ? resolve(values['data-dir'])
     : mkdtempSync(join(tmpdir(), 'fielddesk-harness-'));
@@ -47,6 +56,7 @@ async function main(): Promise<void> {
     dataDir,
     staticDir: resolve(values.static ?? 'out/web'),
     ...(values['keychain-service'] ? { keychainService: values['keychain-service'] } : {}),
+    ...(timeScale === undefined ? {} : { demo: { timeScale } }),
   });
   console.log(`FieldDesk harness: ${harness.url}  (data: ${dataDir})`);
 

@@ -18,6 +18,7 @@ import { startDemoService } from '../simulator/index';
 import { dispatchRequest, type Envelope } from '../shared/ipc/contract';
 import type { EventChannel } from '../shared/ipc/channels';
 import type { FieldDeskErrorData } from '../shared/errors';
+import { stringifyTypedJson } from '../shared/ipc/typed-json';
 import { version } from '../../package.json';
 
 export interface HarnessOptions {
@@ -34,6 +35,14 @@ export interface HarnessOptions {
    * `/api` here). The harness's own origin is always allowed.
    */
   allowedOrigins?: readonly string[];
+  /** How the in-app demo service ("Try the demo") runs. */
+  demo?: {
+    /**
+     * Multiplies every simulated duration of the demo service (default 1). End-to-end tests use
+     * e.g. 0.05 so a ~40 s calibration takes ~2 s: long enough to watch, short enough to wait for.
+     */
+    timeScale?: number;
+  };
 }
 
 export interface RunningHarness {
@@ -71,13 +80,17 @@ export async function startHarness(options: HarnessOptions): Promise<RunningHarn
     throw new RangeError(`The port must be an integer from 0 to 65535, not ${requestedPort}.`);
   }
   const staticDir = resolve(options.staticDir);
+  const timeScale = options.demo?.timeScale;
+  if (timeScale !== undefined && !(Number.isFinite(timeScale) && timeScale > 0)) {
+    throw new RangeError(`The demo time scale must be a number greater than 0, not ${timeScale}.`);
+  }
 
   const backend = await createBackend({
     dataDir: options.dataDir,
     vault: createKeyVault(options.keychainService ? { serviceName: options.keychainService } : {}),
     appInfo: { version, shell: 'harness' },
     startDemo: async () => {
-      const service = await startDemoService({ port: 0 });
+      const service = await startDemoService({ port: 0, ...(timeScale === undefined ? {} : { timeScale }) });
       if (service.defaultKey === null) {
         await service.close();
         throw new Error('The demo service started without a default key.');
@@ -130,7 +143,9 @@ export async function startHarness(options: HarnessOptions): Promise<RunningHarn
       );
     }
     c.header('Cache-Control', 'no-store');
-    return c.json(await dispatchRequest(backend.handlers, c.req.param('channel'), body));
+    // Typed arrays (time series) keep their type and NaNs through the tagged encoding.
+    const envelope = await dispatchRequest(backend.handlers, c.req.param('channel'), body);
+    return c.body(stringifyTypedJson(envelope), 200, { 'Content-Type': 'application/json' });
   });
 
   app.get('/api/events', (c) => {
@@ -151,7 +166,7 @@ export async function startHarness(options: HarnessOptions): Promise<RunningHarn
           )
           .catch(() => end());
       };
-      const unsubscribe = backend.subscribe((channel, payload) => send(channel, JSON.stringify(payload)));
+      const unsubscribe = backend.subscribe((channel, payload) => send(channel, stringifyTypedJson(payload)));
       const keepAlive = setInterval(() => send(null, 'keep-alive'), SSE_KEEPALIVE_MS);
       const entry = { stream, end: () => end() };
       function end(): void {

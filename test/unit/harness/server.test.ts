@@ -127,4 +127,64 @@ describe('browser harness', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
     rmSync(otherDir, { recursive: true, force: true });
   });
+
+  it('refuses a demo time scale that is not a positive number', async () => {
+    for (const timeScale of [0, -1, Number.NaN]) {
+      await expect(startHarness({ port: 0, dataDir, staticDir, demo: { timeScale } })).rejects.toThrow(
+        'The demo time scale must be a number greater than 0',
+      );
+    }
+  });
+
+  it('runs the demo at the given time scale: a ~40 s calibration is over in seconds', async () => {
+    const otherDir = mkdtempSync(join(tmpdir(), 'fielddesk-harness-test-'));
+    const fast = await startHarness({
+      port: 0,
+      dataDir: otherDir,
+      staticDir,
+      keychainService: `fielddesk-harness-test-fast-${process.pid}`,
+      demo: { timeScale: 0.01 },
+    });
+    try {
+      const call = async <T>(channel: string, body: unknown): Promise<{ ok: boolean; value: T }> => {
+        const response = await fetch(`${fast.url}api/invoke/${channel}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        return (await response.json()) as { ok: boolean; value: T };
+      };
+      expect((await call('accounts.tryDemo', {})).ok).toBe(true);
+      type Entries = {
+        entries: Array<{
+          instrument: { type: string; serialNumber: string };
+          status: { online: boolean } | null;
+        }>;
+      };
+      const list = await call<Entries>('instruments.list', {});
+      const noise = list.value.entries.find(
+        (e) => e.instrument.type === 'Noise' && e.status?.online === true,
+      );
+      expect(noise).toBeDefined();
+      const started = await call<{ id: string }>('actions.start', {
+        serial: noise!.instrument.serialNumber,
+        action: 'Calibration',
+      });
+      expect(started.ok).toBe(true);
+      // At full scale this takes 30–45 s; at 0.01 the backend's first poll (after 2 s) sees the result.
+      let state = 'starting';
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline && (state === 'starting' || state === 'running')) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        const ops = await call('operations.list', {});
+        state = (ops.value as Array<{ id: string; state: string }>).find(
+          (o) => o.id === started.value.id,
+        )!.state;
+      }
+      expect(['succeeded', 'failed']).toContain(state);
+    } finally {
+      await fast.close();
+      rmSync(otherDir, { recursive: true, force: true });
+    }
+  });
 });

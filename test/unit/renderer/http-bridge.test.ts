@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { BACKEND_NOT_RUNNING, createHttpBridge } from '../../../src/renderer/src/transport/http-bridge';
+import { stringifyTypedJson } from '../../../src/shared/ipc/typed-json';
 
 class FakeEventSource {
   static instances: FakeEventSource[] = [];
@@ -76,5 +77,33 @@ describe('http bridge', () => {
     expect(source.closed).toBe(false);
     stopB();
     expect(source.closed).toBe(true);
+  });
+
+  it('restores typed arrays in answers and events (time series keep their type and NaNs)', async () => {
+    const times = new Float64Array([1_763_000_000_000, 1_763_000_001_000]);
+    const values = new Float32Array([52.5, Number.NaN]);
+    const bridge = createHttpBridge({
+      fetch: async () => new Response(stringifyTypedJson({ ok: true, value: { times, values } })),
+      EventSource: FakeEventSource as unknown as typeof EventSource,
+    });
+    const answer = (await bridge.data.read({
+      serial: 'QT1',
+      dataset: 'noiseMeasurements',
+      start: 0,
+      end: 1,
+    })) as unknown as {
+      ok: true;
+      value: { times: Float64Array; values: Float32Array };
+    };
+    expect(answer.value.times).toBeInstanceOf(Float64Array);
+    expect([...answer.value.times]).toEqual([...times]);
+    expect(answer.value.values).toBeInstanceOf(Float32Array);
+    expect(Number.isNaN(answer.value.values[1])).toBe(true);
+
+    FakeEventSource.instances = [];
+    const events: unknown[] = [];
+    bridge.sync.onProgress((p) => events.push(p));
+    FakeEventSource.instances[0]!.emit('sync.progress', stringifyTypedJson({ id: 's1', sample: values }));
+    expect((events[0] as { sample: unknown }).sample).toBeInstanceOf(Float32Array);
   });
 });

@@ -1,10 +1,12 @@
 /**
  * The browser transport: the same `FieldDeskBridge` the Electron preload exposes, talking to
  * the browser harness (src/harness) instead — requests as `POST /api/invoke/<channel>`
- * answering an envelope, pushed events over one Server-Sent Events stream.
+ * answering an envelope, pushed events over one Server-Sent Events stream. Both carry JSON with
+ * typed arrays in the tagged encoding of `shared/ipc/typed-json`.
  */
 import { buildFacade, EVENT_CHANNELS, type EventChannel } from '../../../shared/ipc/channels';
 import type { Envelope, FieldDeskBridge } from '../../../shared/ipc/contract';
+import { parseTypedJson } from '../../../shared/ipc/typed-json';
 
 export interface HttpBridgeOptions {
   /** Prefix of the harness routes; same origin by default. */
@@ -36,7 +38,8 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): FieldDeskBrid
       return failure('offline', BACKEND_NOT_RUNNING);
     }
     try {
-      const body: unknown = await response.json();
+      // The harness sends typed arrays (time series) in a tagged encoding: restore them.
+      const body: unknown = parseTypedJson(await response.text());
       if (typeof body === 'object' && body !== null && 'ok' in body) return body as Envelope<unknown>;
     } catch {
       // Fall through: a proxy error page or an empty body is not an envelope.
@@ -54,7 +57,7 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): FieldDeskBrid
       stream.addEventListener(channel, (event) => {
         let payload: unknown;
         try {
-          payload = JSON.parse((event as MessageEvent<string>).data);
+          payload = parseTypedJson((event as MessageEvent<string>).data);
         } catch {
           return; // A malformed event is dropped; the next full state event corrects the view.
         }
