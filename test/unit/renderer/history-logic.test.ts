@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import type { CalibrationRecord, SicRecord } from '../../../src/shared/operations';
+import {
+  historyRange,
+  newestFirst,
+  sliceText,
+  tableSlice,
+  TABLE_ROW_LIMIT,
+} from '../../../src/renderer/src/logic/history';
+import {
+  calibrationChart,
+  LEVEL_AXIS,
+  levelAxisRange,
+  OFFSET_AXIS,
+  offsetAxisRange,
+  sicChart,
+  type ChartPoint,
+} from '../../../src/renderer/src/logic/charts';
+
+const DAY = 86_400_000;
+
+function cal(time: number, level: number | null, status = 'Success'): CalibrationRecord {
+  return {
+    instrument: 'QT1',
+    time,
+    status,
+    level,
+    offset: level === null ? null : Math.round((level - 94) * 100) / 100,
+  };
+}
+
+describe('history range and tables', () => {
+  it('reads whole calendar months back from now', () => {
+    const now = Date.UTC(2026, 2, 31, 12);
+    const { start, end } = historyRange(3, now);
+    expect(end).toBe(now);
+    expect(new Date(start).getMonth()).toBe(11);
+    expect(end - start).toBeGreaterThan(89 * DAY);
+    expect(end - start).toBeLessThan(92 * DAY);
+  });
+
+  it('shows the newest 50 rows until "Show all"', () => {
+    const rows = newestFirst(
+      Array.from({ length: 120 }, (_, i) => ({ time: i })),
+      (r) => r.time,
+    );
+    expect(rows[0]?.time).toBe(119);
+    const cut = tableSlice(rows, false);
+    expect(cut.rows).toHaveLength(TABLE_ROW_LIMIT);
+    expect(cut.rows[0]?.time).toBe(119);
+    expect(cut.hidden).toBe(70);
+    expect(sliceText(cut, 'calibration')).toBe('Showing the latest 50 of 120 calibrations.');
+    const all = tableSlice(rows, true);
+    expect(all.rows).toHaveLength(120);
+    expect(sliceText(all, 'entry', 'entries')).toBe('120 entries.');
+    expect(sliceText(tableSlice([1], false), 'entry', 'entries')).toBe('1 entry.');
+  });
+});
+
+describe('calibration chart', () => {
+  const records = [cal(3 * DAY, 94.2), cal(1 * DAY, 94.1), cal(2 * DAY, 45.3, 'Failed'), cal(4 * DAY, null)];
+  const model = calibrationChart(records, 0.5);
+  const byLabel = (label: string) => model.datasets.find((d) => d.label?.startsWith(label));
+
+  it('draws level and offset on their own axes in time order, with a real time axis', () => {
+    const offset = byLabel('Offset');
+    const level = byLabel('Level');
+    expect(offset?.yAxisID).toBe(OFFSET_AXIS);
+    expect(level?.yAxisID).toBe(LEVEL_AXIS);
+    expect((level?.data as ChartPoint[]).map((p) => p.x)).toEqual([1 * DAY, 2 * DAY, 3 * DAY]);
+    expect(model.options.scales?.['x']?.type).toBe('time');
+    expect(model.options).toMatchObject({ parsing: false, normalized: true, animation: false });
+  });
+
+  it('draws the tolerance band as two lines across the range, filled between', () => {
+    const upper = byLabel('Tolerance +');
+    const lower = byLabel('Tolerance −');
+    expect(upper?.data).toEqual([
+      { x: 1 * DAY, y: 0.5 },
+      { x: 4 * DAY, y: 0.5 },
+    ]);
+    expect(lower?.data).toEqual([
+      { x: 1 * DAY, y: -0.5 },
+      { x: 4 * DAY, y: -0.5 },
+    ]);
+    expect(upper?.fill).toBe('+1');
+  });
+
+  it('marks failed calibrations, drawing a far-off value at the edge of the scale', () => {
+    const failed = byLabel('Failed');
+    expect(failed?.data).toHaveLength(1);
+    expect(failed?.pointStyle).toBe('crossRot');
+    expect(model.failedCount).toBe(1);
+    const offsetScale = model.options.scales?.[OFFSET_AXIS] as { min: number; max: number };
+    expect((failed?.data as ChartPoint[])[0]?.y).toBe(offsetScale.min);
+    // The −48.7 dB offset and the 45.3 dB level are both off the scale.
+    expect(model.offScaleCount).toBe(2);
+    expect(model.summary).toContain('4 calibrations');
+    expect(model.summary).toContain('1 failed');
+    expect(model.summary).toContain('2 values off the scale');
+  });
+
+  it('keeps the offset axis symmetric and at least twice the tolerance', () => {
+    expect(offsetAxisRange([0.1, -0.05], 0.5)).toEqual({ min: -1, max: 1 });
+    const wide = offsetAxisRange([1.5, -0.2, -40], 0.5);
+    expect(wide.max).toBeCloseTo(1.7);
+    expect(wide.min).toBeCloseTo(-1.7);
+  });
+
+  it('centres the level axis on the passed calibrations, ignoring a reading far away', () => {
+    expect(levelAxisRange([94.1, 94.3, 45], [94.1, 94.3])).toEqual({ min: 93.5, max: 94.5 });
+    expect(levelAxisRange([], [])).toBeNull();
+  });
+
+  it('says so when there is nothing to draw', () => {
+    const empty = calibrationChart([], 0.5);
+    expect(empty.summary).toBe('No calibrations in this range.');
+    expect(empty.pointCount).toBe(0);
+  });
+});
+
+describe('SIC chart', () => {
+  const sic = (time: number, _8KHz: number, status = 'Success'): SicRecord => ({
+    instrument: 'QT1',
+    time,
+    status,
+    _500Hz: 82,
+    _1KHz: 84,
+    _8KHz,
+  });
+
+  it('draws the three bands and marks a failed check on the band furthest from its usual level', () => {
+    const model = sicChart([sic(2 * DAY, 77), sic(1 * DAY, 77.2), sic(3 * DAY, 71, 'Failed')]);
+    expect(model.datasets.map((d) => d.label)).toEqual(['500 Hz', '1 kHz', '8 kHz', 'Failed']);
+    expect((model.datasets[2]?.data as ChartPoint[]).map((p) => p.y)).toEqual([77.2, 77, 71]);
+    expect(model.datasets[3]?.data).toEqual([{ x: 3 * DAY, y: 71 }]);
+    expect(model.summary).toContain('3 system integrity checks');
+    expect(model.summary).toContain('1 failed');
+  });
+});
