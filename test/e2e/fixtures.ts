@@ -10,15 +10,23 @@ import { test as base, expect, type Page, type TestInfo } from '@playwright/test
 import { startHarness, type RunningHarness } from '../../src/harness/server';
 import { startDemoService, type DemoServiceOptions, type RunningDemoService } from '../../src/simulator';
 
+interface Options {
+  /**
+   * Time scale of the in-app demo service ("Try the demo"); `test.use({ demoTimeScale: 0.05 })`
+   * makes a ~40 s calibration take ~2 s. Undefined: real durations.
+   */
+  demoTimeScale: number | undefined;
+}
+
 interface Fixtures {
   harness: RunningHarness;
   /** Starts a demo service outside the app (closed after the test), as a real service would be. */
   externalService: (options?: DemoServiceOptions) => Promise<RunningDemoService>;
 }
 
-export const test = base.extend<Fixtures>({
-  // Playwright requires the destructuring form even when no other fixture is used.
-  harness: async ({}, use) => {
+export const test = base.extend<Fixtures & Options>({
+  demoTimeScale: [undefined, { option: true }],
+  harness: async ({ demoTimeScale }, use) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'fielddesk-e2e-'));
     const harness = await startHarness({
       port: 0,
@@ -26,11 +34,13 @@ export const test = base.extend<Fixtures>({
       staticDir: 'out/web',
       // A keychain entry name of its own, so tests never touch a user's real FieldDesk keys.
       keychainService: `FieldDesk-e2e-${randomUUID()}`,
+      ...(demoTimeScale === undefined ? {} : { demo: { timeScale: demoTimeScale } }),
     });
     await use(harness);
     await harness.close();
     await rm(dataDir, { recursive: true, force: true });
   },
+  // Playwright requires the destructuring form even when no other fixture is used.
   externalService: async ({}, use) => {
     const started: RunningDemoService[] = [];
     await use(async (options) => {

@@ -5,6 +5,9 @@ import FirstRunView from './views/FirstRunView.vue';
 import InstrumentsView from './views/InstrumentsView.vue';
 import InstrumentDetailView from './views/InstrumentDetailView.vue';
 import AccountsView from './views/AccountsView.vue';
+import SettingsView from './views/SettingsView.vue';
+import DataView from './views/DataView.vue';
+import CacheView from './views/CacheView.vue';
 import { useAccountsStore } from './stores/accounts';
 
 export function createAppRouter(pinia: Pinia): Router {
@@ -26,7 +29,16 @@ export function createAppRouter(pinia: Pinia): Router {
         props: true,
         meta: { title: 'Instrument' },
       },
+      {
+        path: '/instruments/:serial/data/:dataset?',
+        name: 'data',
+        component: DataView,
+        props: true,
+        meta: { title: 'Data' },
+      },
+      { path: '/cache', name: 'cache', component: CacheView, meta: { title: 'Offline data' } },
       { path: '/accounts', name: 'accounts', component: AccountsView, meta: { title: 'Accounts' } },
+      { path: '/settings', name: 'settings', component: SettingsView, meta: { title: 'Settings' } },
       { path: '/:unknown(.*)*', redirect: { name: 'instruments' } },
     ],
   });

@@ -1,0 +1,83 @@
+import { addAccount, expect, keepScreenshot, test } from './fixtures';
+
+test('prepare for a site visit, lose the service, and keep browsing the data from the cache', async ({
+  page,
+  harness,
+  externalService,
+}, testInfo) => {
+  // An external service, so the test can stop it as a lost signal would.
+  const service = await externalService({ keys: { 'field-key': '*' } });
+  await page.goto(harness.url);
+  await addAccount(page, { name: 'Sizewell site', baseUrl: service.baseUrl, apiKey: 'field-key' });
+  await expect(page.getByTestId('instrument-count')).toHaveText('10 instruments');
+
+  // Open a noise monitor.
+  await page.getByLabel('Type').selectOption({ label: 'Noise' });
+  const row = page.getByRole('table').getByRole('row').nth(1);
+  const serial = (await row.getByRole('cell').nth(1).innerText()).trim();
+  await row.getByRole('link').click();
+  await expect(page.getByText(serial).first()).toBeVisible();
+
+  // Prepare for site visit: this instrument is preselected, its default datasets, last 24 hours.
+  await page.getByTestId('prepare-site-visit').click();
+  const dialog = page.getByTestId('sync-dialog');
+  await expect(dialog.getByRole('heading', { name: 'Prepare for site visit' })).toBeVisible();
+  const checked = dialog.locator('.sync-pick input:checked');
+  await expect(checked).toHaveCount(1);
+  await expect(
+    dialog.locator('.sync-item').filter({ has: page.locator('.sync-pick input:checked') }),
+  ).toContainText(serial);
+  await expect(dialog.locator('.sync-datasets summary')).toContainText('Noise levels');
+  await dialog.getByRole('radio', { name: 'Last 24 hours' }).check();
+  await dialog.getByRole('button', { name: 'Start' }).click();
+
+  const progress = dialog.getByTestId('sync-progress');
+  await expect(progress).toBeVisible();
+  await expect(progress).toContainText(/requests/);
+  await keepScreenshot(page, testInfo, 'site-sync-progress');
+
+  // Finished: a summary of what is offline now, per instrument.
+  await expect(dialog.getByTestId('sync-follow')).toHaveAttribute('data-state', 'succeeded', {
+    timeout: 45_000,
+  });
+  const summary = dialog.getByTestId('sync-summary');
+  await expect(summary).toContainText(serial);
+  await expect(summary).toContainText('Noise levels');
+  await expect(summary).not.toContainText('Nothing offline for this instrument');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(dialog).toBeHidden();
+
+  // The signal is gone.
+  await service.close();
+
+  await page.getByRole('link', { name: 'Data', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Noise levels');
+  const provenance = page.getByTestId('provenance');
+  await expect(provenance).toHaveAttribute('data-source', /^(cached|partial)$/);
+  await expect(provenance).toContainText(/From the cache|offline/);
+  const chart = page.getByTestId('data-chart');
+  await expect(chart).toBeVisible();
+  await expect(chart).toHaveAttribute('data-series', '3');
+  expect(Number(await chart.getAttribute('data-samples'))).toBeGreaterThan(0);
+  const records = page.getByTestId('record-table').getByRole('row');
+  expect(await records.count()).toBeGreaterThan(2);
+  await expect(page.getByTestId('record-table').getByRole('columnheader').first()).toBeVisible();
+  // The app-wide offline banner says how old the shown copy is.
+  await expect(page.getByTestId('offline-banner')).toContainText('The data shown was fetched');
+  await keepScreenshot(page, testInfo, 'data-view-offline');
+
+  // Another cached dataset answers from the cache too.
+  await page.getByLabel('Dataset').selectOption({ label: 'Noise events' });
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Noise events');
+  await expect(provenance).toHaveAttribute('data-source', /^(cached|partial)$/);
+  await expect(provenance).toContainText(/From the cache|offline/);
+  await expect(page.getByText(/Could not read/)).toHaveCount(0);
+
+  // The offline data screen lists what is kept.
+  await page.getByRole('link', { name: 'Offline data' }).click();
+  const item = page.getByTestId('cache-item').filter({ hasText: serial });
+  await expect(item).toBeVisible();
+  await expect(item).toContainText('Noise levels');
+  await expect(item.getByRole('button', { name: 'Clear' })).toBeEnabled();
+  await keepScreenshot(page, testInfo, 'cache-view');
+});

@@ -1,0 +1,424 @@
+import { describe, expect, it } from 'vitest';
+import type { RecordTable, SeriesChannel, SyncSnapshot } from '../../../src/shared/data';
+import {
+  buildDataChart,
+  cellText,
+  coveredText,
+  customRangeProblem,
+  displayX,
+  fromInputValue,
+  headerText,
+  intervalText,
+  isNumericColumn,
+  minMaxReduce,
+  NO_READING,
+  provenanceView,
+  recordSlice,
+  recordsNewestFirst,
+  resolveRange,
+  shownCopyText,
+  timeColumnKeys,
+  toInputValue,
+} from '../../../src/renderer/src/logic/data';
+import {
+  availableDatasets,
+  defaultDatasets,
+  initialChoices,
+  optionsProblem,
+  queryOptions,
+  DEFAULT_OPTION_CHOICES,
+} from '../../../src/renderer/src/logic/datasets';
+import {
+  buildSyncRequest,
+  bytesText,
+  checkState,
+  coverageGroups,
+  etaText,
+  failureText,
+  mergeSyncSnapshot,
+  syncOutcome,
+  syncProgressText,
+  toggleAll,
+} from '../../../src/renderer/src/logic/dataSync';
+
+const T0 = Date.UTC(2026, 10, 12, 14, 0); // 12 Nov 2026 14:00 UTC
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+function channel(
+  name: string,
+  values: number[],
+  start = T0,
+  stepMs = 1000,
+  unit: string | null = 'dB',
+): SeriesChannel {
+  return {
+    name,
+    unit,
+    times: Float64Array.from(values, (_, i) => start + i * stepMs),
+    values: Float32Array.from(values),
+  };
+}
+
+describe('times on screen', () => {
+  it('formats intervals in UTC, across midnight, and to the second within one minute', () => {
+    expect(intervalText({ start: T0, end: T0 + 4 * HOUR }, 'utc')).toBe('12 Nov 14:00 – 18:00 UTC');
+    expect(intervalText({ start: T0 + 8 * HOUR, end: T0 + 12 * HOUR }, 'utc')).toBe(
+      '12 Nov 22:00 – 13 Nov 02:00 UTC',
+    );
+    expect(intervalText({ start: T0 + 5_000, end: T0 + 40_000 }, 'utc')).toBe(
+      '12 Nov 14:00:05 – 14:00:40 UTC',
+    );
+  });
+
+  it('says covered ranges briefly: days in a month, across months, with the year when not this one', () => {
+    const now = Date.UTC(2026, 10, 20);
+    const nov12 = Date.UTC(2026, 10, 12);
+    expect(coveredText({ start: nov12, end: Date.UTC(2026, 10, 20) }, 'utc', now)).toBe('12–19 Nov');
+    expect(coveredText({ start: Date.UTC(2026, 9, 28), end: Date.UTC(2026, 10, 4) }, 'utc', now)).toBe(
+      '28 Oct – 3 Nov',
+    );
+    expect(coveredText({ start: Date.UTC(2025, 11, 28), end: Date.UTC(2026, 0, 4) }, 'utc', now)).toBe(
+      '28 Dec 2025 – 3 Jan 2026',
+    );
+    expect(coveredText({ start: Date.UTC(2025, 10, 2), end: Date.UTC(2025, 10, 9) }, 'utc', now)).toBe(
+      '2–8 Nov 2025',
+    );
+    // Under two days the times matter.
+    expect(coveredText({ start: T0, end: T0 + DAY }, 'utc', now)).toBe('12 Nov 14:00 – 13 Nov 14:00 UTC');
+  });
+
+  it('reads and writes datetime-local values in the chosen zone', () => {
+    expect(toInputValue(T0, 'utc')).toBe('2026-11-12T14:00');
+    expect(fromInputValue('2026-11-12T14:00', 'utc')).toBe(T0);
+    const local = fromInputValue('2026-11-12T14:00', 'local');
+    expect(local).toBe(new Date(2026, 10, 12, 14, 0).getTime());
+    expect(toInputValue(local!, 'local')).toBe('2026-11-12T14:00');
+    expect(fromInputValue('2026-11-12', 'utc')).toBeNull();
+    expect(fromInputValue('', 'local')).toBeNull();
+  });
+
+  it('moves x by the local offset for UTC so the local axis prints UTC wall-clock times', () => {
+    expect(displayX(T0, 'local')).toBe(T0);
+    const shifted = displayX(T0, 'utc');
+    const d = new Date(shifted);
+    expect([d.getHours(), d.getMinutes()]).toEqual([14, 0]);
+  });
+});
+
+describe('ranges', () => {
+  it('ends a preset at the next whole minute, so reads in the same minute ask the same', () => {
+    const now = T0 + 25_000;
+    expect(resolveRange({ kind: 'preset', preset: '24h' }, now)).toEqual({
+      start: T0 + 60_000 - DAY,
+      end: T0 + 60_000,
+    });
+    expect(resolveRange({ kind: 'preset', preset: '7d' }, now + 10_000)).toEqual(
+      resolveRange({ kind: 'preset', preset: '7d' }, now),
+    );
+    expect(resolveRange({ kind: 'custom', start: 1, end: 2 }, now)).toEqual({ start: 1, end: 2 });
+  });
+
+  it('names what is wrong with a custom range', () => {
+    expect(customRangeProblem(null, T0)).toBe('Enter both a start and an end.');
+    expect(customRangeProblem(T0, T0)).toBe('The end must be after the start.');
+    expect(customRangeProblem(T0, T0 + 11 * 366 * DAY)).toBe('Choose a range of at most ten years.');
+    expect(customRangeProblem(T0, T0 + HOUR)).toBeNull();
+  });
+});
+
+describe('provenance', () => {
+  const now = T0 + 2 * DAY;
+
+  it('says live, cached with its age, or partial with the gaps and why', () => {
+    expect(provenanceView({ source: 'fresh', fetchedAt: T0 + 42 * 60_000 }, now, 'utc')).toMatchObject({
+      tone: 'ok',
+      text: 'Live from the service, fetched 14:42 UTC',
+      copyAt: null,
+    });
+    expect(provenanceView({ source: 'cached', cachedAt: T0 }, now, 'utc')).toMatchObject({
+      tone: 'info',
+      text: 'From the cache, fetched 2 days ago (offline copy)',
+      copyAt: T0,
+    });
+    const partial = provenanceView(
+      {
+        source: 'partial',
+        cachedAt: null,
+        missing: [{ start: T0, end: T0 + 4 * HOUR }],
+        reason: { code: 'offline', message: 'x', retryable: true },
+      },
+      now,
+      'utc',
+    );
+    expect(partial.text).toBe('Partly available: missing 12 Nov 14:00 – 18:00 UTC (offline)');
+    expect(partial.tone).toBe('warning');
+  });
+
+  it('names a missing scope and counts gaps beyond the first two', () => {
+    const view = provenanceView(
+      {
+        source: 'partial',
+        cachedAt: T0,
+        missing: [0, 1, 2, 3].map((i) => ({ start: T0 + i * DAY, end: T0 + i * DAY + HOUR })),
+        reason: { code: 'forbidden', message: 'x', retryable: false, missingScope: 'data.enviro:read' },
+      },
+      now,
+      'utc',
+    );
+    expect(view.text).toContain('and 2 more (the key lacks data.enviro:read)');
+    expect(view.text).toContain('The rest is from the cache, fetched 2 days ago');
+    expect(shownCopyText(view.copyAt, now)).toBe('The data shown was fetched 2 days ago.');
+    expect(shownCopyText(null, now)).toBeNull();
+  });
+});
+
+describe('chart model', () => {
+  it('passes short series through, NaN kept once so the line breaks', () => {
+    const points = minMaxReduce(
+      Float64Array.from([1, 2, 3, 4, 5]),
+      Float32Array.from([50, Number.NaN, Number.NaN, 52, 53]),
+      { start: 0, end: 10 },
+      100,
+    );
+    expect(points.map((p) => p.x)).toEqual([1, 2, 4, 5]);
+    expect(Number.isNaN(points[1]!.y)).toBe(true);
+  });
+
+  it('reduces a week of 1 s samples to min and max per column, keeping the peaks and the gaps', () => {
+    const count = 604_800;
+    const values = new Float32Array(count).fill(50);
+    values[123_457] = 120; // one short peak
+    values[400_000] = 20; // one dip
+    for (let i = 300_000; i < 303_600; i++) values[i] = Number.NaN; // an hour without readings
+    const times = Float64Array.from({ length: count }, (_, i) => T0 + i * 1000);
+    const points = minMaxReduce(times, values, { start: T0, end: T0 + count * 1000 }, 1000);
+    expect(points.length).toBeLessThan(3000);
+    const ys = points.map((p) => p.y).filter((y) => !Number.isNaN(y));
+    expect(Math.max(...ys)).toBe(120);
+    expect(Math.min(...ys)).toBe(20);
+    const gap = points.filter((p) => Number.isNaN(p.y));
+    expect(gap.length).toBeGreaterThanOrEqual(1);
+    expect(gap.every((p) => p.x >= T0 + 300_000_000 && p.x < T0 + 303_600_000)).toBe(true);
+    // Still in time order, as Chart.js needs with parsing off.
+    expect(points.every((p, i) => i === 0 || p.x >= points[i - 1]!.x)).toBe(true);
+  });
+
+  it('builds one line per channel with an axis per unit, Chart.js set up for big series', () => {
+    const model = buildDataChart(
+      [
+        channel('LAeq', [50, 51, Number.NaN]),
+        channel('LAFMax', [60, 61, 62]),
+        channel('Wind', [3, 4, 5], T0, 1000, 'm/s'),
+        channel('Pressure', [1.01, 1.02, 1.01], T0, 1000, 'bar'),
+      ],
+      { zone: 'local', range: { start: T0, end: T0 + 3000 } },
+    );
+    expect(model.datasets.map((d) => [d.label, d.yAxisID, d.hidden])).toEqual([
+      ['LAeq (dB)', 'y0', false],
+      ['LAFMax (dB)', 'y0', false],
+      ['Wind (m/s)', 'y1', false],
+      ['Pressure (bar)', 'y2', true],
+    ]);
+    expect(model.options).toMatchObject({ parsing: false, normalized: true, animation: false });
+    expect(model.options.plugins?.decimation).toMatchObject({ enabled: true, algorithm: 'min-max' });
+    expect(model.datasets.every((d) => d.pointRadius === 0 && d.spanGaps === false)).toBe(true);
+    const scales = model.options.scales as Record<
+      string,
+      { title?: { text?: string }; type?: string; min?: number }
+    >;
+    expect(scales['x']?.type).toBe('time');
+    expect(scales['x']?.min).toBe(T0);
+    expect(scales['y0']?.title?.text).toBe('dB');
+    expect(scales['y2']?.title?.text).toBe('bar');
+    expect(model.sampleCount).toBe(12);
+    expect(model.summary).toContain('1 missing readings show as breaks');
+  });
+});
+
+describe('record table', () => {
+  const table: RecordTable = {
+    columns: [
+      { key: 'startTime', label: 'Start', unit: null },
+      { key: 'endTime', label: 'End', unit: null },
+      { key: 'LAeq', label: 'LAeq', unit: 'dB' },
+      { key: 'note', label: 'Note', unit: null },
+    ],
+    rows: [
+      { startTime: T0, endTime: T0 + 900_000, LAeq: 52.345678, note: 'a' },
+      { startTime: T0 + 1_800_000, endTime: T0 + 2_700_000, LAeq: null, note: 'c' },
+      { startTime: T0 + 900_000, endTime: T0 + 1_800_000, LAeq: 50, note: 'b' },
+    ],
+  };
+
+  it('orders newest first by the time column and pages 200 at a time', () => {
+    expect(recordsNewestFirst(table).map((r) => r['note'])).toEqual(['c', 'b', 'a']);
+    const rows = Array.from({ length: 450 }, (_, i) => i);
+    expect(recordSlice(rows, 200)).toMatchObject({ hidden: 250, total: 450 });
+    expect(recordSlice(rows, 400).rows).toHaveLength(400);
+  });
+
+  it('shows every time column as a date, numbers trimmed, null as the no-reading dash', () => {
+    expect([...timeColumnKeys(table)]).toEqual(['startTime', 'endTime']);
+    expect(cellText(T0 + 900_000, true, 'utc')).toBe('2026-11-12 14:15:00');
+    expect(cellText('2026-11-12T14:00:00Z', true, 'utc')).toBe('2026-11-12 14:00:00');
+    expect(cellText(52.345678, false, 'utc')).toBe('52.3457');
+    expect(cellText(null, false, 'utc')).toBe(NO_READING);
+    expect(cellText(false, false, 'utc')).toBe('No');
+    expect(isNumericColumn(table.rows, 'LAeq')).toBe(true);
+    expect(isNumericColumn(table.rows, 'note')).toBe(false);
+    expect(headerText(table.columns[2]!)).toBe('LAeq (dB)');
+  });
+});
+
+describe('datasets and options', () => {
+  const noise = { type: 'Noise', model: 'CR:171 Optimus', feature: ['Modem'] };
+  const airWithWeather = { type: 'AirQuality', model: 'AQ:1', feature: ['Weather'] };
+
+  it('offers per type, always including the sync defaults', () => {
+    expect(availableDatasets(noise)[0]).toBe('noiseMeasurements');
+    expect(availableDatasets(airWithWeather)).toEqual(
+      expect.arrayContaining(['particulates', 'gases', 'weather']),
+    );
+    expect(availableDatasets(airWithWeather)).not.toContain('noiseMeasurements');
+    for (const instrument of [noise, airWithWeather, { type: 'Vibration', model: '', feature: [] }]) {
+      const offered = availableDatasets(instrument);
+      expect(defaultDatasets(instrument).every((d) => offered.includes(d))).toBe(true);
+    }
+  });
+
+  it('sends only options that differ from the defaults, so default views match what a sync cached', () => {
+    expect(queryOptions('noiseMeasurements', DEFAULT_OPTION_CHOICES)).toBeUndefined();
+    expect(
+      queryOptions('noiseMeasurements', { ...DEFAULT_OPTION_CHOICES, values: ['LAFMax', 'LAeq'] }),
+    ).toEqual({
+      values: ['LAeq', 'LAFMax'],
+    });
+    expect(queryOptions('weather', { ...DEFAULT_OPTION_CHOICES, values: ['LAeq'], period: 'PT1H' })).toEqual({
+      period: 'PT1H',
+    });
+    expect(
+      queryOptions('events', { ...DEFAULT_OPTION_CHOICES, period: 'PT1H', bands: 'Third' }),
+    ).toBeUndefined();
+    expect(
+      queryOptions('frequencyMeasurements', { ...DEFAULT_OPTION_CHOICES, bands: 'Third', weighting: 'A' }),
+    ).toEqual({
+      bands: 'Third',
+      weighting: 'A',
+    });
+    // The time history opens with what the sync fetched (LAeq at 1 s).
+    expect(queryOptions('noiseTimeHistory', initialChoices('noiseTimeHistory'))).toEqual({
+      values: ['LAeq'],
+      period: 'PT1S',
+    });
+  });
+
+  it('refuses no values, and statistical levels with a period', () => {
+    expect(optionsProblem('noiseMeasurements', { ...DEFAULT_OPTION_CHOICES, values: [] })).toBe(
+      'Choose at least one noise value.',
+    );
+    expect(
+      optionsProblem('noiseMeasurements', { ...DEFAULT_OPTION_CHOICES, values: ['LAF90'], period: 'PT1H' }),
+    ).toContain('LAF90');
+    expect(optionsProblem('weather', { ...DEFAULT_OPTION_CHOICES, values: [] })).toBeNull();
+  });
+});
+
+function snapshot(overrides: Partial<SyncSnapshot> = {}): SyncSnapshot {
+  return {
+    id: 's1',
+    kind: 'sync',
+    accountId: 'acc-1',
+    serials: ['QT1'],
+    start: T0,
+    end: T0 + DAY,
+    state: 'running',
+    phase: 'fetching',
+    startedAt: T0,
+    updatedAt: T0,
+    elapsedMs: 0,
+    done: 12,
+    total: 40,
+    bytes: 3_400_000,
+    etaMs: 125_000,
+    message: '',
+    failures: [],
+    error: null,
+    ...overrides,
+  };
+}
+
+describe('site sync', () => {
+  it('says progress in requests, size and time left', () => {
+    expect(syncProgressText(snapshot())).toBe('12 of 40 requests · 3.4 MB · about 2 min left');
+    expect(syncProgressText(snapshot({ state: 'succeeded', done: 40 }))).toBe('40 of 40 requests · 3.4 MB');
+    expect(bytesText(0)).toBe('0 KB');
+    expect(bytesText(200)).toBe('<1 KB');
+    expect(bytesText(340_000)).toBe('340 KB');
+    expect(bytesText(25_000_000)).toBe('25 MB');
+    expect(bytesText(1_250_000_000)).toBe('1.25 GB');
+    expect(etaText(null)).toBe('working out the time left');
+    expect(etaText(30_000)).toBe('less than a minute left');
+    expect(etaText(3 * HOUR)).toBe('about 3 hours left');
+  });
+
+  it('keeps the newer snapshot, so a late list answer never rolls progress back', () => {
+    const later = snapshot({ updatedAt: T0 + 5000, done: 20 });
+    expect(mergeSyncSnapshot(later, snapshot())).toBe(later);
+    expect(mergeSyncSnapshot(snapshot(), later)).toBe(later);
+  });
+
+  it('names failures and the outcome', () => {
+    const failure = {
+      serial: 'AQ132935',
+      dataset: 'weather' as const,
+      message: 'the key lacks data.enviro:read',
+    };
+    expect(failureText(failure)).toBe('Weather for AQ132935: the key lacks data.enviro:read');
+    expect(syncOutcome(snapshot({ state: 'succeeded', failures: [failure] }))).toBe('gaps');
+    expect(syncOutcome(snapshot({ state: 'succeeded' }))).toBe('complete');
+    expect(syncOutcome(snapshot({ state: 'interrupted' }))).toBe('interrupted');
+    expect(syncOutcome(snapshot())).toBeNull();
+  });
+
+  it('groups datasets that cover the same range', () => {
+    const covered = [{ start: Date.UTC(2026, 10, 12), end: Date.UTC(2026, 10, 20) }];
+    const groups = coverageGroups(
+      {
+        accountId: 'acc-1',
+        serial: 'QT1',
+        bytes: 1,
+        datasets: [
+          { dataset: 'noiseMeasurements', bytes: 1, covered, lastFetchedAt: T0 },
+          { dataset: 'events', bytes: 1, covered, lastFetchedAt: T0 },
+          { dataset: 'calibrations', bytes: 1, covered: [], lastFetchedAt: T0 },
+        ],
+      },
+      'utc',
+      Date.UTC(2026, 10, 20),
+    );
+    expect(groups).toEqual([
+      { covered: '12–19 Nov', labels: ['Noise levels', 'Noise events'] },
+      { covered: 'nothing yet', labels: ['Calibrations'] },
+    ]);
+  });
+
+  it('selects all or none, and builds the request from the chosen instruments in list order', () => {
+    expect(checkState([], ['a', 'b'])).toBe('none');
+    expect(checkState(['b'], ['a', 'b'])).toBe('some');
+    expect(toggleAll(['b'], ['a', 'b'])).toEqual(['a', 'b']);
+    expect(toggleAll(['a', 'b'], ['a', 'b'])).toEqual([]);
+    const request = buildSyncRequest(
+      ['a', 'b', 'c'],
+      ['c', 'a', 'b'],
+      { a: ['noiseMeasurements'], b: [], c: ['gases'] },
+      { start: T0, end: T0 + DAY },
+    );
+    expect(request).toEqual({
+      serials: ['a', 'c'],
+      start: T0,
+      end: T0 + DAY,
+      datasets: { a: ['noiseMeasurements'], c: ['gases'] },
+    });
+  });
+});
