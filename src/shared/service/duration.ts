@@ -1,8 +1,8 @@
 /**
  * ISO 8601 durations (`PT1S`, `PT0.1S`, `PT15M`, `PT1H`, `P1D`, `P1W`, `P1DT12H`…) as
  * milliseconds, and the short English form the service's messages use ("15 min", "0.1 s",
- * "1 day"). The client checks `period` with these before sending, so its refusals read exactly
- * like the demo service's (whose `src/simulator/data/duration.ts` has the same rules).
+ * "1 day"). The client checks `period` with these before sending and the demo service checks
+ * it with the same functions, so the client's refusals read exactly like the server's.
  *
  * Years and months have no fixed length: they are read as 365 and 30 days, which only ever
  * matters for refusing them as too long a `period`.

@@ -8,7 +8,7 @@ import { formatServiceTime, parseServiceTime } from '../../shared/service/time';
 import type { DemoInstrument } from '../fleet';
 import { errorResponse } from '../responses';
 import type { DemoState } from '../state';
-import { describeDuration, parseIsoDuration } from './duration';
+import { describeDuration, parseIsoDuration } from '../../shared/service/duration';
 
 export interface Failure {
   ok: false;

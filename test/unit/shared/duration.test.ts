@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { describeDuration, parseIsoDuration } from '../../../../src/simulator/data/duration';
+import { describeDuration, parseIsoDuration } from '../../../src/shared/service/duration';
 
 describe('ISO 8601 duration parser', () => {
   it.each([
