@@ -31,9 +31,12 @@ async function main(): Promise<void> {
       port: { type: 'string', default: '5173' },
       'harness-port': { type: 'string', default: '0' },
       'keychain-service': { type: 'string' },
+      'demo-time-scale': { type: 'string' },
     },
     strict: true,
   });
+  // startHarness refuses a scale that is not a number greater than 0, with a message saying so.
+  const timeScale = values['demo-time-scale'] === undefined ? 1 : Number(values['demo-time-scale']);
   const dataDir = resolve(values['data-dir'] ?? join(homedir(), '.fielddesk-dev'));
   mkdirSync(dataDir, { recursive: true });
   const vitePort = Number(values.port);
@@ -45,6 +48,7 @@ async function main(): Promise<void> {
     staticDir: resolve(REPO_ROOT, 'out/web'),
     ...(values['keychain-service'] ? { keychainService: values['keychain-service'] } : {}),
     allowedOrigins: [`http://localhost:${vitePort}`, `http://127.0.0.1:${vitePort}`],
+    demo: { timeScale },
   });
 
   const vite = await createServer({
