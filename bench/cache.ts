@@ -18,21 +18,10 @@ import { cacheKeyOf, readDataset } from '../src/main/backend/data-reader';
 import { openDatabase } from '../src/main/backend/db';
 import type { DatasetQuery } from '../src/shared/data';
 import { startDemoService } from '../src/simulator';
+import { medianMs, middleOf } from './timing';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-async function median(rounds: number, warmup: number, run: () => unknown): Promise<number> {
-  for (let i = 0; i < warmup; i++) await run();
-  const times: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const start = performance.now();
-    await run();
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)] ?? Number.NaN;
-}
 
 const perSecond = (samples: number, ms: number) =>
   `${Math.round(samples / (ms / 1000)).toLocaleString('en-GB')} samples/s`;
@@ -89,14 +78,13 @@ export async function benchCache(): Promise<void> {
       await ingestSubject();
       subjectTimes.push(performance.now() - t);
     }
-    const middle = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
-    const baselineIngest = middle(baselineTimes);
-    const subjectIngest = middle(subjectTimes);
+    const baselineIngest = middleOf(baselineTimes);
+    const subjectIngest = middleOf(subjectTimes);
 
     // ---- read ----
     const context = { store, source: client, now: () => end + 7 * DAY, accountId: 'bench', offline: null };
     let readSamples = 0;
-    const subjectRead = await median(30, 5, async () => {
+    const subjectRead = await medianMs(async () => {
       const result = await readDataset(context, query);
       if (result.provenance.source !== 'cached')
         throw new Error('the bench read was not answered from the cache');
@@ -106,7 +94,7 @@ export async function benchCache(): Promise<void> {
       `SELECT s.times, s.vals FROM cache_series s JOIN cache_chunks c ON c.id = s.chunk_id
        JOIN cache_keys k ON k.id = c.key_id WHERE k.account_id = 'bench' ORDER BY c.start_ms`,
     );
-    const baselineRead = await median(30, 5, () => plain.all());
+    const baselineRead = await medianMs(() => plain.all());
 
     console.log('\nData cache: a week of 1 s noise time history (LAeq) from the demo service on loopback');
     console.log(`  ${samples.toLocaleString('en-GB')} samples`);

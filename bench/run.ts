@@ -3,29 +3,20 @@
  * same run on the same machine (our machines are shared and noisy; absolute times mean little).
  * Run with `npm run bench`.
  */
-import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { instrumentSchema } from '../src/shared/service/schemas';
 import { startDemoService } from '../src/simulator';
 import { createServiceClient } from '../src/main/backend/client';
 import { benchCache } from './cache';
+import { medianMs } from './timing';
 
 interface Measurement {
   name: string;
   medianMs: number;
 }
 
-/** Median of `rounds` timed runs after `warmup` untimed ones. */
-async function measure(name: string, run: () => unknown, rounds = 30, warmup = 5): Promise<Measurement> {
-  for (let i = 0; i < warmup; i++) await run();
-  const times: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const start = performance.now();
-    await run();
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return { name, medianMs: times[Math.floor(times.length / 2)] ?? Number.NaN };
+async function measure(name: string, run: () => unknown): Promise<Measurement> {
+  return { name, medianMs: await medianMs(run) };
 }
 
 function report(title: string, baseline: Measurement, subject: Measurement, note: string): void {

@@ -213,13 +213,11 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     }
     probing = true;
     try {
-      const credentials = await credentialsFor(account);
       const client = createServiceClient({
-        ...options.clientOptions,
-        ...credentials,
+        ...clientOptionsFor(await credentialsFor(account), (exchange) =>
+          noteConnectivity(account.id, exchange.error),
+        ),
         retry: { ...options.clientOptions?.retry, limit: 0 },
-        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-        onExchange: (exchange) => noteConnectivity(account.id, exchange.error),
       });
       await client.listInstruments();
     } catch {
@@ -292,6 +290,19 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     return demo;
   }
 
+  /** Options for a client of these credentials, with the backend's fetch and client settings. */
+  function clientOptionsFor(
+    credentials: { baseUrl: string; apiKey: string },
+    onExchange: (exchange: ServiceExchange) => void,
+  ): ServiceClientOptions {
+    return {
+      ...options.clientOptions,
+      ...credentials,
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      onExchange,
+    };
+  }
+
   /** The address and key to use for an account; restarts the demo lazily for a saved demo account. */
   async function credentialsFor(account: StoredAccount): Promise<{ baseUrl: string; apiKey: string }> {
     if (account.kind === 'demo') {
@@ -352,15 +363,12 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     work: (client: ServiceClient) => Promise<T>,
   ): Promise<T> {
     const exchanges: ServiceExchange[] = [];
-    const client = createServiceClient({
-      ...options.clientOptions,
-      ...credentials,
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-      onExchange: (exchange) => {
+    const client = createServiceClient(
+      clientOptionsFor(credentials, (exchange) => {
         exchanges.push(exchange);
         if (accountId !== null) noteConnectivity(accountId, exchange.error);
-      },
-    });
+      }),
+    );
     try {
       return await work(client);
     } finally {
@@ -372,35 +380,24 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
   }
 
   /**
-   * A client for long-running work (an action being watched): every answer feeds connectivity and
-   * scope learning as it arrives, not when the work ends.
+   * Client options for long-running work (an action being watched, data reads and syncs): every
+   * answer feeds connectivity and scope learning as it arrives, not when the work ends.
    */
-  async function watchingClient(account: StoredAccount): Promise<ServiceClient> {
-    const credentials = await credentialsFor(account);
-    return createServiceClient({
-      ...options.clientOptions,
-      ...credentials,
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-      onExchange: (exchange) => {
-        noteConnectivity(account.id, exchange.error);
-        void applyScopeLearning(account.id, [exchange]).catch(() => undefined);
-      },
+  async function watchingOptions(account: StoredAccount): Promise<ServiceClientOptions> {
+    return clientOptionsFor(await credentialsFor(account), (exchange) => {
+      noteConnectivity(account.id, exchange.error);
+      void applyScopeLearning(account.id, [exchange]).catch(() => undefined);
     });
   }
 
-  /** The data client of an account: every answer feeds connectivity and scope learning at once. */
+  async function watchingClient(account: StoredAccount): Promise<ServiceClient> {
+    return createServiceClient(await watchingOptions(account));
+  }
+
+  /** The data client of an account. */
   async function dataSourceFor(account: StoredAccount): Promise<DataSource> {
-    const credentials = await credentialsFor(account);
     const make = options.createDataSource ?? defaultDataSource;
-    return make({
-      ...options.clientOptions,
-      ...credentials,
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-      onExchange: (exchange) => {
-        noteConnectivity(account.id, exchange.error);
-        void applyScopeLearning(account.id, [exchange]).catch(() => undefined);
-      },
-    });
+    return make(await watchingOptions(account));
   }
 
   function requireCache(): { cache: CacheStore; syncs: SyncManager } {

@@ -31,6 +31,7 @@ import { formatServiceTime } from '../../shared/service/time';
 import { joinByTime, splitRange } from './ranges';
 import { findEndpointRule, isScope, SCOPE_PURPOSE, type Scope } from '../../shared/service/scopes';
 import type { ActionName } from '../../shared/service/wire';
+import { kindOf } from './wire-kind';
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 3). */
@@ -314,14 +315,6 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
     current = entry?.[1];
   }
   return current;
-}
-
-function kindOf(value: unknown): string {
-  if (value === null) return 'empty (null)';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'string') return 'text';
-  if (typeof value === 'object') return 'an object';
-  return `a ${typeof value}`;
 }
 
 const EXPECTED_KIND: Record<string, string> = {

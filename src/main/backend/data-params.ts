@@ -14,19 +14,12 @@ import {
   FREQUENCY_WEIGHTINGS,
   NOISE_MEASUREMENT_VALUES,
   NOISE_STATISTICAL_VALUES,
+  resolvePeriodBound,
   type DataEndpointLimit,
-  type PeriodBound,
+  type InstrumentPeriods,
 } from '../../shared/service/limits';
 import { formatServiceTime } from '../../shared/service/time';
 import { splitRange } from './ranges';
-
-/** The instrument settings some `period` bounds depend on (service-interface.md, Limits). */
-export interface InstrumentPeriods {
-  /** The instrument's measurement period: default and shortest `period` of measurements. */
-  measurementPeriodMs: number;
-  /** The instrument's time history period: shortest `period` of time history. */
-  timeHistoryPeriodMs: number;
-}
 
 /**
  * Used when nothing better is known: the demo instruments' settings (15-minute measurements,
@@ -106,12 +99,15 @@ const refuse = (field: string, message: string): never => {
   throw new FieldDeskError('invalidInput', message, { field });
 };
 
-const resolveBound = (bound: PeriodBound, periods: InstrumentPeriods): number =>
-  bound.kind === 'fixed'
-    ? bound.ms
-    : bound.kind === 'measurementPeriod'
-      ? periods.measurementPeriodMs
-      : periods.timeHistoryPeriodMs;
+/** A parameter that takes one of a few names: the name in the service's spelling. */
+function checkChoice(field: string, value: unknown, allowed: readonly string[]): string {
+  const chosen = canonicalIn(allowed, String(value));
+  if (chosen !== undefined) return chosen;
+  return refuse(
+    field,
+    `The query parameter ${field} ("${String(value).slice(0, 40)}") must be one of ${allowed.join(', ')}.`,
+  );
+}
 
 /**
  * Checks a query as the service would and returns what to send. Options that do not apply to the
@@ -156,7 +152,7 @@ export function checkQuery(query: DatasetQuery, periods: InstrumentPeriods): Che
     const rule = limit.period;
     const text = options.period?.trim() ?? '';
     if (text === '') {
-      periodMs = resolveBound(rule.default, periods);
+      periodMs = resolvePeriodBound(rule.default, periods);
     } else {
       const ms = parseIsoDuration(text);
       if (ms === null || ms <= 0) {
@@ -165,7 +161,7 @@ export function checkQuery(query: DatasetQuery, periods: InstrumentPeriods): Che
           `The query parameter period ("${text.slice(0, 40)}") is not an ISO 8601 duration such as PT1M or PT15M.`,
         );
       }
-      const minMs = resolveBound(rule.min, periods);
+      const minMs = resolvePeriodBound(rule.min, periods);
       if ((ms as number) < minMs || (ms as number) > rule.maxMs) {
         refuse(
           'period',
@@ -219,25 +215,9 @@ export function checkQuery(query: DatasetQuery, periods: InstrumentPeriods): Che
   }
 
   if (endpoint.takes.frequency) {
-    if (options.bands !== undefined) {
-      const bands = canonicalIn(FREQUENCY_BAND_SETS, String(options.bands));
-      if (bands === undefined) {
-        refuse(
-          'bands',
-          `The query parameter bands ("${String(options.bands).slice(0, 40)}") must be one of ${FREQUENCY_BAND_SETS.join(', ')}.`,
-        );
-      }
-      params.bands = bands as string;
-    }
+    if (options.bands !== undefined) params.bands = checkChoice('bands', options.bands, FREQUENCY_BAND_SETS);
     if (options.weighting !== undefined) {
-      const weighting = canonicalIn(FREQUENCY_WEIGHTINGS, String(options.weighting));
-      if (weighting === undefined) {
-        refuse(
-          'weighting',
-          `The query parameter weighting ("${String(options.weighting).slice(0, 40)}") must be one of ${FREQUENCY_WEIGHTINGS.join(', ')}.`,
-        );
-      }
-      params.weighting = weighting as string;
+      params.weighting = checkChoice('weighting', options.weighting, FREQUENCY_WEIGHTINGS);
     }
   }
 

@@ -22,6 +22,7 @@ import type { CellValue, Dataset, RecordTable, SeriesChannel, TimeInterval } fro
 import { FieldDeskError } from '../../shared/errors';
 import { NOISE_MEASUREMENT_VALUES, THIRD_OCTAVE_BAND_NAMES } from '../../shared/service/limits';
 import { parseServiceTime } from '../../shared/service/time';
+import { kindOf } from './wire-kind';
 
 /** Slack when comparing sample times (ms): times with 7 fractional digits are rounded to ms. */
 const TOLERANCE_MS = 1;
@@ -90,14 +91,6 @@ function fieldsOf(object: WireObject): Field {
     lower ??= new Map(Object.entries(object).map(([key, value]) => [key.toLowerCase(), value]));
     return lower.get(name.toLowerCase());
   };
-}
-
-function kindOf(value: unknown): string {
-  if (value === null) return 'empty (null)';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'string') return 'text';
-  if (typeof value === 'object') return 'an object';
-  return `a ${typeof value}`;
 }
 
 const quote = (value: unknown): string =>
@@ -400,11 +393,22 @@ const num = (key: string, label: string, unit: string | null, series = true): Co
 const text = (key: string, label: string): ColumnSpec => ({ key, label, unit: null, type: 'text' });
 const DURATION = num('duration', 'Duration', 's', false);
 
+/** The X, Y and Z columns of a vibration quantity (`vMaxX`, `vMaxY`, `vMaxZ`). */
+const axes = (key: string, label: string, unit: string): ColumnSpec[] =>
+  (['X', 'Y', 'Z'] as const).map((axis) => num(`${key}${axis}`, `${label} ${axis}`, unit));
+
 const enviro = (fields: ColumnSpec[]): RecordSpec => ({
   timeKey: 'startTime',
   columns: [time('startTime', 'Start'), DURATION, ...fields],
   sampling: { kind: 'period' },
 });
+
+/** Records that stand alone in time: their series are points, not a sampled line. */
+const points = (
+  timeKey: string,
+  columns: ColumnSpec[],
+  more: Pick<RecordSpec, 'clipKey' | 'extraFields'> = {},
+): RecordSpec => ({ timeKey, columns, sampling: { kind: 'points' }, ...more });
 
 export const RECORD_SPECS: Readonly<
   Record<Exclude<Dataset, `${string}TimeHistory` | `${string}Measurements`>, RecordSpec>
@@ -439,41 +443,24 @@ export const RECORD_SPECS: Readonly<
     // The unit of VOC is not documented: shown without one.
     num('voc', 'VOC', null),
   ]),
-  vibrationPPV: enviro([
-    num('vMaxX', 'PPV X', 'mm/s'),
-    num('vMaxY', 'PPV Y', 'mm/s'),
-    num('vMaxZ', 'PPV Z', 'mm/s'),
-    num('fDomX', 'Dominant frequency X', 'Hz'),
-    num('fDomY', 'Dominant frequency Y', 'Hz'),
-    num('fDomZ', 'Dominant frequency Z', 'Hz'),
+  vibrationPPV: enviro([...axes('vMax', 'PPV', 'mm/s'), ...axes('fDom', 'Dominant frequency', 'Hz')]),
+  vibrationVDV: enviro(axes('vdv', 'VDV', 'm/s^1.75')),
+  events: points('startTime', [
+    time('startTime', 'Start'),
+    time('endTime', 'End'),
+    text('type', 'Type'),
+    text('name', 'Trigger'),
+    num('level', 'Trigger level', 'dB', false),
+    time('audioTime', 'Audio from'),
+    { key: 'overall', label: 'Overall', unit: 'dB', type: 'list' },
+    { key: 'octave', label: 'Octave bands', unit: 'dB', type: 'list' },
+    { key: 'thirdOctave', label: 'Third-octave bands', unit: 'dB', type: 'list' },
+    text('timeHistoryId', 'Time history id'),
+    text('audioId', 'Audio id'),
   ]),
-  vibrationVDV: enviro([
-    num('vdvX', 'VDV X', 'm/s^1.75'),
-    num('vdvY', 'VDV Y', 'm/s^1.75'),
-    num('vdvZ', 'VDV Z', 'm/s^1.75'),
-  ]),
-  events: {
-    timeKey: 'startTime',
-    columns: [
-      time('startTime', 'Start'),
-      time('endTime', 'End'),
-      text('type', 'Type'),
-      text('name', 'Trigger'),
-      num('level', 'Trigger level', 'dB', false),
-      time('audioTime', 'Audio from'),
-      { key: 'overall', label: 'Overall', unit: 'dB', type: 'list' },
-      { key: 'octave', label: 'Octave bands', unit: 'dB', type: 'list' },
-      { key: 'thirdOctave', label: 'Third-octave bands', unit: 'dB', type: 'list' },
-      text('timeHistoryId', 'Time history id'),
-      text('audioId', 'Audio id'),
-    ],
-    sampling: { kind: 'points' },
-  },
-  audio: {
-    timeKey: 'startTime',
-    // The service selects recordings by their trigger, which starts after the recording does.
-    clipKey: 'triggerStartTime',
-    columns: [
+  audio: points(
+    'startTime',
+    [
       text('id', 'Recording id'),
       time('startTime', 'Start'),
       time('endTime', 'End'),
@@ -481,34 +468,23 @@ export const RECORD_SPECS: Readonly<
       time('triggerEndTime', 'Trigger end'),
       text('triggerName', 'Trigger'),
     ],
-    sampling: { kind: 'points' },
-  },
-  calibrations: {
-    timeKey: 'time',
-    columns: [
-      time('time', 'Time'),
-      text('status', 'Status'),
-      num('level', 'Level', 'dB'),
-      num('offset', 'Offset', 'dB'),
-    ],
-    sampling: { kind: 'points' },
-  },
-  calibrationLog: {
-    timeKey: 'time',
-    columns: [time('time', 'Time'), text('user', 'User'), text('message', 'Message')],
-    sampling: { kind: 'points' },
-  },
-  sic: {
-    timeKey: 'time',
-    columns: [
-      time('time', 'Time'),
-      text('status', 'Status'),
-      num('_500Hz', '500 Hz', 'dB'),
-      num('_1KHz', '1 kHz', 'dB'),
-      num('_8KHz', '8 kHz', 'dB'),
-    ],
-    sampling: { kind: 'points' },
-  },
+    // The service selects recordings by their trigger, which starts after the recording does.
+    { clipKey: 'triggerStartTime' },
+  ),
+  calibrations: points('time', [
+    time('time', 'Time'),
+    text('status', 'Status'),
+    num('level', 'Level', 'dB'),
+    num('offset', 'Offset', 'dB'),
+  ]),
+  calibrationLog: points('time', [time('time', 'Time'), text('user', 'User'), text('message', 'Message')]),
+  sic: points('time', [
+    time('time', 'Time'),
+    text('status', 'Status'),
+    num('_500Hz', '500 Hz', 'dB'),
+    num('_1KHz', '1 kHz', 'dB'),
+    num('_8KHz', '8 kHz', 'dB'),
+  ]),
   monitorStats: {
     timeKey: 'time',
     columns: [
@@ -532,12 +508,9 @@ export const RECORD_SPECS: Readonly<
     ],
     sampling: { kind: 'seconds', field: 'samplePeriod' },
   },
-  monitorEvents: {
-    timeKey: 'time',
-    columns: [time('time', 'Time'), text('type', 'Type'), text('message', 'Message')],
-    sampling: { kind: 'points' },
+  monitorEvents: points('time', [time('time', 'Time'), text('type', 'Type'), text('message', 'Message')], {
     extraFields: true,
-  },
+  }),
 };
 
 type Row = Record<string, CellValue>;

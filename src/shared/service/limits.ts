@@ -36,6 +36,25 @@ const DAY_MS = 24 * 60 * MINUTE_MS;
 export type PeriodBound =
   { kind: 'fixed'; ms: number } | { kind: 'measurementPeriod' } | { kind: 'timeHistoryPeriod' };
 
+/** The instrument settings some `period` bounds depend on (service-interface.md, Limits). */
+export interface InstrumentPeriods {
+  /** The instrument's measurement period: default and shortest `period` of measurements. */
+  measurementPeriodMs: number;
+  /** The instrument's time history period: shortest `period` of time history. */
+  timeHistoryPeriodMs: number;
+}
+
+/**
+ * A bound in milliseconds for an instrument with these settings. The client and the demo service
+ * both resolve bounds here, so they agree on what a `period` may be.
+ */
+export const resolvePeriodBound = (bound: PeriodBound, periods: InstrumentPeriods): number =>
+  bound.kind === 'fixed'
+    ? bound.ms
+    : bound.kind === 'measurementPeriod'
+      ? periods.measurementPeriodMs
+      : periods.timeHistoryPeriodMs;
+
 export interface DataEndpointLimit {
   /** Path relative to `{base_url}`, as in `ENDPOINTS`. */
   path: string;

@@ -1,11 +1,11 @@
 /** What the data endpoints share: per-instrument models built once, the clock and the seed. */
+import type { InstrumentPeriods } from '../../shared/service/limits';
 import type { DemoInstrument } from '../fleet';
 import { isQuantumModel } from '../fleet';
 import type { DemoState } from '../state';
 import { createAvailability, stoppedAt, type Availability } from './availability';
 import { hashString } from './hash';
 import { NoiseModel, type Trigger } from './noise-model';
-import type { InstrumentPeriods } from './params';
 
 /** The demo instruments' settings: 15-minute measurements, 100 ms time history. */
 export const DEMO_PERIODS: InstrumentPeriods = { measurementPeriodMs: 15 * 60_000, timeHistoryPeriodMs: 100 };

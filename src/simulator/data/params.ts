@@ -3,7 +3,12 @@
  * checked against the endpoint's limits. Every refusal names the parameter at fault.
  */
 import type { Context } from 'hono';
-import { SERVICE_ERROR_CODES, type DataEndpointLimit, type PeriodBound } from '../../shared/service/limits';
+import {
+  resolvePeriodBound,
+  SERVICE_ERROR_CODES,
+  type DataEndpointLimit,
+  type InstrumentPeriods,
+} from '../../shared/service/limits';
 import { formatServiceTime, parseServiceTime } from '../../shared/service/time';
 import type { DemoInstrument } from '../fleet';
 import { errorResponse } from '../responses';
@@ -102,19 +107,6 @@ export function parseRange(c: Context, limit: DataEndpointLimit): Parsed<TimeRan
   return { ok: true, value: { startMs: start.value, endMs: end.value } };
 }
 
-/** The demo instruments' settings that some period bounds depend on. */
-export interface InstrumentPeriods {
-  measurementPeriodMs: number;
-  timeHistoryPeriodMs: number;
-}
-
-const resolveBound = (bound: PeriodBound, periods: InstrumentPeriods): number =>
-  bound.kind === 'fixed'
-    ? bound.ms
-    : bound.kind === 'measurementPeriod'
-      ? periods.measurementPeriodMs
-      : periods.timeHistoryPeriodMs;
-
 export interface PeriodChoice {
   periodMs: number;
   /** True when the request named a period (statistical levels are then refused). */
@@ -135,7 +127,7 @@ export function parsePeriod(
   if (rule === null) throw new Error(`${limit.path} takes no period.`);
   const text = c.req.query('period');
   if (text === undefined || text.trim() === '') {
-    return { ok: true, value: { periodMs: resolveBound(rule.default, periods), given: false } };
+    return { ok: true, value: { periodMs: resolvePeriodBound(rule.default, periods), given: false } };
   }
   const ms = parseIsoDuration(text);
   if (ms === null) {
@@ -143,7 +135,7 @@ export function parsePeriod(
       `The query parameter period ("${text.slice(0, 40)}") is not an ISO 8601 duration such as PT1M or PT15M.`,
     );
   }
-  const minMs = resolveBound(rule.min, periods);
+  const minMs = resolvePeriodBound(rule.min, periods);
   if (ms < minMs || ms > rule.maxMs) {
     return invalid(
       `The query parameter period (${text}) must be from ${describeDuration(minMs)} to ${describeDuration(rule.maxMs)} on ${limit.path}.`,

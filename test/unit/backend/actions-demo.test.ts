@@ -8,12 +8,16 @@ import { createBackend, type Backend, type BackendOptions } from '../../../src/m
 import { createMemoryVault } from '../../../src/main/backend/vault';
 import { startDemoService, type RunningDemoService } from '../../../src/simulator';
 import { FieldDeskError } from '../../../src/shared/errors';
-import type { EventChannel } from '../../../src/shared/ipc/channels';
-import type { EventPayloads, InstrumentEntry } from '../../../src/shared/ipc/contract';
+import type { InstrumentEntry } from '../../../src/shared/ipc/contract';
 import { isFinishedState, type OperationSnapshot } from '../../../src/shared/operations';
+import {
+  createRecordingBackend,
+  DEMO_TEST_KEY,
+  demoBackendOptions,
+  TEST_APP_INFO,
+  type RecordedEvent,
+} from './backend-helpers';
 import { makeTempDir } from './helpers';
-
-type Recorded = { [E in EventChannel]: { channel: E; payload: EventPayloads[E] } }[EventChannel];
 
 const FAST_CLIENT = {
   timeoutMs: 2_000,
@@ -30,7 +34,12 @@ let networkDown = false;
 
 beforeEach(async () => {
   networkDown = false;
-  service = await startDemoService({ port: 0, keys: { 'key-all': '*' }, rateLimit: 10_000, timeScale: 0.01 });
+  service = await startDemoService({
+    port: 0,
+    keys: { [DEMO_TEST_KEY]: '*' },
+    rateLimit: 10_000,
+    timeScale: 0.01,
+  });
   dataDir = await makeTempDir();
 });
 
@@ -41,12 +50,8 @@ afterEach(async () => {
 });
 
 async function makeBackend(overrides: Partial<BackendOptions> = {}) {
-  const events: Recorded[] = [];
-  const backend = await createBackend({
-    dataDir: dataDir.path,
-    vault: createMemoryVault('tests keep keys in memory'),
-    appInfo: { version: '0.1.0-test', shell: 'harness' },
-    startDemo: async () => ({ baseUrl: service.baseUrl, apiKey: 'key-all', close: async () => undefined }),
+  const made = await createRecordingBackend({
+    ...demoBackendOptions(dataDir.path, service),
     fetch: (input, init) => {
       if (networkDown)
         return Promise.reject(
@@ -58,10 +63,9 @@ async function makeBackend(overrides: Partial<BackendOptions> = {}) {
     polling: FAST_POLLING,
     ...overrides,
   });
-  backends.push(backend);
-  backend.subscribe((channel, payload) => events.push({ channel, payload } as Recorded));
-  await backend.handlers['accounts.tryDemo']({});
-  return { backend, handlers: backend.handlers, events };
+  backends.push(made.backend);
+  await made.handlers['accounts.tryDemo']({});
+  return made;
 }
 
 async function finished(backend: Backend, id: string, timeoutMs = 10_000): Promise<OperationSnapshot> {
@@ -114,7 +118,7 @@ describe('field actions against the demo service', () => {
 
     const first = outcomes[0] as OperationSnapshot;
     const progress = events.filter(
-      (e): e is Extract<Recorded, { channel: 'operations.progress' }> =>
+      (e): e is Extract<RecordedEvent, { channel: 'operations.progress' }> =>
         e.channel === 'operations.progress' && e.payload.id === first.id,
     );
     expect(progress[0]?.payload.state).toBe('starting');
@@ -220,7 +224,7 @@ describe('field actions against the demo service', () => {
     const reopened = await createBackend({
       dataDir: dataDir.path,
       vault: createMemoryVault('tests'),
-      appInfo: { version: '0.1.0-test', shell: 'harness' },
+      appInfo: TEST_APP_INFO,
       startDemo: async () => {
         throw new Error('not needed: the history is local');
       },

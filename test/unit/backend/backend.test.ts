@@ -6,12 +6,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createBackend, type Backend, type BackendOptions } from '../../../src/main/backend/backend';
+import type { Backend, BackendOptions } from '../../../src/main/backend/backend';
 import { createKeyVault, type KeyVault } from '../../../src/main/backend/vault';
 import { startDemoService, type RunningDemoService } from '../../../src/simulator';
 import { FieldDeskError } from '../../../src/shared/errors';
-import type { EventChannel } from '../../../src/shared/ipc/channels';
 import type { EventPayloads } from '../../../src/shared/ipc/contract';
+import { createRecordingBackend, TEST_APP_INFO } from './backend-helpers';
 import { fakeKeytar, makeTempDir, refusedBaseUrl, REAL_KEYTAR_ERRORS } from './helpers';
 
 const KEYS = {
@@ -23,8 +23,6 @@ const FAST_CLIENT = {
   timeoutMs: 2_000,
   retry: { limit: 1, baseDelayMs: 5, maxDelayMs: 10, maxRetryAfterMs: 500 },
 };
-
-type Recorded = { [E in EventChannel]: { channel: E; payload: EventPayloads[E] } }[EventChannel];
 
 let service: RunningDemoService;
 let dataDir: { path: string; remove(): Promise<void> };
@@ -49,20 +47,18 @@ function vaultOnFakeKeytar(): KeyVault {
 }
 
 async function makeBackend(overrides: Partial<BackendOptions> = {}) {
-  const events: Recorded[] = [];
-  const backend = await createBackend({
+  const made = await createRecordingBackend({
     dataDir: dataDir.path,
     vault: vaultOnFakeKeytar(),
-    appInfo: { version: '0.1.0-test', shell: 'harness' },
+    appInfo: TEST_APP_INFO,
     startDemo: async () => {
       throw new Error('the demo is not used in this test');
     },
     clientOptions: FAST_CLIENT,
     ...overrides,
   });
-  backends.push(backend);
-  backend.subscribe((channel, payload) => events.push({ channel, payload } as Recorded));
-  return { backend, handlers: backend.handlers, events };
+  backends.push(made.backend);
+  return made;
 }
 
 async function failure(promise: Promise<unknown>): Promise<FieldDeskError> {

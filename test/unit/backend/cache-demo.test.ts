@@ -7,19 +7,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { createBackend, type Backend, type BackendOptions } from '../../../src/main/backend/backend';
+import type { Backend, BackendOptions } from '../../../src/main/backend/backend';
 import { DATABASE_FILE_NAME } from '../../../src/main/backend/db';
 import { gaps } from '../../../src/main/backend/intervals';
 import { createDataClient } from '../../../src/main/backend/data-client';
-import { createMemoryVault } from '../../../src/main/backend/vault';
 import { startDemoService, type RunningDemoService } from '../../../src/simulator';
 import { DATASETS, defaultDatasetsFor, type SyncSnapshot } from '../../../src/shared/data';
-import type { EventChannel } from '../../../src/shared/ipc/channels';
-import type { EventPayloads } from '../../../src/shared/ipc/contract';
+import { createRecordingBackend, DEMO_TEST_KEY, demoBackendOptions } from './backend-helpers';
 import { checkCacheConsistency } from './cache-checks';
 import { makeTempDir } from './helpers';
-
-type Recorded = { [E in EventChannel]: { channel: E; payload: EventPayloads[E] } }[EventChannel];
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -49,7 +45,7 @@ beforeEach(async () => {
   networkDown = false;
   requests = [];
   fault = null;
-  service = await startDemoService({ port: 0, keys: { 'key-all': '*' }, rateLimit: 100_000 });
+  service = await startDemoService({ port: 0, keys: { [DEMO_TEST_KEY]: '*' }, rateLimit: 100_000 });
   dataDir = await makeTempDir();
 });
 
@@ -62,12 +58,8 @@ afterEach(async () => {
 const refused = () => Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
 
 async function makeBackend(overrides: Partial<BackendOptions> = {}) {
-  const events: Recorded[] = [];
-  const backend = await createBackend({
-    dataDir: dataDir.path,
-    vault: createMemoryVault('tests keep keys in memory'),
-    appInfo: { version: '0.1.0-test', shell: 'harness' },
-    startDemo: async () => ({ baseUrl: service.baseUrl, apiKey: 'key-all', close: async () => undefined }),
+  const made = await createRecordingBackend({
+    ...demoBackendOptions(dataDir.path, service),
     fetch: async (input, init) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
       const index = requests.length;
@@ -83,11 +75,10 @@ async function makeBackend(overrides: Partial<BackendOptions> = {}) {
     offlineProbeMs: 50,
     ...overrides,
   });
-  backends.push(backend);
-  backend.subscribe((channel, payload) => events.push({ channel, payload } as Recorded));
-  await backend.handlers['accounts.tryDemo']({});
+  backends.push(made.backend);
+  await made.handlers['accounts.tryDemo']({});
   requests = [];
-  return { backend, handlers: backend.handlers, events };
+  return made;
 }
 
 const dataRequests = () => requests.filter((r) => r.includes('/data/'));

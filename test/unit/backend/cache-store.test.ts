@@ -3,7 +3,7 @@
  * reading binary series blocks and records, replacing what a new response overlaps without ever
  * keeping a sample twice, coverage, the summary and clearing, and the canonical parameter key.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
@@ -11,25 +11,11 @@ import { canonicalParameters } from '../../../src/main/backend/cache-key';
 import { createCacheStore, type CacheKey, type CachedData } from '../../../src/main/backend/cache-store';
 import { DATABASE_FILE_NAME, MIGRATIONS, openDatabase } from '../../../src/main/backend/db';
 import type { SeriesChannel } from '../../../src/shared/data';
-import { makeTempDir } from './helpers';
+import { useTempDatabaseFolder } from './temp-database';
 
-let dir: { path: string; remove(): Promise<void> };
-const opened: Array<{ close(): void }> = [];
+const dir = useTempDatabaseFolder();
 
-beforeEach(async () => {
-  dir = await makeTempDir();
-});
-
-afterEach(async () => {
-  for (const db of opened.splice(0)) db.close();
-  await dir.remove();
-});
-
-function open() {
-  const database = openDatabase(dir.path);
-  opened.push(database);
-  return database;
-}
+const open = () => dir.open();
 
 const KEY: CacheKey = {
   accountId: 'acc-1',

@@ -443,20 +443,15 @@ describe('requests', () => {
     expect(counting.stats.requests.length).toBe(40);
     expect(counting.stats.maxInFlight).toBe(3);
 
-    const one = countingFetch();
-    await client({
-      fetch: one.fetch,
-      concurrency: 1,
-      maxRangeMs: { noiseMeasurements: 6 * HOUR },
-    }).fetchDataset(query());
-    expect(one.stats.maxInFlight).toBe(1);
-    const eight = countingFetch();
-    await client({
-      fetch: eight.fetch,
-      concurrency: 8,
-      maxRangeMs: { noiseMeasurements: 6 * HOUR },
-    }).fetchDataset(query());
-    expect(eight.stats.maxInFlight).toBe(8);
+    for (const concurrency of [1, 8]) {
+      const limited = countingFetch();
+      await client({
+        fetch: limited.fetch,
+        concurrency,
+        maxRangeMs: { noiseMeasurements: 6 * HOUR },
+      }).fetchDataset(query());
+      expect(limited.stats.maxInFlight).toBe(concurrency);
+    }
   });
 
   it('sends instruments, start and end in ISO 8601 UTC, period and values as given', async () => {

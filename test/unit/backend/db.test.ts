@@ -2,34 +2,20 @@
  * The local database on a temp folder: numbered migrations (fresh, re-open, upgrade, a failing
  * step, a newer file refused untouched, a damaged file) and the action history stored in it.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createActionHistory } from '../../../src/main/backend/action-history';
-import { DATABASE_FILE_NAME, MIGRATIONS, openDatabase, type Migration } from '../../../src/main/backend/db';
+import { DATABASE_FILE_NAME, MIGRATIONS, type Migration } from '../../../src/main/backend/db';
 import { FieldDeskError } from '../../../src/shared/errors';
 import type { OperationSnapshot } from '../../../src/shared/operations';
-import { makeTempDir } from './helpers';
+import { useTempDatabaseFolder } from './temp-database';
 
-let dir: { path: string; remove(): Promise<void> };
-const opened: Array<{ close(): void }> = [];
+const dir = useTempDatabaseFolder();
 
-beforeEach(async () => {
-  dir = await makeTempDir();
-});
-
-afterEach(async () => {
-  for (const db of opened.splice(0)) db.close();
-  await dir.remove();
-});
-
-function open(migrations?: readonly Migration[]) {
-  const database = openDatabase(dir.path, migrations === undefined ? {} : { migrations });
-  opened.push(database);
-  return database;
-}
+const open = (migrations?: readonly Migration[]) => dir.open(migrations === undefined ? {} : { migrations });
 
 const fileHash = async () =>
   createHash('sha256')
@@ -196,7 +182,7 @@ describe('action history', () => {
     history.record(snapshot({ id: 'other-serial', serial: 'QT2' }));
     history.record(snapshot({ id: 'other-account', accountId: 'acc2' }));
     history.record(snapshot({ id: 'still-running', state: 'running' }));
-    opened.splice(0).forEach((db) => db.close());
+    dir.closeAll();
 
     const records = createActionHistory(open().db).list('acc', 'QT100001');
     expect(records.map((r) => r.id)).toEqual(['b', 'a']);

@@ -1,0 +1,39 @@
+/** Building backends for the backend tests: the demo service as the demo account, events recorded. */
+import { createBackend, type BackendOptions } from '../../../src/main/backend/backend';
+import { createMemoryVault } from '../../../src/main/backend/vault';
+import type { EventChannel } from '../../../src/shared/ipc/channels';
+import type { EventPayloads } from '../../../src/shared/ipc/contract';
+import type { RunningDemoService } from '../../../src/simulator';
+
+/** One event a backend pushed, with its channel. */
+export type RecordedEvent = { [E in EventChannel]: { channel: E; payload: EventPayloads[E] } }[EventChannel];
+
+export const TEST_APP_INFO: BackendOptions['appInfo'] = { version: '0.1.0-test', shell: 'harness' };
+
+/** The key the demo service under test is started with (`keys: { [DEMO_TEST_KEY]: '*' }`). */
+export const DEMO_TEST_KEY = 'key-all';
+
+/**
+ * A backend on `dataDir` with keys in memory whose demo account is the demo service the test
+ * already runs, rather than one the backend starts itself.
+ */
+export function demoBackendOptions(dataDir: string, service: RunningDemoService): BackendOptions {
+  return {
+    dataDir,
+    vault: createMemoryVault('tests keep keys in memory'),
+    appInfo: TEST_APP_INFO,
+    startDemo: async () => ({
+      baseUrl: service.baseUrl,
+      apiKey: DEMO_TEST_KEY,
+      close: async () => undefined,
+    }),
+  };
+}
+
+/** A backend with every event it pushes recorded in `events`; the caller closes it. */
+export async function createRecordingBackend(options: BackendOptions) {
+  const events: RecordedEvent[] = [];
+  const backend = await createBackend(options);
+  backend.subscribe((channel, payload) => events.push({ channel, payload } as RecordedEvent));
+  return { backend, handlers: backend.handlers, events };
+}
