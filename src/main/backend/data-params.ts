@@ -6,7 +6,6 @@
 import type { Dataset, DatasetQuery, TimeInterval } from '../../shared/data';
 import { DATASETS } from '../../shared/data';
 import { FieldDeskError } from '../../shared/errors';
-import { describeDuration, parseIsoDuration } from '../../shared/service/duration';
 import {
   DATA_ENDPOINT_LIMITS,
   DEFAULT_NOISE_VALUES,
@@ -14,7 +13,7 @@ import {
   FREQUENCY_WEIGHTINGS,
   NOISE_MEASUREMENT_VALUES,
   NOISE_STATISTICAL_VALUES,
-  resolvePeriodBound,
+  checkPeriod,
   type DataEndpointLimit,
   type InstrumentPeriods,
 } from '../../shared/service/limits';
@@ -149,39 +148,11 @@ export function checkQuery(query: DatasetQuery, periods: InstrumentPeriods): Che
   let periodGiven = false;
 
   if (limit.period !== null) {
-    const rule = limit.period;
-    const text = options.period?.trim() ?? '';
-    if (text === '') {
-      periodMs = resolvePeriodBound(rule.default, periods);
-    } else {
-      const ms = parseIsoDuration(text);
-      if (ms === null || ms <= 0) {
-        refuse(
-          'period',
-          `The query parameter period ("${text.slice(0, 40)}") is not an ISO 8601 duration such as PT1M or PT15M.`,
-        );
-      }
-      const minMs = resolvePeriodBound(rule.min, periods);
-      if ((ms as number) < minMs || (ms as number) > rule.maxMs) {
-        refuse(
-          'period',
-          `The query parameter period (${text}) must be from ${describeDuration(minMs)} to ${describeDuration(rule.maxMs)} on ${limit.path}.`,
-        );
-      }
-      if (!rule.fractionalSeconds && (ms as number) % 1000 !== 0) {
-        refuse('period', `The query parameter period (${text}) must be whole seconds on ${limit.path}.`);
-      }
-      // Samples are recalculated from whole recorded samples.
-      if ((ms as number) % minMs !== 0) {
-        refuse(
-          'period',
-          `The query parameter period (${text}) must be a whole multiple of ${describeDuration(minMs)} on ${limit.path}.`,
-        );
-      }
-      periodMs = ms;
-      periodGiven = true;
-      params.period = text;
-    }
+    const period = checkPeriod(options.period, limit, periods);
+    if (!period.ok) return refuse('period', period.message);
+    periodMs = period.periodMs;
+    periodGiven = period.given;
+    if (period.given) params.period = (options.period as string).trim();
   }
 
   if (endpoint.takes.values) {

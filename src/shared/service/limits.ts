@@ -1,5 +1,7 @@
 /** Limits and constants both the demo service and the client agree on. */
 
+import { describeDuration, parseIsoDuration } from './duration';
+
 /** The real service's production address (service-facts.md). */
 export const PRODUCTION_BASE_URL = 'https://api.mycirrus.cloud/v1';
 
@@ -246,3 +248,42 @@ export const THIRD_OCTAVE_BAND_NAMES = [
 /** Vibration datasets of `/data/vibration/{type}`. */
 export const VIBRATION_TYPES = ['PPV', 'VDV'] as const;
 export type VibrationType = (typeof VIBRATION_TYPES)[number];
+
+/** A `period` checked against an endpoint's rule: its length, or the message the service gives. */
+export type PeriodCheck = { ok: true; periodMs: number; given: boolean } | { ok: false; message: string };
+
+/**
+ * The `period` rule of a data endpoint, shared by the demo service (which answers 400 with the
+ * message) and the client (which refuses before sending with the same words): absent means the
+ * endpoint default; otherwise an ISO 8601 duration within the bounds, in whole seconds unless the
+ * endpoint allows fractions, and a whole multiple of the shortest period (samples are
+ * recalculated from whole finer samples).
+ */
+export function checkPeriod(
+  text: string | undefined,
+  limit: DataEndpointLimit,
+  periods: InstrumentPeriods,
+): PeriodCheck {
+  const rule = limit.period;
+  if (rule === null) throw new Error(`${limit.path} takes no period.`);
+  const given = text?.trim() ?? '';
+  if (given === '') return { ok: true, periodMs: resolvePeriodBound(rule.default, periods), given: false };
+  const ms = parseIsoDuration(given);
+  if (ms === null) {
+    return {
+      ok: false,
+      message: `The query parameter period ("${given.slice(0, 40)}") is not an ISO 8601 duration such as PT1M or PT15M.`,
+    };
+  }
+  const minMs = resolvePeriodBound(rule.min, periods);
+  const refuse = (rest: string): PeriodCheck => ({
+    ok: false,
+    message: `The query parameter period (${given}) must be ${rest} on ${limit.path}.`,
+  });
+  if (ms < minMs || ms > rule.maxMs) {
+    return refuse(`from ${describeDuration(minMs)} to ${describeDuration(rule.maxMs)}`);
+  }
+  if (!rule.fractionalSeconds && ms % 1000 !== 0) return refuse('whole seconds');
+  if (ms % minMs !== 0) return refuse(`a whole multiple of ${describeDuration(minMs)}`);
+  return { ok: true, periodMs: ms, given: true };
+}

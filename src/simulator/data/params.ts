@@ -4,7 +4,7 @@
  */
 import type { Context } from 'hono';
 import {
-  resolvePeriodBound,
+  checkPeriod,
   SERVICE_ERROR_CODES,
   type DataEndpointLimit,
   type InstrumentPeriods,
@@ -13,7 +13,7 @@ import { formatServiceTime, parseServiceTime } from '../../shared/service/time';
 import type { DemoInstrument } from '../fleet';
 import { errorResponse } from '../responses';
 import type { DemoState } from '../state';
-import { describeDuration, parseIsoDuration } from '../../shared/service/duration';
+import { describeDuration } from '../../shared/service/duration';
 
 export interface Failure {
   ok: false;
@@ -113,40 +113,16 @@ export interface PeriodChoice {
   given: boolean;
 }
 
-/**
- * `period`: the endpoint default when absent; otherwise an ISO 8601 duration within the
- * endpoint's bounds and a whole multiple of its shortest period (samples are recalculated
- * from whole finer samples).
- */
+/** `period`, by the rule the client checks too (`checkPeriod`). */
 export function parsePeriod(
   c: Context,
   limit: DataEndpointLimit,
   periods: InstrumentPeriods,
 ): Parsed<PeriodChoice> {
-  const rule = limit.period;
-  if (rule === null) throw new Error(`${limit.path} takes no period.`);
-  const text = c.req.query('period');
-  if (text === undefined || text.trim() === '') {
-    return { ok: true, value: { periodMs: resolvePeriodBound(rule.default, periods), given: false } };
-  }
-  const ms = parseIsoDuration(text);
-  if (ms === null) {
-    return invalid(
-      `The query parameter period ("${text.slice(0, 40)}") is not an ISO 8601 duration such as PT1M or PT15M.`,
-    );
-  }
-  const minMs = resolvePeriodBound(rule.min, periods);
-  if (ms < minMs || ms > rule.maxMs) {
-    return invalid(
-      `The query parameter period (${text}) must be from ${describeDuration(minMs)} to ${describeDuration(rule.maxMs)} on ${limit.path}.`,
-    );
-  }
-  if (ms % minMs !== 0) {
-    return invalid(
-      `The query parameter period (${text}) must be a whole multiple of ${describeDuration(minMs)} on ${limit.path}.`,
-    );
-  }
-  return { ok: true, value: { periodMs: ms, given: true } };
+  const period = checkPeriod(c.req.query('period'), limit, periods);
+  return period.ok
+    ? { ok: true, value: { periodMs: period.periodMs, given: period.given } }
+    : invalid(period.message);
 }
 
 export interface DataQuery extends TimeRange {

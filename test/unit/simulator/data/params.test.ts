@@ -80,6 +80,16 @@ describe('period bounds', () => {
     }
   });
 
+  it('refuses fractional seconds where the interface allows none, with the words the client uses', async () => {
+    const response = await get<WireErrorBody>(
+      `/data/weather?instruments=${serialFor('/data/weather')}&${range}&period=PT90.5S`,
+    );
+    expect(response.status).toBe(400);
+    expect(response.body.description).toBe(
+      'The query parameter period (PT90.5S) must be whole seconds on /data/weather.',
+    );
+  });
+
   it('refuses a period that is not an ISO 8601 duration, naming the parameter', async () => {
     const response = await get<WireErrorBody>(
       `/data/noise/measurements?instruments=${serialFor('')}&${range}&period=15min`,
