@@ -22,27 +22,11 @@ import {
   signedDbText,
 } from '../../../src/renderer/src/logic/verdict';
 import { parseTolerance } from '../../../src/renderer/src/logic/settings';
-import { account, entry, status } from './fixtures';
+import { account, actionSnapshot, entry, status } from './fixtures';
 
-function snapshot(overrides: Partial<OperationSnapshot> = {}): OperationSnapshot {
-  return {
-    id: 'op-1',
-    kind: 'action',
-    accountId: 'acc-1',
-    serial: 'QT100001',
-    action: 'Calibration',
-    state: 'running',
-    phase: 'Waiting for the instrument',
-    startedAt: 100_000,
-    updatedAt: 100_000,
-    elapsedMs: 0,
-    expectedDurationMs: 40_000,
-    message: 'The instrument is calibrating.',
-    result: null,
-    error: null,
-    ...overrides,
-  };
-}
+/** Last pushed at 100 s on the test clock, so progress can be read against later times. */
+const snapshot = (overrides: Partial<OperationSnapshot> = {}): OperationSnapshot =>
+  actionSnapshot({ startedAt: 100_000, updatedAt: 100_000, ...overrides });
 
 const sicNoise = entry('QT100001', 'East boundary');
 sicNoise.instrument.feature = ['SIC', 'Modem'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordTable, SeriesChannel, SyncSnapshot } from '../../../src/shared/data';
+import type { RecordTable, SeriesChannel } from '../../../src/shared/data';
 import {
   buildDataChart,
   cellText,
@@ -40,6 +40,7 @@ import {
   syncProgressText,
   toggleAll,
 } from '../../../src/renderer/src/logic/dataSync';
+import { syncSnapshot as snapshot } from './fixtures';
 
 const T0 = Date.UTC(2026, 10, 12, 14, 0); // 12 Nov 2026 14:00 UTC
 const HOUR = 3_600_000;
@@ -323,30 +324,6 @@ describe('datasets and options', () => {
     expect(optionsProblem('weather', { ...DEFAULT_OPTION_CHOICES, values: [] })).toBeNull();
   });
 });
-
-function snapshot(overrides: Partial<SyncSnapshot> = {}): SyncSnapshot {
-  return {
-    id: 's1',
-    kind: 'sync',
-    accountId: 'acc-1',
-    serials: ['QT1'],
-    start: T0,
-    end: T0 + DAY,
-    state: 'running',
-    phase: 'fetching',
-    startedAt: T0,
-    updatedAt: T0,
-    elapsedMs: 0,
-    done: 12,
-    total: 40,
-    bytes: 3_400_000,
-    etaMs: 125_000,
-    message: '',
-    failures: [],
-    error: null,
-    ...overrides,
-  };
-}
 
 describe('site sync', () => {
   it('says progress in requests, size and time left', () => {

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import type { CacheSummary, DataReadResult, DatasetQuery, SyncSnapshot } from '../../../src/shared/data';
 import { FieldDeskError } from '../../../src/shared/errors';
-import { account } from './fixtures';
+import { account, syncSnapshot as snapshot } from './fixtures';
 
 /** The fake backend the stores talk to instead of `window.fielddesk`. */
 const fake = vi.hoisted(() => ({
@@ -50,30 +50,6 @@ function deferred<T>() {
   let resolve!: (value: T) => void;
   const promise = new Promise<T>((res) => (resolve = res));
   return { promise, resolve };
-}
-
-function snapshot(overrides: Partial<SyncSnapshot> = {}): SyncSnapshot {
-  return {
-    id: 's1',
-    kind: 'sync',
-    accountId: 'acc-1',
-    serials: ['QT1'],
-    start: 0,
-    end: 1,
-    state: 'running',
-    phase: 'fetching',
-    startedAt: 1,
-    updatedAt: 1,
-    elapsedMs: 0,
-    done: 1,
-    total: 4,
-    bytes: 10,
-    etaMs: null,
-    message: '',
-    failures: [],
-    error: null,
-    ...overrides,
-  };
 }
 
 beforeEach(() => {

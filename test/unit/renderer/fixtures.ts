@@ -1,7 +1,9 @@
-/** Instrument entries and accounts for renderer tests. */
+/** Instrument entries, accounts and operation snapshots for renderer tests. */
 import type { InstrumentEntry } from '../../../src/shared/ipc/contract';
 import type { InstrumentStatus } from '../../../src/shared/service/schemas';
 import type { AccountSummary } from '../../../src/shared/accounts';
+import type { SyncSnapshot } from '../../../src/shared/data';
+import type { OperationSnapshot } from '../../../src/shared/operations';
 
 export function status(overrides: Partial<InstrumentStatus> = {}): InstrumentStatus {
   return {
@@ -63,6 +65,52 @@ export function account(overrides: Partial<AccountSummary> = {}): AccountSummary
     missingScopes: [],
     createdAt: 0,
     lastCheckedAt: null,
+    ...overrides,
+  };
+}
+
+/** A calibration of QT100001 on acc-1, running since 1 s on the test clock. */
+export function actionSnapshot(overrides: Partial<OperationSnapshot> = {}): OperationSnapshot {
+  return {
+    id: 'op-1',
+    kind: 'action',
+    accountId: 'acc-1',
+    serial: 'QT100001',
+    action: 'Calibration',
+    state: 'running',
+    phase: 'Waiting for the instrument',
+    startedAt: 1_000,
+    updatedAt: 1_000,
+    elapsedMs: 0,
+    expectedDurationMs: 40_000,
+    message: 'The instrument is calibrating.',
+    result: null,
+    error: null,
+    ...overrides,
+  };
+}
+
+/** A site sync of QT1 on acc-1, 12 of 40 requests in. */
+export function syncSnapshot(overrides: Partial<SyncSnapshot> = {}): SyncSnapshot {
+  return {
+    id: 's1',
+    kind: 'sync',
+    accountId: 'acc-1',
+    serials: ['QT1'],
+    start: 0,
+    end: 86_400_000,
+    state: 'running',
+    phase: 'fetching',
+    startedAt: 1,
+    updatedAt: 1,
+    elapsedMs: 0,
+    done: 12,
+    total: 40,
+    bytes: 3_400_000,
+    etaMs: 125_000,
+    message: '',
+    failures: [],
+    error: null,
     ...overrides,
   };
 }

@@ -1,8 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
-import type { OperationSnapshot } from '../../../src/shared/operations';
 import { FieldDeskError } from '../../../src/shared/errors';
-import { account } from './fixtures';
+import { account, actionSnapshot as snapshot } from './fixtures';
 
 /** The fake backend: `emit` pushes an `operations.progress` event to the store's listener. */
 const fake = vi.hoisted(() => {
@@ -35,26 +34,6 @@ vi.mock('../../../src/renderer/src/api', () => ({
 const { useOperationsStore } = await import('../../../src/renderer/src/stores/operations');
 const { useAccountsStore } = await import('../../../src/renderer/src/stores/accounts');
 const { useConnectivityStore } = await import('../../../src/renderer/src/stores/connectivity');
-
-function snapshot(overrides: Partial<OperationSnapshot> = {}): OperationSnapshot {
-  return {
-    id: 'op-1',
-    kind: 'action',
-    accountId: 'acc-1',
-    serial: 'QT100001',
-    action: 'Calibration',
-    state: 'running',
-    phase: 'Waiting for the instrument',
-    startedAt: 1_000,
-    updatedAt: 1_000,
-    elapsedMs: 0,
-    expectedDurationMs: 40_000,
-    message: 'Calibrating.',
-    result: null,
-    error: null,
-    ...overrides,
-  };
-}
 
 describe('operations store', () => {
   beforeEach(() => {

@@ -103,9 +103,14 @@ function spanText(times: readonly number[]): string {
 
 const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
-const FONT = { size: 14, weight: 600 } as const;
+/** The text of every chart's axes and legend. */
+export const CHART_FONT = { size: 14, weight: 600 } as const;
 
-function baseOptions(yScales: NonNullable<ChartOptions<'line'>['scales']>): ChartOptions<'line'> {
+/**
+ * What every line chart here shares: it fills its box, draws at once (no animation) from points
+ * already in `{ x, y }` order, and its tooltip follows the time nearest the pointer.
+ */
+export function lineChartBase(): ChartOptions<'line'> {
   return {
     responsive: true,
     maintainAspectRatio: false,
@@ -113,11 +118,17 @@ function baseOptions(yScales: NonNullable<ChartOptions<'line'>['scales']>): Char
     parsing: false,
     normalized: true,
     interaction: { mode: 'nearest', axis: 'x', intersect: false },
+  };
+}
+
+function baseOptions(yScales: NonNullable<ChartOptions<'line'>['scales']>): ChartOptions<'line'> {
+  return {
+    ...lineChartBase(),
     scales: {
       x: {
         type: 'time',
         time: { tooltipFormat: 'yyyy-MM-dd HH:mm', displayFormats: { day: 'd MMM', month: 'MMM yyyy' } },
-        ticks: { color: CHART_COLORS.text, font: FONT, maxRotation: 0, autoSkipPadding: 16 },
+        ticks: { color: CHART_COLORS.text, font: CHART_FONT, maxRotation: 0, autoSkipPadding: 16 },
         grid: { color: CHART_COLORS.grid },
         border: { color: CHART_COLORS.text, width: 2 },
       },
@@ -126,7 +137,7 @@ function baseOptions(yScales: NonNullable<ChartOptions<'line'>['scales']>): Char
     plugins: {
       legend: {
         position: 'bottom',
-        labels: { color: CHART_COLORS.text, font: FONT, usePointStyle: true, padding: 16 },
+        labels: { color: CHART_COLORS.text, font: CHART_FONT, usePointStyle: true, padding: 16 },
       },
       tooltip: {
         titleFont: { size: 14 },
@@ -143,15 +154,31 @@ function baseOptions(yScales: NonNullable<ChartOptions<'line'>['scales']>): Char
   };
 }
 
-function yScale(title: string, position: 'left' | 'right', range: AxisRange | null, grid: boolean) {
+/** A value axis. With `grid` its lines cross the plot: one axis a chart, so two grids never clash. */
+export function yScale(title: string, position: 'left' | 'right', range: AxisRange | null, grid: boolean) {
   return {
     type: 'linear' as const,
     position,
     ...(range === null ? {} : { min: range.min, max: range.max }),
-    title: { display: true, text: title, color: CHART_COLORS.text, font: FONT },
-    ticks: { color: CHART_COLORS.text, font: FONT },
+    title: { display: true, text: title, color: CHART_COLORS.text, font: CHART_FONT },
+    ticks: { color: CHART_COLORS.text, font: CHART_FONT },
     grid: grid ? { color: CHART_COLORS.grid } : { drawOnChartArea: false },
     border: { color: CHART_COLORS.text, width: 2 },
+  };
+}
+
+/** Failed records: a large red cross each, with no line between them. */
+function failedDataset(data: ChartPoint[]): LineDataset {
+  return {
+    label: 'Failed',
+    data,
+    showLine: false,
+    borderColor: CHART_COLORS.danger,
+    backgroundColor: CHART_COLORS.danger,
+    borderWidth: 3,
+    pointStyle: 'crossRot',
+    pointRadius: 9,
+    pointHoverRadius: 11,
   };
 }
 
@@ -232,18 +259,7 @@ export function calibrationChart(records: readonly CalibrationRecord[], toleranc
       pointRadius: sorted.length > 120 ? 0 : 2.5,
       pointStyle: 'rect',
     },
-    {
-      label: 'Failed',
-      data: failedPoints,
-      yAxisID: OFFSET_AXIS,
-      showLine: false,
-      borderColor: CHART_COLORS.danger,
-      backgroundColor: CHART_COLORS.danger,
-      borderWidth: 3,
-      pointStyle: 'crossRot',
-      pointRadius: 9,
-      pointHoverRadius: 11,
-    },
+    { ...failedDataset(failedPoints), yAxisID: OFFSET_AXIS },
   ];
 
   const offsetSpan =
@@ -317,17 +333,7 @@ export function sicChart(records: readonly SicRecord[]): ChartModel {
       pointRadius: many ? 0 : 2.5,
       pointStyle: band.style,
     })),
-    {
-      label: 'Failed',
-      data: failedPoints,
-      showLine: false,
-      borderColor: CHART_COLORS.danger,
-      backgroundColor: CHART_COLORS.danger,
-      borderWidth: 3,
-      pointStyle: 'crossRot',
-      pointRadius: 9,
-      pointHoverRadius: 11,
-    },
+    failedDataset(failedPoints),
   ];
   const summary =
     sorted.length === 0

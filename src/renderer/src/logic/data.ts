@@ -7,7 +7,7 @@
 import type { ChartOptions } from 'chart.js';
 import type { CellValue, Provenance, RecordTable, SeriesChannel, TimeInterval } from '../../../shared/data';
 import type { FieldDeskErrorData } from '../../../shared/errors';
-import { CHART_COLORS, type ChartPoint, type LineDataset } from './charts';
+import { CHART_COLORS, CHART_FONT, lineChartBase, yScale, type ChartPoint, type LineDataset } from './charts';
 import { tableSlice, type TableSlice } from './history';
 import { relativeTimeText } from './time';
 import type { Tone } from './instruments';
@@ -367,8 +367,6 @@ export interface DataChartSettings {
   buckets?: number;
 }
 
-const FONT = { size: 14, weight: 600 } as const;
-
 const unitKey = (unit: string | null): string => unit ?? '';
 
 export function seriesLabel(channel: Pick<SeriesChannel, 'name' | 'unit'>): string {
@@ -420,25 +418,16 @@ export function buildDataChart(
   const yScales = Object.fromEntries(
     units.map((unit, i) => [
       `y${i}`,
+      // 'auto': an axis whose every series is hidden hides too.
       {
-        type: 'linear' as const,
-        position: i === 0 ? ('left' as const) : ('right' as const),
+        ...yScale(unit === '' ? 'Value' : unit, i === 0 ? 'left' : 'right', null, i === 0),
         display: 'auto' as const,
-        title: { display: true, text: unit === '' ? 'Value' : unit, color: CHART_COLORS.text, font: FONT },
-        ticks: { color: CHART_COLORS.text, font: FONT },
-        grid: i === 0 ? { color: CHART_COLORS.grid } : { drawOnChartArea: false },
-        border: { color: CHART_COLORS.text, width: 2 },
       },
     ]),
   );
 
   const options: ChartOptions<'line'> = {
-    responsive: true,
-    maintainAspectRatio: false,
-    animation: false,
-    parsing: false,
-    normalized: true,
-    interaction: { mode: 'nearest', axis: 'x', intersect: false },
+    ...lineChartBase(),
     scales: {
       x: {
         type: 'time',
@@ -448,11 +437,16 @@ export function buildDataChart(
           tooltipFormat: 'yyyy-MM-dd HH:mm:ss',
           displayFormats: { minute: 'HH:mm', hour: 'HH:mm', day: 'd MMM', month: 'MMM yyyy' },
         },
-        title: { display: true, text: `Time (${ZONE_LABELS[zone]})`, color: CHART_COLORS.text, font: FONT },
+        title: {
+          display: true,
+          text: `Time (${ZONE_LABELS[zone]})`,
+          color: CHART_COLORS.text,
+          font: CHART_FONT,
+        },
         // Major ticks (midnight, the 1st) carry the date, so a day boundary is never anonymous.
         ticks: {
           color: CHART_COLORS.text,
-          font: (context) => (context.tick?.major ? { ...FONT, weight: 800 } : FONT),
+          font: (context) => (context.tick?.major ? { ...CHART_FONT, weight: 800 } : CHART_FONT),
           maxRotation: 0,
           autoSkipPadding: 20,
           major: { enabled: true },
@@ -471,7 +465,7 @@ export function buildDataChart(
         // A short stroke of each line (not a filled box): the sample reads like the line itself.
         labels: {
           color: CHART_COLORS.text,
-          font: FONT,
+          font: CHART_FONT,
           usePointStyle: true,
           pointStyle: 'line',
           padding: 18,

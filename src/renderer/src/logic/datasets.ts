@@ -4,6 +4,7 @@
  */
 import {
   DATASET_LABELS,
+  DATASETS,
   defaultDatasetsFor,
   SYNC_DATASET_OPTIONS,
   type Dataset,
@@ -27,32 +28,36 @@ const hasWeather = (instrument: InstrumentFacts): boolean => (instrument.feature
  * always including the sync defaults.
  */
 export function availableDatasets(instrument: InstrumentFacts): Dataset[] {
-  const offered = offeredDatasets(instrument);
-  return [...offered, ...defaultDatasets(instrument).filter((d) => !offered.includes(d))];
+  return firstThenRest(offeredDatasets(instrument), defaultDatasets(instrument));
 }
+
+/** `first`, then the datasets of `rest` not already in it, each list in its own order. */
+function firstThenRest(first: readonly Dataset[], rest: readonly Dataset[]): Dataset[] {
+  return [...first, ...rest.filter((d) => !first.includes(d))];
+}
+
+const AIR_QUALITY_DATASETS: readonly Dataset[] = ['particulates', 'gases'];
+const VIBRATION_DATASETS: readonly Dataset[] = ['vibrationPPV', 'vibrationVDV'];
 
 function offeredDatasets(instrument: InstrumentFacts): Dataset[] {
   const weather: Dataset[] = hasWeather(instrument) ? ['weather'] : [];
   switch (instrumentKind(instrument.type)) {
     case 'Noise':
-      return [
-        'noiseMeasurements',
-        'events',
-        'noiseTimeHistory',
-        'frequencyMeasurements',
-        'frequencyTimeHistory',
-        ...weather,
-        'audio',
-        'calibrations',
-        'calibrationLog',
-        'sic',
-        'monitorStats',
-        'monitorEvents',
-      ];
+      // Every dataset but the other kinds' own (weather only with the feature), in the shared
+      // order, except that events come right after the levels they explain.
+      return firstThenRest(
+        ['noiseMeasurements', 'events'],
+        DATASETS.filter(
+          (d) =>
+            !AIR_QUALITY_DATASETS.includes(d) &&
+            !VIBRATION_DATASETS.includes(d) &&
+            (d !== 'weather' || hasWeather(instrument)),
+        ),
+      );
     case 'AirQuality':
-      return ['particulates', 'gases', ...weather, 'monitorEvents'];
+      return [...AIR_QUALITY_DATASETS, ...weather, 'monitorEvents'];
     case 'Vibration':
-      return ['vibrationPPV', 'vibrationVDV', ...weather, 'monitorEvents'];
+      return [...VIBRATION_DATASETS, ...weather, 'monitorEvents'];
     case 'Other':
       return [...weather];
   }
