@@ -32,6 +32,7 @@ import { cacheKeyOf, DEFAULT_OPEN_INTERVAL_MS, isOpen } from './data-reader';
 import type { DataSource } from './data-source';
 import type { SqliteDatabase } from './db';
 import { gaps, normalize } from './intervals';
+import { bytesText } from '../../shared/format';
 
 /** Requests in flight at once for one sync. */
 export const SYNC_CONCURRENCY = 3;
@@ -113,12 +114,6 @@ function parseError(json: string | null): FieldDeskErrorData | null {
   } catch {
     return null;
   }
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} kB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -421,7 +416,7 @@ export function createSyncManager(options: SyncManagerOptions): SyncManager {
         const got = counts.fetched + counts.skipped;
         if (failures.length === 0) {
           state = 'succeeded';
-          message = `Ready for the site visit: ${plural(entry.snapshot.serials.length, 'instrument')} available offline (${formatBytes(counts.bytes)} fetched).`;
+          message = `Ready for the site visit: ${plural(entry.snapshot.serials.length, 'instrument')} available offline (${bytesText(counts.bytes)} fetched).`;
         } else if (got === 0 && counts.total > 0) {
           state = 'failed';
           error = gaveUp ??

@@ -11,19 +11,9 @@ import {
   type SyncSnapshot,
   type TimeInterval,
 } from '../../../shared/data';
+import { bytesText } from '../../../shared/format';
 import { coveredText, type DisplayZone } from './data';
 import { relativeTimeText } from './time';
-
-/** "0 KB", "<1 KB", "340 KB", "3.4 MB", "1.25 GB" (decimal units, as download sizes are shown). */
-export function bytesText(bytes: number): string {
-  if (bytes > 0 && bytes < 500) return '<1 KB';
-  if (bytes < 1_000_000) return `${Math.round(bytes / 1000)} KB`;
-  if (bytes < 1_000_000_000) {
-    const mb = bytes / 1_000_000;
-    return `${mb < 10 ? mb.toFixed(1) : Math.round(mb)} MB`;
-  }
-  return `${(bytes / 1_000_000_000).toFixed(2)} GB`;
-}
 
 /** "about 2 min left", "less than a minute left", "working out the time left". */
 export function etaText(etaMs: number | null): string {
