@@ -279,6 +279,7 @@ describe('pass / fail', () => {
     expect(serviceStatusBadge('Success')).toEqual({ label: 'Success', tone: 'ok', icon: 'check' });
     expect(serviceStatusBadge('Error').tone).toBe('warning');
     expect(serviceStatusBadge('Failed').tone).toBe('danger');
+    expect(serviceStatusBadge('InProgress')).toEqual({ label: 'In progress', tone: 'info', icon: 'info' });
   });
 });
 

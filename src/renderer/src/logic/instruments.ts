@@ -80,20 +80,6 @@ export function subscriptionTone(entry: InstrumentEntry): Tone {
   return 'neutral';
 }
 
-/** Tone of a calibration or SIC result ("Success", "Failed", "InProgress"). */
-export function resultTone(status: string): Tone {
-  const lower = status.toLowerCase();
-  if (lower === 'success' || lower === 'passed' || lower === 'pass') return 'ok';
-  if (lower === 'failed' || lower === 'fail' || lower === 'error') return 'danger';
-  if (lower === 'inprogress') return 'info';
-  return 'neutral';
-}
-
-/** "InProgress" reads as "In progress". */
-export function resultLabel(status: string): string {
-  return status.toLowerCase() === 'inprogress' ? 'In progress' : status;
-}
-
 export type StateFilter = 'all' | 'online' | InstrumentState;
 export type TypeFilter = 'all' | InstrumentKind;
 

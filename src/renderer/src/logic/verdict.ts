@@ -9,7 +9,7 @@ import type { Tone } from './instruments';
 export type VerdictKind = 'pass' | 'fail' | 'noResult';
 
 /** Icon names as `Icon.vue` knows them (kept as strings so this stays free of components). */
-export type VerdictIcon = 'check' | 'error' | 'warning';
+export type VerdictIcon = 'check' | 'error' | 'warning' | 'info';
 
 export interface VerdictFact {
   label: string;
@@ -160,5 +160,6 @@ export function serviceStatusBadge(status: string): ResultBadge {
   const lower = status.trim().toLowerCase();
   if (lower === 'success') return { label: 'Success', tone: 'ok', icon: 'check' };
   if (lower === 'failed' || lower === 'fail') return { label: status, tone: 'danger', icon: 'error' };
+  if (lower === 'inprogress') return { label: 'In progress', tone: 'info', icon: 'info' };
   return { label: status || 'Unknown', tone: 'warning', icon: 'warning' };
 }
