@@ -232,7 +232,20 @@ describe('chart model', () => {
     expect(scales['y0']?.title?.text).toBe('dB');
     expect(scales['y2']?.title?.text).toBe('bar');
     expect(model.sampleCount).toBe(12);
-    expect(model.summary).toContain('1 missing readings show as breaks');
+    expect(model.summary).toContain(': 3 readings each, taken ');
+    expect(model.summary).toContain('1 missing value shows as a break');
+  });
+
+  it('says when the readings were taken, so a chart mostly empty is explained', () => {
+    const day = { start: T0, end: T0 + 24 * HOUR };
+    const stopped = buildDataChart([channel('LAeq', [50, 51, 52, 53], T0, 15 * 60_000)], {
+      zone: 'utc',
+      range: day,
+    });
+    const firstText = intervalText({ start: T0, end: T0 + 45 * 60_000 }, 'utc');
+    expect(stopped.summary).toBe(`LAeq, ${intervalText(day, 'utc')}: 4 readings, taken ${firstText}.`);
+    const silent = buildDataChart([channel('LAeq', [Number.NaN, Number.NaN])], { zone: 'utc', range: day });
+    expect(silent.summary).toBe(`LAeq, ${intervalText(day, 'utc')}: no readings in this range.`);
   });
 });
 

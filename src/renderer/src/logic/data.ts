@@ -377,6 +377,45 @@ function valueText(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(Math.abs(value) < 10 ? 2 : 1);
 }
 
+/** When the first and the last reading of any channel were taken; null when there is none. */
+function readingSpan(series: readonly SeriesChannel[]): TimeInterval | null {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const channel of series) {
+    for (let i = 0; i < channel.values.length; i++) {
+      if (Number.isNaN(channel.values[i]!)) continue;
+      first = Math.min(first, channel.times[i]!);
+      last = Math.max(last, channel.times[i]!);
+    }
+  }
+  return first <= last ? { start: first, end: last } : null;
+}
+
+/**
+ * "LAeq, LAFMax, 21 Nov 07:38 – 22 Nov 07:38: 24 readings each, taken 21 Nov 07:30 – 13:15.
+ * 3 missing values show as breaks in the line." Saying when the readings were taken matters:
+ * an instrument that stopped measuring leaves most of the chart empty, and that is not a fault.
+ */
+function chartSummary(
+  series: readonly SeriesChannel[],
+  range: TimeInterval,
+  zone: DisplayZone,
+  missingCount: number,
+): string {
+  const names = series.map((s) => s.name).join(', ');
+  const span = readingSpan(series);
+  if (span === null) return `${names}, ${intervalText(range, zone)}: no readings in this range.`;
+  const points = Math.max(...series.map((s) => s.values.length));
+  const count = `${points.toLocaleString('en-GB')} reading${points === 1 ? '' : 's'}${series.length > 1 ? ' each' : ''}`;
+  const missing =
+    missingCount === 0
+      ? ''
+      : missingCount === 1
+        ? ' 1 missing value shows as a break in the line.'
+        : ` ${missingCount.toLocaleString('en-GB')} missing values show as breaks in the line.`;
+  return `${names}, ${intervalText(range, zone)}: ${count}, taken ${intervalText(span, zone)}.${missing}`;
+}
+
 /**
  * One line per channel on a time axis, one y axis per unit: the first unit on the left, the
  * others on the right. Channels beyond the first two units start hidden (their axis appears
@@ -484,15 +523,10 @@ export function buildDataChart(
     },
   };
 
-  const names = series.map((s) => s.name).join(', ');
-  const missing =
-    missingCount === 0
-      ? ''
-      : ` ${missingCount.toLocaleString('en-GB')} missing readings show as breaks in the line.`;
   const summary =
     series.length === 0
       ? 'No series to draw for this dataset.'
-      : `${names} from ${intervalText(range, zone)}; ${sampleCount.toLocaleString('en-GB')} readings.${missing}`;
+      : chartSummary(series, range, zone, missingCount);
 
   return { datasets, options, summary, sampleCount, drawnCount };
 }
