@@ -564,6 +564,32 @@ export function createServiceRequester(options: ServiceClientOptions): ServiceRe
     );
   }
 
+  /**
+   * ky retries failed requests, but not an answer whose body ended early (a connection dropped
+   * mid-transfer, a proxy cutting a long answer): a GET is asked again, with the same backoff.
+   */
+  async function withCutOffRetries<T>(
+    method: HttpMethod,
+    init: CallInit,
+    attempt: () => Promise<T>,
+  ): Promise<T> {
+    for (let retried = 0; ; retried++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        const again =
+          method === 'GET' &&
+          retried < retry.limit &&
+          error instanceof FieldDeskError &&
+          error.code === 'badResponse' &&
+          error.retryable;
+        if (!again) throw error;
+        const signals = [init.signal, options.signal].filter((x): x is AbortSignal => x !== undefined);
+        await pause(backoffDelay(retried + 1, retry.baseDelayMs, retry.maxDelayMs), AbortSignal.any(signals));
+      }
+    }
+  }
+
   function parseJson(text: string, resource: string): unknown {
     if (text.trim() === '') {
       throw new FieldDeskError(
@@ -577,13 +603,12 @@ export function createServiceRequester(options: ServiceClientOptions): ServiceRe
       // No `cause`: a JSON.parse error quotes the answer, which is not ours to log.
       const looksLikePage = /^\s*</.test(text);
       const cutOff = !looksLikePage && /end of (JSON )?input|Unterminated/i.test(String(error));
+      if (cutOff) throw cutOffAnswer(resource);
       throw new FieldDeskError(
         'badResponse',
         looksLikePage
           ? `The service sent a web page where FieldDesk expected ${resource}. Check the account's address: it should end in /v1.`
-          : cutOff
-            ? `The service's answer was cut off before the end (expected ${resource}). Try again.`
-            : `The service sent something that is not valid JSON where FieldDesk expected ${resource}.`,
+          : `The service sent something that is not valid JSON where FieldDesk expected ${resource}.`,
       );
     }
   }
@@ -604,14 +629,22 @@ export function createServiceRequester(options: ServiceClientOptions): ServiceRe
       [init.signal, options.signal].filter((s): s is AbortSignal => s !== undefined),
     );
     const query = init.query === undefined ? '' : `?${new URLSearchParams(init.query).toString()}`;
+    let response: Response;
     try {
-      return await http(`${baseUrl}${path}${query}`, {
+      response = await http(`${baseUrl}${path}${query}`, {
         method,
         signal,
         ...(init.json === undefined ? {} : { json: init.json }),
-      }).text();
+      });
     } catch (error) {
       throw toFieldDeskError(method, path, error, signal);
+    }
+    try {
+      return await response.text();
+    } catch (error) {
+      if (signal.aborted) throw toFieldDeskError(method, path, error, signal);
+      // The connection ended after the answer began: the same as a cut-off body.
+      throw cutOffAnswer('the whole answer');
     }
   }
 
@@ -623,7 +656,7 @@ export function createServiceRequester(options: ServiceClientOptions): ServiceRe
   ): Promise<T> {
     const scopes = findEndpointRule(method, path)?.scopes ?? [];
     try {
-      const result = read(await send(method, path, init));
+      const result = await withCutOffRetries(method, init, async () => read(await send(method, path, init)));
       options.onExchange?.({ method, path, scopes, error: null });
       return result;
     } catch (error) {
@@ -779,4 +812,29 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         signal,
       ),
   };
+}
+
+/** A body that ended before its end: worth asking again, unlike an answer that is wrong. */
+function cutOffAnswer(resource: string): FieldDeskError {
+  return new FieldDeskError(
+    'badResponse',
+    `The service's answer was cut off before the end (expected ${resource}). Try again.`,
+    { retryable: true },
+  );
+}
+
+/** Waits `ms`, or rejects as cancelled as soon as `signal` aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const cancelled = () => {
+      clearTimeout(timer);
+      reject(new FieldDeskError('cancelled', 'The request was cancelled.'));
+    };
+    if (signal?.aborted) return cancelled();
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', cancelled);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', cancelled, { once: true });
+  });
 }

@@ -352,7 +352,6 @@ describe('service client: failures become specific FieldDeskErrors', () => {
   });
 
   it.each([
-    ['truncated JSON', '[{"serialNumber": "QT1", "type": "No', /cut off/],
     ['a web page', '<!doctype html><title>Login</title>', /web page.*\/v1/],
     ['an empty body', '', /empty answer/],
     [
@@ -378,6 +377,52 @@ describe('service client: failures become specific FieldDeskErrors', () => {
     expect(error.code).toBe('badResponse');
     expect(error.message).toMatch(message);
     // A bad answer is not retried: asking again gives the same answer.
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('asks again when an answer was cut off, and says so when every answer is', async () => {
+    const cut = '[{"serialNumber": "QT1", "type": "No';
+    let answers = 0;
+    const flaky = await serve((_req, res) => {
+      answers++;
+      if (answers === 1) res.writeHead(200, { 'Content-Type': 'application/json' }).end(cut);
+      else sendJson(res, 200, [wireInstrument('QT1')]);
+    });
+    const instruments = await clientFor(flaky.baseUrl).listInstruments();
+    expect(instruments.map((i) => i.serialNumber)).toEqual(['QT1']);
+    expect(flaky.requests).toHaveLength(2);
+
+    const broken = await serve((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(cut);
+    });
+    const error = await failure(clientFor(broken.baseUrl).listInstruments());
+    expect(error.code).toBe('badResponse');
+    expect(error.message).toMatch(/cut off before the end/);
+    expect(broken.requests).toHaveLength(FAST_RETRY.limit + 1);
+  });
+
+  it('asks again when the connection ends in the middle of an answer', async () => {
+    let answers = 0;
+    const server = await serve((_req, res) => {
+      answers++;
+      if (answers === 1) {
+        // Promises more bytes than it sends, then hangs up.
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '500' });
+        res.write('[{"serialNumber": "QT1"');
+        setTimeout(() => res.destroy(), 20);
+      } else sendJson(res, 200, [wireInstrument('QT1')]);
+    });
+    const instruments = await clientFor(server.baseUrl).listInstruments();
+    expect(instruments.map((i) => i.serialNumber)).toEqual(['QT1']);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('never asks a POST again after a cut-off answer: it could start an action twice', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status": "InPro');
+    });
+    const error = await failure(clientFor(server.baseUrl).startAction('QT1', 'Identify'));
+    expect(error.message).toMatch(/cut off/);
     expect(server.requests).toHaveLength(1);
   });
 
