@@ -8,6 +8,7 @@ import { ENDPOINTS, type EndpointRule, type Scope } from '../shared/service/scop
 import { actionRoutes } from './actions';
 import { KeyRateLimiter, missingScopes, resolveDemoKeys } from './auth';
 import { dataRoutes } from './data/routes';
+import { faultInjection } from './faults';
 import { healthDataRoutes } from './health-data';
 import { instrumentRoutes } from './instruments';
 import { DEFAULT_RATE_LIMIT, DEFAULT_SEED, DEMO_BASE_PATH, type DemoServiceOptions } from './options';
@@ -90,7 +91,8 @@ export function createDemoApp(options: DemoServiceOptions = {}): Hono {
   if (!Number.isSafeInteger(seed)) throw new RangeError(`The seed must be an integer, not ${seed}.`);
   const { keys } = resolveDemoKeys(options.keys);
   const limiter = new KeyRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, now);
-  const state = createDemoState(seed, now, options.timeScale ?? 1);
+  const timeScale = options.timeScale ?? 1;
+  const state = createDemoState(seed, now, timeScale);
   // One table per area; later issues add theirs (actions, data, webhooks) here.
   const handlers = mergeRouteTables([
     instrumentRoutes(state),
@@ -101,6 +103,11 @@ export function createDemoApp(options: DemoServiceOptions = {}): Hono {
 
   // Not strict: `/control/instruments/` is the same endpoint as `/control/instruments`, as in findEndpointRule.
   const app = new Hono({ strict: false });
+  if (options.faults !== undefined) {
+    // Only data requests: listing instruments and running actions keep working. Registered
+    // before the routes, so it runs ahead of the key check, as a failing front end would.
+    app.use(`${DEMO_BASE_PATH}/data/*`, faultInjection(options.faults, seed, timeScale));
+  }
   const keyMap = new Map(Object.entries(keys));
   for (const rule of ENDPOINTS) {
     const handler = handlers.get(endpointKey(rule)) ?? notImplemented(rule);

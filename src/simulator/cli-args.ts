@@ -24,6 +24,9 @@ Options:
   --seed N              Seed of the demo fleet (default ${DEFAULT_SEED}); same seed, same fleet
   --time-scale X        Multiply simulated durations (Calibration 30–45 s, SIC 20–30 s) by X > 0,
                         e.g. 0.01 for fast tests (default 1)
+  --faults RATE         Answer a share RATE (0 < RATE ≤ 1) of /v1/data requests with a fault,
+                        in turn: HTTP 500, dropped connection, cut-off JSON, slow answer, 429
+                        storm. Same --seed, same faults (default: no faults)
   -h, --help            Show this help
 
 Scopes: ${SCOPES.join(', ')}
@@ -44,10 +47,26 @@ function parseInteger(flag: string, text: string, min: number, max: number): num
   return value;
 }
 
+/** A plain decimal such as 2, 0.5 or .5; NaN for anything else (1e3, 0x10, Infinity, ''). */
+function parseDecimal(text: string): number {
+  return /^\+?(\d+(\.\d*)?|\.\d+)$/.test(text.trim()) ? Number(text) : Number.NaN;
+}
+
 function parsePositiveNumber(flag: string, text: string): number {
-  const value = /^\+?(\d+(\.\d*)?|\.\d+)$/.test(text.trim()) ? Number(text) : Number.NaN;
+  const value = parseDecimal(text);
   if (!Number.isFinite(value) || value <= 0) {
     throw new DemoCliError(`${flag} must be a number greater than 0, not "${text}".`);
+  }
+  return value;
+}
+
+function parseFaultRate(text: string): number {
+  const value = parseDecimal(text);
+  // Also refuses NaN: every comparison with NaN is false.
+  if (!(value > 0 && value <= 1)) {
+    throw new DemoCliError(
+      `--faults must be a number greater than 0 and at most 1 (the share of data requests that fail), not "${text}".`,
+    );
   }
   return value;
 }
@@ -98,6 +117,7 @@ export function parseDemoCliArgs(argv: string[]): DemoServiceOptions | { help: s
         'rate-limit': { type: 'string' },
         seed: { type: 'string' },
         'time-scale': { type: 'string' },
+        faults: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -123,6 +143,7 @@ export function parseDemoCliArgs(argv: string[]): DemoServiceOptions | { help: s
   if (values['time-scale'] !== undefined) {
     options.timeScale = parsePositiveNumber('--time-scale', values['time-scale']);
   }
+  if (values.faults !== undefined) options.faults = { rate: parseFaultRate(values.faults) };
   if (values.key !== undefined) {
     // A Map, then fromEntries: a key named like an Object.prototype member stays an ordinary key.
     const keys = new Map<string, readonly Scope[] | '*'>();

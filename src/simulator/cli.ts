@@ -30,6 +30,11 @@ async function main(argv: string[]): Promise<number> {
       `Time scale ${parsed.timeScale}: Calibration and SIC take ${parsed.timeScale} × their usual time.`,
     );
   }
+  if (parsed.faults !== undefined) {
+    console.log(
+      `Faults: ${Number((parsed.faults.rate * 100).toPrecision(3))}% of /v1/data requests fail on purpose (500s, drops, cut-off JSON, slow answers, 429 storms).`,
+    );
+  }
   console.log('API keys (send in the X-Api-Key header):');
   for (const [key, scopes] of Object.entries(service.keys)) {
     const described =

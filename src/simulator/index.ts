@@ -1,6 +1,8 @@
 /** Public API of the demo service. */
 export { createDemoApp } from './app';
 export { DEMO_CLI_USAGE, DemoCliError, parseDemoCliArgs } from './cli-args';
+export { FAULT_KINDS, RATE_LIMIT_STORM_LENGTH, SLOW_ANSWER_MS, createFaultPlan } from './faults';
+export type { FaultKind } from './faults';
 export { generateDemoFleet, instrumentStatus, isQuantumModel } from './fleet';
 export type { DemoInstrument, InstrumentCondition } from './fleet';
 export {
@@ -9,6 +11,7 @@ export {
   DEFAULT_RATE_LIMIT,
   DEFAULT_SEED,
   DEMO_BASE_PATH,
+  type DemoFaultOptions,
   type DemoServiceOptions,
   type RunningDemoService,
 } from './options';

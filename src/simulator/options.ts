@@ -19,6 +19,19 @@ export interface DemoServiceOptions {
    * greater than 0. End-to-end tests use e.g. 0.01 to finish a calibration in well under a second.
    */
   timeScale?: number;
+  /** Faults on a share of `/v1/data/*` requests (faults.ts); default none. */
+  faults?: DemoFaultOptions;
+}
+
+/** Fault injection for testing clients against a struggling service. */
+export interface DemoFaultOptions {
+  /**
+   * Share of data requests that get a fault, from 0 (none) to 1 (every one): in turn a 500, a
+   * dropped connection, cut-off JSON, a slow answer, or a storm of 429s.
+   */
+  rate: number;
+  /** Seed of which requests get which fault; default the service's `seed`. */
+  seed?: number;
 }
 
 export interface RunningDemoService {

@@ -128,3 +128,23 @@ describe('parseDemoCliArgs --time-scale', () => {
     expect('help' in result ? result.help : '').toMatch(/--time-scale X +Multiply simulated durations/);
   });
 });
+
+describe('parseDemoCliArgs --faults', () => {
+  it('reads a share of data requests to fail, up to and including 1', () => {
+    expect(parseDemoCliArgs(['--faults', '0.3'])).toEqual({ faults: { rate: 0.3 } });
+    expect(parseDemoCliArgs(['--faults=1', '--seed', '9'])).toEqual({ faults: { rate: 1 }, seed: 9 });
+  });
+
+  it.each([['0'], ['1.5'], ['abc'], ['-0.5'], [''], ['1e-1']])('refuses --faults %j', (rate) => {
+    expect(parseError([`--faults=${rate}`]).message).toBe(
+      `--faults must be a number greater than 0 and at most 1 (the share of data requests that fail), not "${rate}".`,
+    );
+  });
+
+  it('is described in the usage', () => {
+    const result = parseDemoCliArgs(['--help']);
+    expect('help' in result ? result.help : '').toMatch(
+      /--faults RATE +Answer a share RATE \(0 < RATE ≤ 1\)/,
+    );
+  });
+});
