@@ -108,6 +108,16 @@ export interface DataReadResult {
   records: RecordTable | null;
 }
 
+/**
+ * An instrument history read (`history.calibrations`, `…calibrationLog`, `…sic`): the typed
+ * records, oldest first, and where they came from. These reads go through the cache like
+ * `data.read`, so offline they answer what a site sync or an earlier read stored.
+ */
+export interface HistoryRead<T> {
+  records: T[];
+  provenance: Provenance;
+}
+
 // ---- site sync -------------------------------------------------------------------------------
 
 export interface SyncRequest {

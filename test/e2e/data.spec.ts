@@ -73,6 +73,22 @@ test('prepare for a site visit, lose the service, and keep browsing the data fro
   await expect(provenance).toContainText(/From the cache|offline/);
   await expect(page.getByText(/Could not read/)).toHaveCount(0);
 
+  // The instrument's calibration & SIC history reads through the cache too, and says so.
+  await page.getByRole('link', { name: 'Instruments', exact: true }).click();
+  await page.getByRole('row').filter({ hasText: serial }).getByRole('link').first().click();
+  const history = page.getByTestId('history');
+  await expect(history.getByRole('heading', { name: 'Calibration & SIC history' })).toBeVisible();
+  const calibrations = history.getByRole('region', { name: 'Calibrations', exact: true });
+  const calibrationSource = calibrations.getByTestId('provenance');
+  await expect(calibrationSource).toHaveAttribute('data-source', /^(cached|partial)$/);
+  await expect(calibrationSource).toContainText(/from the cache/i);
+  expect(await page.getByTestId('calibration-table').locator('tbody tr').count()).toBeGreaterThan(0);
+  const log = history.getByRole('region', { name: 'Calibration log' });
+  await expect(log.getByTestId('provenance')).toHaveAttribute('data-source', /^(cached|partial)$/);
+  await expect(history.getByText(/Could not (load|refresh) the calibration/)).toHaveCount(0);
+  await history.scrollIntoViewIfNeeded();
+  await keepScreenshot(page, testInfo, 'history-offline');
+
   // The offline data screen lists what is kept.
   await page.getByRole('link', { name: 'Offline data' }).click();
   const item = page.getByTestId('cache-item').filter({ hasText: serial });

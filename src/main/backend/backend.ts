@@ -5,7 +5,7 @@
  */
 import pLimit from 'p-limit';
 import type { AccountCheck, AccountsState, AccountSummary } from '../../shared/accounts';
-import { defaultDatasetsFor, type Dataset, type DatasetQuery } from '../../shared/data';
+import { defaultDatasetsFor, type DataReadResult, type Dataset, type DatasetQuery } from '../../shared/data';
 import { FieldDeskError, toErrorData, type FieldDeskErrorData } from '../../shared/errors';
 import type { EventChannel } from '../../shared/ipc/channels';
 import type {
@@ -27,6 +27,12 @@ import { readDataset } from './data-reader';
 import { createDataClient } from './data-client';
 import type { DataSource } from './data-source';
 import { openDatabase, type FieldDeskDatabase } from './db';
+import {
+  calibrationLogEntriesOf,
+  calibrationRecordsOf,
+  nothingAnswered,
+  sicRecordsOf,
+} from './history-records';
 import { createOperationRegistry } from './operations';
 import { openSettingsStore } from './settings-store';
 import { createSyncManager, type SyncManager } from './sync';
@@ -400,6 +406,56 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     return make(await watchingOptions(account));
   }
 
+  /**
+   * A cache-aware read (`data.read`, the instrument history): what the cache covers without a
+   * request, the gaps and the still-open recent interval from the service when it can be
+   * reached, and where the answer came from.
+   */
+  async function readThroughCache(account: StoredAccount, request: DatasetQuery): Promise<DataReadResult> {
+    const { cache } = requireCache();
+    const offline =
+      connectivity.accountId === account.id && connectivity.state === 'offline'
+        ? (unreachable ?? {
+            code: 'offline' as const,
+            message: connectivity.message ?? 'The service cannot be reached.',
+            retryable: true,
+          })
+        : null;
+    let source: DataSource | null = null;
+    let sourceProblem: FieldDeskErrorData | undefined;
+    try {
+      source = await dataSourceFor(account);
+    } catch (error) {
+      // Without a key (or the demo service) the cache still answers what it holds.
+      if (!(error instanceof FieldDeskError) || error.code === 'invalidInput') throw error;
+      sourceProblem = error.toData();
+    }
+    return readDataset(
+      {
+        store: cache,
+        source,
+        now,
+        accountId: account.id,
+        offline,
+        ...(sourceProblem === undefined ? {} : { sourceProblem }),
+        ...(options.openIntervalMs === undefined ? {} : { openIntervalMs: options.openIntervalMs }),
+      },
+      request,
+    );
+  }
+
+  /**
+   * A history read through the cache. When nothing at all could be answered (no copy, and the
+   * service unreachable or refusing), that failure is thrown: the history shows it as an error
+   * (or, for a missing scope, its "no records with this key" notice) rather than an empty table.
+   */
+  async function readHistory(account: StoredAccount, request: DatasetQuery): Promise<DataReadResult> {
+    const result = await readThroughCache(account, request);
+    const failure = nothingAnswered(result, now());
+    if (failure !== null) throw failure;
+    return result;
+  }
+
   function requireCache(): { cache: CacheStore; syncs: SyncManager } {
     if (cache === null || syncs === null)
       throw databaseProblem ?? new FieldDeskError('internal', 'The local data cache is unavailable.');
@@ -703,66 +759,28 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     'operations.cancel': async ({ id }) => operations.cancel(id),
 
     'history.calibrations': async ({ serial, start, end }) => {
-      const account = requireActive();
-      return withClient(account.id, await credentialsFor(account), (client) =>
-        client.listCalibrations(serial, start, end),
-      );
+      const result = await readHistory(requireActive(), { serial, dataset: 'calibrations', start, end });
+      return { records: calibrationRecordsOf(serial, result.records), provenance: result.provenance };
     },
 
     'history.calibrationLog': async ({ serial, start, end }) => {
-      const account = requireActive();
-      return withClient(account.id, await credentialsFor(account), (client) =>
-        client.listCalibrationLog(serial, start, end),
-      );
+      const result = await readHistory(requireActive(), { serial, dataset: 'calibrationLog', start, end });
+      return { records: calibrationLogEntriesOf(serial, result.records), provenance: result.provenance };
     },
 
     'history.sic': async ({ serial, start, end }) => {
-      const account = requireActive();
-      return withClient(account.id, await credentialsFor(account), (client) =>
-        client.listSic(serial, start, end),
-      );
+      const result = await readHistory(requireActive(), { serial, dataset: 'sic', start, end });
+      return { records: sicRecordsOf(serial, result.records), provenance: result.provenance };
     },
 
-    'data.read': async (query) => {
-      const account = requireActive();
-      const { cache } = requireCache();
-      const offline =
-        connectivity.accountId === account.id && connectivity.state === 'offline'
-          ? (unreachable ?? {
-              code: 'offline' as const,
-              message: connectivity.message ?? 'The service cannot be reached.',
-              retryable: true,
-            })
-          : null;
-      let source: DataSource | null = null;
-      let sourceProblem: FieldDeskErrorData | undefined;
-      try {
-        source = await dataSourceFor(account);
-      } catch (error) {
-        // Without a key (or the demo service) the cache still answers what it holds.
-        if (!(error instanceof FieldDeskError) || error.code === 'invalidInput') throw error;
-        sourceProblem = error.toData();
-      }
-      const request: DatasetQuery = {
+    'data.read': async (query) =>
+      readThroughCache(requireActive(), {
         serial: query.serial,
         dataset: query.dataset,
         start: query.start,
         end: query.end,
         ...(query.options === undefined ? {} : { options: query.options }),
-      };
-      return readDataset(
-        {
-          store: cache,
-          source,
-          now,
-          accountId: account.id,
-          offline,
-          ...(sourceProblem === undefined ? {} : { sourceProblem }),
-          ...(options.openIntervalMs === undefined ? {} : { openIntervalMs: options.openIntervalMs }),
-        },
-        request,
-      );
-    },
+      }),
 
     'sync.start': async (request) => {
       const account = requireActive();

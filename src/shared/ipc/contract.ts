@@ -12,7 +12,13 @@ import { FieldDeskError, toErrorData, type FieldDeskErrorData } from '../errors'
 import type { Instrument, InstrumentStatus } from '../service/schemas';
 import { INSTRUMENT_NAME_MAX_LENGTH } from '../service/limits';
 import { ACTIONS } from '../service/wire';
-import { DATASETS, type CacheSummary, type DataReadResult, type SyncSnapshot } from '../data';
+import {
+  DATASETS,
+  type CacheSummary,
+  type DataReadResult,
+  type HistoryRead,
+  type SyncSnapshot,
+} from '../data';
 import {
   CALIBRATION_TOLERANCE_MAX_DB,
   CALIBRATION_TOLERANCE_MIN_DB,
@@ -198,9 +204,10 @@ export const REQUESTS = {
   'operations.list': request<OperationSnapshot[]>()(noArgs),
   /** Stops watching an operation; the instrument is told nothing (the service has no cancel). */
   'operations.cancel': request<OperationSnapshot>()(z.object({ id: operationIdSchema }).strict()),
-  'history.calibrations': request<CalibrationRecord[]>()(historyRangeSchema),
-  'history.calibrationLog': request<CalibrationLogEntry[]>()(historyRangeSchema),
-  'history.sic': request<SicRecord[]>()(historyRangeSchema),
+  /** An instrument's service history over a range, read through the cache (offline too). */
+  'history.calibrations': request<HistoryRead<CalibrationRecord>>()(historyRangeSchema),
+  'history.calibrationLog': request<HistoryRead<CalibrationLogEntry>>()(historyRangeSchema),
+  'history.sic': request<HistoryRead<SicRecord>>()(historyRangeSchema),
   'settings.get': request<Settings>()(noArgs),
   'settings.update': request<Settings>()(settingsUpdateSchema),
   'data.read': request<DataReadResult>()(

@@ -136,22 +136,73 @@ describe('field actions against the demo service', () => {
 
     // The service's own history has the new calibration; two years are read as two requests.
     const now = Date.now();
-    const records = await handlers['history.calibrations']({
+    const read = await handlers['history.calibrations']({
       serial: first.serial,
       start: now - 2 * YEAR_MS,
       end: now + 60_000,
     });
+    expect(read.provenance.source).toBe('fresh');
+    const records = read.records;
     expect(records.length).toBeGreaterThan(10);
     expect(records.map((r) => r.time)).toEqual([...records.map((r) => r.time)].sort((a, b) => a - b));
     expect(records.find((r) => r.time === (first.result as { time: number }).time)).toMatchObject({
       instrument: first.serial,
     });
-    const log = await handlers['history.calibrationLog']({
+    const { records: log } = await handlers['history.calibrationLog']({
       serial: first.serial,
       start: now - 86_400_000,
       end: now + 60_000,
     });
     expect(log.some((entry) => /Calibration started remotely/.test(entry.message))).toBe(true);
+  });
+
+  it('reads the service history through the cache: a new calibration shows online, the copy answers offline', async () => {
+    const { backend, handlers } = await makeBackend();
+    const [entry, other] = onlineNoise((await handlers['instruments.list']({})).entries);
+    const serial = entry?.instrument.serialNumber as string;
+    const start = Date.now() - 60 * 86_400_000;
+    const firstEnd = Date.now();
+    const first = await handlers['history.calibrations']({ serial, start, end: firstEnd });
+    expect(first.provenance.source).toBe('fresh');
+    expect(first.records.length).toBeGreaterThan(0);
+    for (const record of first.records) {
+      expect(record.instrument).toBe(serial);
+      expect(typeof record.time).toBe('number');
+      expect(record.time).toBeGreaterThanOrEqual(start);
+      expect(record.time).toBeLessThan(firstEnd);
+    }
+    const times = first.records.map((r) => r.time);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+
+    // Online, the still-open recent interval is asked again: a new calibration shows at once.
+    const op = await handlers['actions.start']({ serial, action: 'Calibration' });
+    const done = await finished(backend, op.id);
+    const resultTime = (done.result as { time: number }).time;
+    const afterwards = await handlers['history.calibrations']({ serial, start, end: Date.now() + 1 });
+    expect(afterwards.records.find((r) => r.time === resultTime)).toMatchObject({
+      instrument: serial,
+      status: expect.any(String),
+    });
+    expect(afterwards.records.length).toBe(first.records.length + 1);
+
+    // Offline, the cache answers what it holds and says so; no error.
+    networkDown = true;
+    const cached = await handlers['history.calibrations']({ serial, start, end: firstEnd });
+    expect(cached.provenance.source).toBe('cached');
+    expect(cached.records).toEqual(first.records);
+    await new Promise((resolve) => setTimeout(resolve, 5)); // time passes since the last fetch
+    const recent = await handlers['history.calibrations']({ serial, start, end: Date.now() + 60_000 });
+    expect(recent.provenance).toMatchObject({ source: 'partial', reason: { code: 'offline' } });
+    expect(recent.records.map((r) => r.time)).toContain(resultTime);
+
+    // With nothing cached at all, the history gets the reason as an error, not an empty table.
+    const never = await handlers['history.sic']({
+      serial: other?.instrument.serialNumber as string,
+      start,
+      end: Date.now(),
+    }).catch((e: unknown) => e);
+    expect(never).toBeInstanceOf(FieldDeskError);
+    expect(never).toMatchObject({ code: 'offline' });
   });
 
   it('refuses a second action on the same instrument while one runs, and runs Identify at once elsewhere', async () => {

@@ -1,11 +1,13 @@
 /**
- * One instrument's history: calibrations, the calibration log and SIC results from the service
- * for a range of months, and the local record of actions run from FieldDesk (readable offline).
+ * One instrument's history: calibrations, the calibration log and SIC results for a range of
+ * months, read through the cache (so offline they show what a site sync or an earlier read
+ * stored, with where it came from), and the local record of actions run from FieldDesk.
  * Each part loads and fails on its own, so a missing scope for one does not hide the others.
  */
 import { defineStore } from 'pinia';
 import { shallowRef } from 'vue';
 import { api } from '../api';
+import type { HistoryRead, Provenance } from '../../../shared/data';
 import type { FieldDeskError } from '../../../shared/errors';
 import type {
   ActionRecord,
@@ -24,6 +26,11 @@ export interface HistoryPart<T> {
   error: FieldDeskError | null;
   /** When the rows were read (epoch ms); null until the first answer. */
   loadedAt: number | null;
+  /**
+   * Where the shown rows came from (live, the cache and its age, or partly missing and why);
+   * null until the first answer, and always for the local record of actions.
+   */
+  provenance: Provenance | null;
 }
 
 export interface InstrumentHistory {
@@ -37,7 +44,13 @@ export interface InstrumentHistory {
 
 type PartName = 'calibrations' | 'calibrationLog' | 'sic' | 'actions';
 
-const emptyPart = <T>(): HistoryPart<T> => ({ rows: [], loading: false, error: null, loadedAt: null });
+const emptyPart = <T>(): HistoryPart<T> => ({
+  rows: [],
+  loading: false,
+  error: null,
+  loadedAt: null,
+  provenance: null,
+});
 
 export const useHistoryStore = defineStore('history', () => {
   const connectivity = useConnectivityStore();
@@ -67,18 +80,19 @@ export const useHistoryStore = defineStore('history', () => {
     serial: string,
     part: K,
     generation: number,
-    read: () => Promise<InstrumentHistory[K]['rows']>,
+    read: () => Promise<{ rows: InstrumentHistory[K]['rows']; provenance: Provenance | null }>,
   ): Promise<void> {
     const before = historyFor(serial)[part];
     setPart(serial, part, { ...before, loading: true } as InstrumentHistory[K]);
     try {
-      const rows = await read();
+      const { rows, provenance } = await read();
       if (generations.get(serial) !== generation) return;
       setPart(serial, part, {
         rows,
         loading: false,
         error: null,
         loadedAt: Date.now(),
+        provenance,
       } as InstrumentHistory[K]);
     } catch (error) {
       if (generations.get(serial) !== generation) return;
@@ -103,16 +117,20 @@ export const useHistoryStore = defineStore('history', () => {
       bySerial.value = { ...bySerial.value, [serial]: { ...current, months: chosen } };
     }
     const range = { serial, ...historyRange(chosen, Date.now()) };
-    const byTime = <T extends { time: number }>(rows: T[]) => newestFirst(rows, (r) => r.time);
+    const byTime = <T extends { time: number }>({ records, provenance }: HistoryRead<T>) => ({
+      rows: newestFirst(records, (r) => r.time),
+      provenance,
+    });
     await Promise.all([
       loadPart(serial, 'calibrations', generation, async () => byTime(await api.history.calibrations(range))),
       loadPart(serial, 'calibrationLog', generation, async () =>
         byTime(await api.history.calibrationLog(range)),
       ),
       loadPart(serial, 'sic', generation, async () => byTime(await api.history.sic(range))),
-      loadPart(serial, 'actions', generation, async () =>
-        newestFirst(await api.actions.history({ serial }), (r) => r.finishedAt),
-      ),
+      loadPart(serial, 'actions', generation, async () => ({
+        rows: newestFirst(await api.actions.history({ serial }), (r) => r.finishedAt),
+        provenance: null,
+      })),
     ]);
   }
 
