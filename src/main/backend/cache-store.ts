@@ -1,12 +1,14 @@
 /**
- * The data cache in SQLite (tables of migration 2 in `db.ts`).
+ * The data cache in SQLite (tables of migrations 2 and 3 in `db.ts`).
  *
  * - One key per (account, instrument, dataset, canonical parameters) in `cache_keys`.
  * - One `cache_chunks` row per stored response: its [start_ms, end_ms) is what it covers, so the
  *   coverage IS the set of stored chunks. A chunk and its data are written in one transaction:
  *   the cache can never claim coverage it has no data for, whenever the process dies.
- * - Series as binary blocks: one `cache_series` row per chunk and channel, times as Float64 and
- *   values as Float32 (little-endian, the layout of the typed arrays). Records as JSON per chunk.
+ * - Series as binary blocks: one `cache_series` row per chunk and channel, values as Float32
+ *   (little-endian, the layout of the typed arrays) and times as Float64 per sample or, when evenly
+ *   spaced, just the first time and the step (`times_codec`, see `series-times.ts`). Records as JSON
+ *   per chunk.
  * - Chunks of one key never overlap, and a chunk holds only samples inside its interval: storing a
  *   response first cuts whatever it replaces out of older chunks, so a read never sees a sample
  *   twice (the still-open recent interval is fetched again and replaces the old copy).
@@ -22,6 +24,7 @@ import type {
 } from '../../shared/data';
 import type { SqliteDatabase } from './db';
 import { normalize, subtract } from './intervals';
+import { decodeTimes, encodeTimes } from './series-times';
 
 export interface CacheKey {
   accountId: string;
@@ -190,16 +193,9 @@ export function joinTables(tables: readonly RecordTable[]): RecordTable | null {
   return { columns, rows };
 }
 
-const asBlob = (array: Float64Array | Float32Array) =>
-  Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+const asBlob = (array: Float32Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 
-/** A copy as a Float64Array (SQLite's buffers need not be 8-byte aligned). */
-function toFloat64(blob: Buffer): Float64Array {
-  const out = new Float64Array(blob.byteLength / 8);
-  new Uint8Array(out.buffer).set(blob);
-  return out;
-}
-
+/** A copy as a Float32Array (SQLite's buffers need not be aligned). */
 function toFloat32(blob: Buffer): Float32Array {
   const out = new Float32Array(blob.byteLength / 4);
   new Uint8Array(out.buffer).set(blob);
@@ -224,6 +220,7 @@ interface SeriesRow {
   unit: string | null;
   count: number;
   times: Buffer;
+  times_codec: number;
   vals: Buffer;
   start_ms: number;
   end_ms: number;
@@ -263,18 +260,20 @@ export function createCacheStore(db: SqliteDatabase): CacheStore {
      WHERE key_id = ? AND end_ms > ? AND start_ms < ? ORDER BY start_ms`,
   );
   const seriesOverlapping = db.prepare<[number, number, number], SeriesRow>(
-    `SELECT s.chunk_id, s.position, s.name, s.unit, s.count, s.times, s.vals, c.start_ms, c.end_ms
+    `SELECT s.chunk_id, s.position, s.name, s.unit, s.count, s.times, s.times_codec, s.vals, c.start_ms, c.end_ms
      FROM cache_series s JOIN cache_chunks c ON c.id = s.chunk_id
      WHERE c.key_id = ? AND c.end_ms > ? AND c.start_ms < ? ORDER BY c.start_ms, s.position`,
   );
   const seriesOfChunk = db.prepare<[number], SeriesRow>(
-    'SELECT chunk_id, position, name, unit, count, times, vals, 0 AS start_ms, 0 AS end_ms FROM cache_series WHERE chunk_id = ? ORDER BY position',
+    `SELECT chunk_id, position, name, unit, count, times, times_codec, vals, 0 AS start_ms, 0 AS end_ms
+     FROM cache_series WHERE chunk_id = ? ORDER BY position`,
   );
   const insertChunk = db.prepare(
     'INSERT INTO cache_chunks (key_id, start_ms, end_ms, fetched_at, bytes, records_json) VALUES (?, ?, ?, ?, ?, ?)',
   );
   const insertSeries = db.prepare(
-    'INSERT INTO cache_series (chunk_id, position, name, unit, count, times, vals) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    `INSERT INTO cache_series (chunk_id, position, name, unit, count, times, times_codec, vals)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const deleteChunk = db.prepare('DELETE FROM cache_chunks WHERE id = ?');
   const summaryRows = db.prepare<
@@ -301,32 +300,32 @@ export function createCacheStore(db: SqliteDatabase): CacheStore {
       series: seriesOfChunk.all(row.id).map((s) => ({
         name: s.name,
         unit: s.unit,
-        times: toFloat64(s.times),
+        times: decodeTimes(s.times_codec, s.times, s.count),
         values: toFloat32(s.vals),
       })),
       records: parseRecords(row.records_json),
     };
   }
 
-  /** Inserts one chunk with its data (already within `interval`); returns its id and bytes. */
+  /** Inserts one chunk with its data (already within `interval`); returns its id and the bytes stored. */
   function insert(id: number, interval: TimeInterval, data: CachedData, fetchedAt: number) {
     const recordsJson = data.records === null ? null : JSON.stringify(data.records);
+    const blocks = data.series.map((channel) => {
+      const count = Math.min(channel.times.length, channel.values.length);
+      return {
+        channel,
+        count,
+        times: encodeTimes(channel.times.subarray(0, count)),
+        vals: asBlob(channel.values.subarray(0, count)),
+      };
+    });
     let bytes = recordsJson === null ? 0 : Buffer.byteLength(recordsJson);
-    for (const channel of data.series) bytes += channel.times.byteLength + channel.values.byteLength;
+    for (const block of blocks) bytes += block.times.blob.byteLength + block.vals.byteLength;
     const chunkId = Number(
       insertChunk.run(id, interval.start, interval.end, fetchedAt, bytes, recordsJson).lastInsertRowid,
     );
-    data.series.forEach((channel, position) => {
-      const count = Math.min(channel.times.length, channel.values.length);
-      insertSeries.run(
-        chunkId,
-        position,
-        channel.name,
-        channel.unit,
-        count,
-        asBlob(channel.times.subarray(0, count)),
-        asBlob(channel.values.subarray(0, count)),
-      );
+    blocks.forEach(({ channel, count, times, vals }, position) => {
+      insertSeries.run(chunkId, position, channel.name, channel.unit, count, times.blob, times.codec, vals);
     });
     return { chunkId, bytes };
   }
@@ -456,12 +455,14 @@ export function createCacheStore(db: SqliteDatabase): CacheStore {
   };
 }
 
-const ownsWholeBuffer = (blob: Buffer) => blob.byteOffset === 0 && blob.buffer.byteLength === blob.byteLength;
+/** Whether a view spans all of its memory, so handing it over (structured clone) carries nothing else. */
+const ownsWholeBuffer = (view: ArrayBufferView) =>
+  view.byteOffset === 0 && view.buffer.byteLength === view.byteLength;
 
 /** Joins the stored blocks of each channel within [range.start, range.end) into typed arrays. */
 function assemble(rows: readonly SeriesRow[], range: TimeInterval): SeriesChannel[] {
   interface Piece {
-    times: Buffer;
+    times: Float64Array;
     vals: Buffer;
     from: number;
     to: number;
@@ -471,40 +472,42 @@ function assemble(rows: readonly SeriesRow[], range: TimeInterval): SeriesChanne
     let channel = channels.get(row.name);
     if (channel === undefined) channels.set(row.name, (channel = { unit: row.unit, pieces: [], total: 0 }));
     channel.unit ??= row.unit;
+    const times = decodeTimes(row.times_codec, row.times, row.count);
     let from = 0;
     let to = row.count;
     if (row.start_ms < range.start || row.end_ms > range.end) {
-      const times = toFloat64(row.times);
       from = lowerBound(times, range.start);
       to = lowerBound(times, range.end);
     }
     if (to > from) {
-      channel.pieces.push({ times: row.times, vals: row.vals, from, to });
+      channel.pieces.push({ times, vals: row.vals, from, to });
       channel.total += to - from;
     }
   }
   return [...channels].map(([name, channel]) => {
     const only = channel.pieces.length === 1 ? channel.pieces[0]! : null;
-    if (only !== null && ownsWholeBuffer(only.times) && ownsWholeBuffer(only.vals)) {
-      // One whole block (the usual case for a week): the buffers SQLite handed over, no copy. Only
-      // when each owns its memory alone, so a transfer (structured clone) carries nothing else.
-      const count = only.to - only.from;
-      if (only.from === 0 && count * 8 === only.times.byteLength) {
-        return {
-          name,
-          unit: channel.unit,
-          times: new Float64Array(only.times.buffer, 0, count),
-          values: new Float32Array(only.vals.buffer, 0, count),
-        };
-      }
+    if (
+      only !== null &&
+      only.from === 0 &&
+      only.to === only.times.length &&
+      ownsWholeBuffer(only.times) &&
+      ownsWholeBuffer(only.vals)
+    ) {
+      // One whole block (the usual case for a week): the times as decoded (SQLite's buffer for raw
+      // times, a new array for evenly spaced ones) and the values in SQLite's buffer, no copy.
+      return {
+        name,
+        unit: channel.unit,
+        times: only.times,
+        values: new Float32Array(only.vals.buffer, 0, only.to),
+      };
     }
     const times = new Float64Array(channel.total);
     const values = new Float32Array(channel.total);
-    const timeBytes = new Uint8Array(times.buffer);
     const valueBytes = new Uint8Array(values.buffer);
     let offset = 0;
     for (const piece of channel.pieces) {
-      timeBytes.set(piece.times.subarray(piece.from * 8, piece.to * 8), offset * 8);
+      times.set(piece.times.subarray(piece.from, piece.to), offset);
       valueBytes.set(piece.vals.subarray(piece.from * 4, piece.to * 4), offset * 4);
       offset += piece.to - piece.from;
     }

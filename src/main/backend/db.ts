@@ -113,6 +113,17 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    name: 'compact evenly spaced series times',
+    up(db) {
+      // How `times` is encoded (see `series-times.ts`): 0 = one Float64 per sample, as every row
+      // written before this step; 1 = evenly spaced, the first time and the step. Adding a column
+      // with a constant default rewrites nothing, so existing rows stay valid as codec 0. No CHECK:
+      // a later codec comes with its own migration number, which older versions already refuse.
+      db.exec('ALTER TABLE cache_series ADD COLUMN times_codec INTEGER NOT NULL DEFAULT 0');
+    },
+  },
 ];
 
 export interface OpenDatabaseOptions {

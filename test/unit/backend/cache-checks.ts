@@ -3,11 +3,13 @@ import { expect } from 'vitest';
 import type Database from 'better-sqlite3';
 import { canonicalParameters } from '../../../src/main/backend/cache-key';
 import { gaps, normalize } from '../../../src/main/backend/intervals';
+import { decodeTimes, TIMES_EVEN, TIMES_RAW } from '../../../src/main/backend/series-times';
 import type { Dataset, DatasetOptions } from '../../../src/shared/data';
 
 /**
  * - `PRAGMA integrity_check` is ok and foreign keys hold;
- * - every series block has as many samples as it says, all inside its chunk's interval, in order;
+ * - every series block has as many samples as it says (times raw, 8 bytes each, or evenly spaced,
+ *   16 bytes in all), all inside its chunk's interval, in order;
  * - chunks of one key never overlap (so no sample can be read twice);
  * - every sync chunk marked fetched is covered by stored chunks (the mark never runs ahead of the data).
  */
@@ -17,15 +19,23 @@ export function checkCacheConsistency(db: Database.Database): void {
 
   const blocks = db
     .prepare(
-      `SELECT s.count, s.times, s.vals, c.start_ms, c.end_ms FROM cache_series s
+      `SELECT s.count, s.times, s.times_codec, s.vals, c.start_ms, c.end_ms FROM cache_series s
        JOIN cache_chunks c ON c.id = s.chunk_id`,
     )
-    .all() as Array<{ count: number; times: Buffer; vals: Buffer; start_ms: number; end_ms: number }>;
+    .all() as Array<{
+    count: number;
+    times: Buffer;
+    times_codec: number;
+    vals: Buffer;
+    start_ms: number;
+    end_ms: number;
+  }>;
   for (const block of blocks) {
-    expect(block.times.byteLength).toBe(block.count * 8);
+    expect([TIMES_RAW, TIMES_EVEN]).toContain(block.times_codec);
+    expect(block.times.byteLength).toBe(block.times_codec === TIMES_EVEN ? 16 : block.count * 8);
     expect(block.vals.byteLength).toBe(block.count * 4);
-    const times = new Float64Array(block.count);
-    new Uint8Array(times.buffer).set(block.times);
+    const times = decodeTimes(block.times_codec, block.times, block.count);
+    expect(times.length).toBe(block.count);
     for (let i = 0; i < times.length; i++) {
       const t = times[i]!;
       if (t < block.start_ms || t >= block.end_ms) throw new Error(`sample ${t} outside its chunk`);

@@ -1,6 +1,6 @@
 /**
  * The data cache on a temp database: migration 2 (fresh, re-open, upgrade from 1), storing and
- * reading binary series blocks and records, replacing what a new response overlaps without ever
+ * reading binary series blocks (evenly spaced times stored compactly) and records, replacing what a new response overlaps without ever
  * keeping a sample twice, coverage, the summary and clearing, and the canonical parameter key.
  */
 import { describe, expect, it } from 'vitest';
@@ -10,12 +10,23 @@ import { join } from 'node:path';
 import { canonicalParameters } from '../../../src/main/backend/cache-key';
 import { createCacheStore, type CacheKey, type CachedData } from '../../../src/main/backend/cache-store';
 import { DATABASE_FILE_NAME, MIGRATIONS, openDatabase } from '../../../src/main/backend/db';
+import { TIMES_EVEN, TIMES_RAW } from '../../../src/main/backend/series-times';
 import type { SeriesChannel } from '../../../src/shared/data';
 import { useTempDatabaseFolder } from './temp-database';
 
 const dir = useTempDatabaseFolder();
 
 const open = () => dir.open();
+
+const LATEST = MIGRATIONS.length;
+
+/** Same length and bytes (a fast check for arrays of a week of samples). */
+function expectSameArray(actual: Float64Array | Float32Array, expected: Float64Array | Float32Array): void {
+  expect(actual.constructor).toBe(expected.constructor);
+  expect(actual.length).toBe(expected.length);
+  const bytes = (a: Float64Array | Float32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  expect(bytes(actual).equals(bytes(expected))).toBe(true);
+}
 
 const KEY: CacheKey = {
   accountId: 'acc-1',
@@ -48,20 +59,20 @@ function tables(db: Database.Database): string[] {
 describe('migration 2 (data cache and site sync)', () => {
   it('creates the cache and sync tables on a fresh database, and re-opening changes nothing', () => {
     const first = open();
-    expect(first.version).toBe(2);
+    expect(first.version).toBe(LATEST);
     expect(tables(first.db)).toEqual(
       expect.arrayContaining(['cache_keys', 'cache_chunks', 'cache_series', 'sync_runs', 'sync_chunks']),
     );
     first.close();
     const again = open();
-    expect(again.version).toBe(2);
+    expect(again.version).toBe(LATEST);
     expect(
       (
         again.db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as Array<{
           version: number;
         }>
       ).map((r) => r.version),
-    ).toEqual([1, 2]);
+    ).toEqual(MIGRATIONS.map((m) => m.version));
   });
 
   it('upgrades a database at migration 1, keeping its action history', () => {
@@ -77,7 +88,7 @@ describe('migration 2 (data cache and site sync)', () => {
     old.close();
 
     const upgraded = open();
-    expect(upgraded.version).toBe(2);
+    expect(upgraded.version).toBe(LATEST);
     expect(tables(upgraded.db)).toContain('cache_chunks');
     expect(upgraded.db.prepare('SELECT COUNT(*) AS n FROM action_history').get()).toEqual({ n: 1 });
     expect(upgraded.db.pragma('integrity_check', { simple: true })).toBe('ok');
@@ -100,9 +111,12 @@ describe('cache store', () => {
     const channel = series(0, 3_600_000);
     store.store(KEY, { start: 0, end: 3_600_000 }, data(channel), 4_000_000);
     expect(db.prepare('SELECT COUNT(*) AS n FROM cache_series').get()).toEqual({ n: 1 });
-    const row = db.prepare('SELECT count, length(times) AS t, length(vals) AS v FROM cache_series').get();
-    // The sample at the exclusive end (3,600,000) is not part of the chunk.
-    expect(row).toEqual({ count: 3600, t: 3600 * 8, v: 3600 * 4 });
+    const row = db
+      .prepare('SELECT count, times_codec AS codec, length(times) AS t, length(vals) AS v FROM cache_series')
+      .get();
+    // The sample at the exclusive end (3,600,000) is not part of the chunk; evenly spaced times
+    // are stored as the first time and the step.
+    expect(row).toEqual({ count: 3600, codec: TIMES_EVEN, t: 16, v: 3600 * 4 });
 
     const read = store.read(KEY, { start: 0, end: 3_600_000 });
     expect(read.series).toHaveLength(1);
@@ -114,6 +128,71 @@ describe('cache store', () => {
     expect(read.chunks).toEqual([
       expect.objectContaining({ start: 0, end: 3_600_000, fetchedAt: 4_000_000 }),
     ]);
+  });
+
+  it('stores a week of evenly spaced 1 s times in far fewer than 8 bytes a sample and reads it back identically', () => {
+    const { db } = open();
+    const store = createCacheStore(db);
+    const start = Date.UTC(2025, 2, 3);
+    const week = { start, end: start + 7 * 86_400_000 };
+    const channel = series(week.start, week.end);
+    channel.values = Float32Array.from(channel.times, (_, i) => 40 + ((i * 7919) % 500) / 10);
+    const samples = 7 * 86_400;
+    const result = store.store(KEY, week, data(channel), week.end);
+    const stored = db
+      .prepare('SELECT times_codec AS codec, length(times) AS t, length(vals) AS v FROM cache_series')
+      .all();
+    expect(stored).toEqual([{ codec: TIMES_EVEN, t: 16, v: samples * 4 }]);
+    // The cache summary counts the bytes stored: the values and 16 bytes of times.
+    expect(result.bytes).toBe(16 + samples * 4);
+    expect(result.bytes).toBeLessThan(samples * 5);
+    expect(store.summary(KEY.accountId).totalBytes).toBe(16 + samples * 4);
+
+    const read = store.read(KEY, week);
+    expect(read.series).toHaveLength(1);
+    const back = read.series[0]!;
+    expectSameArray(back.times, channel.times.subarray(0, samples));
+    expectSameArray(back.values, channel.values.subarray(0, samples));
+    // A part of it, cut from the middle of the block, is exact too.
+    const part = store.read(KEY, { start: start + 86_400_000 + 500, end: start + 2 * 86_400_000 });
+    expectSameArray(part.series[0]!.times, channel.times.subarray(86_401, 2 * 86_400));
+    expectSameArray(part.series[0]!.values, channel.values.subarray(86_401, 2 * 86_400));
+  });
+
+  it('keeps uneven times raw, and a chunk cut from an even block (or an uneven one) reads back the same', () => {
+    const { db } = open();
+    const store = createCacheStore(db);
+    const even = series(0, 100_000);
+    const uneven: SeriesChannel = {
+      name: 'LAFMax',
+      unit: 'dB',
+      times: Float64Array.from([0, 1000, 2500, 4000, 60_000, 99_000]),
+      values: Float32Array.from([1, 2, 3, 4, 5, 6]),
+    };
+    store.store(KEY, { start: 0, end: 100_000 }, { series: [even, uneven], records: null }, 1000);
+    const codecs = () =>
+      db
+        .prepare(
+          'SELECT s.name, s.count, s.times_codec AS codec FROM cache_series s JOIN cache_chunks c ON c.id = s.chunk_id ORDER BY c.start_ms, s.position',
+        )
+        .all();
+    expect(codecs()).toEqual([
+      { name: 'LAeq', count: 100, codec: TIMES_EVEN },
+      { name: 'LAFMax', count: 6, codec: TIMES_RAW },
+    ]);
+    // Replacing the middle cuts both blocks in two: the pieces are re-encoded, still exact.
+    store.store(KEY, { start: 2000, end: 50_000 }, { series: [series(2000, 50_000)], records: null }, 2000);
+    expect(codecs()).toEqual([
+      { name: 'LAeq', count: 2, codec: TIMES_RAW },
+      { name: 'LAFMax', count: 2, codec: TIMES_RAW },
+      { name: 'LAeq', count: 48, codec: TIMES_EVEN },
+      { name: 'LAeq', count: 50, codec: TIMES_EVEN },
+      { name: 'LAFMax', count: 2, codec: TIMES_RAW },
+    ]);
+    const read = store.read(KEY, { start: 0, end: 100_000 });
+    expect([...read.series[0]!.times]).toEqual(Array.from({ length: 100 }, (_, i) => i * 1000));
+    expect([...read.series[1]!.times]).toEqual([0, 1000, 60_000, 99_000]);
+    expect([...read.series[1]!.values]).toEqual([1, 2, 5, 6]);
   });
 
   it('reads only [start, end) of a range inside stored chunks', () => {
@@ -248,15 +327,16 @@ describe('cache store', () => {
     const summary = store.summary('acc-1');
     expect(summary.instruments.map((i) => i.serial)).toEqual(['QT1', 'QT2']);
     const qt1 = summary.instruments[0]!;
+    // Bytes stored: per block 4 a value and 16 for its evenly spaced times.
     expect(qt1.datasets).toEqual([
       {
         dataset: 'noiseTimeHistory',
-        bytes: 20 * 12,
+        bytes: 2 * (16 + 10 * 4),
         covered: [{ start: 0, end: 20_000 }],
         lastFetchedAt: 30_000,
       },
     ]);
-    expect(summary.totalBytes).toBe(20 * 12 + 5 * 12);
+    expect(summary.totalBytes).toBe(2 * (16 + 10 * 4) + (16 + 5 * 4));
 
     store.clear('acc-1', 'QT1');
     expect(store.summary('acc-1').instruments.map((i) => i.serial)).toEqual(['QT2']);

@@ -8,9 +8,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createActionHistory } from '../../../src/main/backend/action-history';
+import { createCacheStore, type CacheKey } from '../../../src/main/backend/cache-store';
 import { DATABASE_FILE_NAME, MIGRATIONS, type Migration } from '../../../src/main/backend/db';
+import { TIMES_EVEN, TIMES_RAW } from '../../../src/main/backend/series-times';
 import { FieldDeskError } from '../../../src/shared/errors';
 import type { OperationSnapshot } from '../../../src/shared/operations';
+import { checkCacheConsistency } from './cache-checks';
 import { useTempDatabaseFolder } from './temp-database';
 
 const dir = useTempDatabaseFolder();
@@ -135,6 +138,72 @@ describe('openDatabase', () => {
 
   it('refuses a migration list with a gap (a programming error)', () => {
     expect(() => open([{ version: 2, name: 'gap', up: () => undefined }])).toThrow(/expected 1/);
+  });
+});
+
+describe('migration 3 (compact evenly spaced series times)', () => {
+  const key: CacheKey = {
+    accountId: 'acc',
+    serial: 'QT1',
+    dataset: 'noiseTimeHistory',
+    params: 'values=LAeq',
+  };
+  const blob = (array: Float64Array | Float32Array) =>
+    Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+
+  it('upgrades a database at version 2 with a stored series, which still reads back identically', () => {
+    // A series as FieldDesk wrote it at version 2: one Float64 time per sample.
+    const times = Float64Array.from({ length: 3600 }, (_, i) => 1_700_000_000_000 + i * 1000);
+    const values = Float32Array.from(times, (_, i) => 40 + (i % 50) / 4);
+    const old = open(MIGRATIONS.slice(0, 2));
+    expect(old.version).toBe(2);
+    old.db
+      .prepare(
+        "INSERT INTO cache_keys (id, account_id, serial, dataset, params) VALUES (1, 'acc', 'QT1', ?, ?)",
+      )
+      .run(key.dataset, key.params);
+    old.db
+      .prepare('INSERT INTO cache_chunks VALUES (1, 1, ?, ?, 5, ?, NULL)')
+      .run(times[0]!, times[3599]! + 1000, times.byteLength + values.byteLength);
+    old.db
+      .prepare("INSERT INTO cache_series VALUES (1, 0, 'LAeq', 'dB', 3600, ?, ?)")
+      .run(blob(times), blob(values));
+    old.close();
+
+    const upgraded = open();
+    expect(upgraded.version).toBe(LATEST);
+    expect(appliedVersions(upgraded.db)).toEqual(ALL_VERSIONS);
+    // The old row is kept as it was, marked raw.
+    expect(
+      upgraded.db.prepare('SELECT times_codec AS codec, length(times) AS t FROM cache_series').get(),
+    ).toEqual({ codec: TIMES_RAW, t: 3600 * 8 });
+    checkCacheConsistency(upgraded.db);
+
+    const store = createCacheStore(upgraded.db);
+    const range = { start: times[0]!, end: times[3599]! + 1000 };
+    const read = store.read(key, range);
+    expect(read.series).toHaveLength(1);
+    expect(read.series[0]).toEqual({ name: 'LAeq', unit: 'dB', times, values });
+    expect(store.read(key, { start: range.start + 500, end: range.start + 10_000 }).series[0]!.times).toEqual(
+      times.subarray(1, 10),
+    );
+    expect(store.summary('acc').totalBytes).toBe(3600 * 12);
+
+    // New data next to it is stored compactly; both read back together.
+    const later = Float64Array.from({ length: 3600 }, (_, i) => range.end + i * 1000);
+    store.store(
+      key,
+      { start: range.end, end: range.end + 3_600_000 },
+      { series: [{ name: 'LAeq', unit: 'dB', times: later, values }], records: null },
+      10,
+    );
+    expect(
+      upgraded.db.prepare('SELECT times_codec AS codec FROM cache_series ORDER BY chunk_id').all(),
+    ).toEqual([{ codec: TIMES_RAW }, { codec: TIMES_EVEN }]);
+    const both = store.read(key, { start: range.start, end: range.end + 3_600_000 }).series[0]!;
+    expect([...both.times]).toEqual([...times, ...later]);
+    expect([...both.values]).toEqual([...values, ...values]);
+    checkCacheConsistency(upgraded.db);
   });
 });
 

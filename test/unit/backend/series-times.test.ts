@@ -1,0 +1,140 @@
+/**
+ * The encoding of a cached block's times: evenly spaced times shrink to the first time and the step
+ * and always come back exactly; anything else (or anything floating point would not give back bit
+ * for bit) stays one Float64 per sample.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { decodeTimes, encodeTimes, TIMES_EVEN, TIMES_RAW } from '../../../src/main/backend/series-times';
+
+const WEEK = 7 * 24 * 3_600_000;
+const START = Date.UTC(2025, 2, 3); // a Monday, 00:00 UTC
+
+/** Encodes, then decodes from a copy of the blob at an odd offset, as SQLite may hand it back. */
+function roundTrip(times: Float64Array): { codec: number; bytes: number; back: Float64Array } {
+  const { codec, blob } = encodeTimes(times);
+  const unaligned = Buffer.alloc(blob.byteLength + 1).subarray(1);
+  blob.copy(unaligned);
+  return { codec, bytes: blob.byteLength, back: decodeTimes(codec, unaligned, times.length) };
+}
+
+const bytesOf = (array: Float64Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+
+/** Bit-for-bit equality (so -0 and 0 differ, and any drift in the last place shows). */
+function expectSameBits(actual: Float64Array, expected: Float64Array): void {
+  expect(actual.length).toBe(expected.length);
+  if (bytesOf(actual).equals(bytesOf(expected))) return;
+  const at = expected.findIndex((t, i) => !Object.is(actual[i], t));
+  expect(`sample ${at}: ${actual[at]}`).toBe(`sample ${at}: ${expected[at]}`);
+}
+
+const spaced = (first: number, step: number, count: number) =>
+  Float64Array.from({ length: count }, (_, i) => first + i * step);
+
+describe('series times codec', () => {
+  it('stores a week of 1 s times as 16 bytes and gives every time back exactly', () => {
+    const times = spaced(START, 1000, WEEK / 1000);
+    const { codec, bytes, back } = roundTrip(times);
+    expect(codec).toBe(TIMES_EVEN);
+    expect(bytes).toBe(16);
+    expectSameBits(back, times);
+  });
+
+  it('keeps uneven times raw, 8 bytes a sample, and gives them back exactly', () => {
+    const times = Float64Array.from([START, START + 1000, START + 2000, START + 3500, START + 4500]);
+    const { codec, bytes, back } = roundTrip(times);
+    expect(codec).toBe(TIMES_RAW);
+    expect(bytes).toBe(5 * 8);
+    expectSameBits(back, times);
+    // One gap in a long even series is enough to keep it raw.
+    const gap = spaced(START, 1000, 10_000);
+    for (let i = 5000; i < gap.length; i++) gap[i]! += 1000;
+    expect(roundTrip(gap).codec).toBe(TIMES_RAW);
+    expectSameBits(roundTrip(gap).back, gap);
+  });
+
+  it('keeps no samples, one sample and two samples raw (nothing to save) and exact', () => {
+    for (const times of [
+      new Float64Array(0),
+      Float64Array.from([START]),
+      Float64Array.from([START, START + 7]),
+    ]) {
+      const { codec, bytes, back } = roundTrip(times);
+      expect(codec).toBe(TIMES_RAW);
+      expect(bytes).toBe(times.length * 8);
+      expectSameBits(back, times);
+    }
+  });
+
+  it('is exact for 100 ms steps over a long series, whether the times are integers or tenths', () => {
+    const integers = spaced(START, 100, 6_048_000); // a week at 100 ms
+    const result = roundTrip(integers);
+    expect(result.codec).toBe(TIMES_EVEN);
+    expectSameBits(result.back, integers);
+
+    // Fractions of a millisecond as the service would send them (each parsed on its own, not summed).
+    // Halves are exact in binary, so first + i * step is too; tenths are not, and the even form is
+    // used only if first + i * step still gives every one back bit for bit.
+    const halves = Float64Array.from({ length: 200_000 }, (_, i) => Number(`${START + i * 100}.5`));
+    const halvesResult = roundTrip(halves);
+    expect(halvesResult.codec).toBe(TIMES_EVEN);
+    expectSameBits(halvesResult.back, halves);
+    const tenths = Float64Array.from({ length: 200_000 }, (_, i) => Number(`${START + i * 100}.1`));
+    expectSameBits(roundTrip(tenths).back, tenths);
+  });
+
+  it('falls back to raw when floating point would drift from the stored times', () => {
+    // 0.1 added up from 0: the sum drifts from i * 0.1 (ten steps give 0.9999999999999999, not 1).
+    const summed = new Float64Array(1000);
+    for (let i = 1; i < summed.length; i++) summed[i] = summed[i - 1]! + 0.1;
+    const summedResult = roundTrip(summed);
+    expect(summedResult.codec).toBe(TIMES_RAW);
+    expectSameBits(summedResult.back, summed);
+
+    // 0.1 ms apart as written at epoch magnitude, each parsed on its own: the nearest doubles are
+    // not evenly spaced.
+    const tenthSteps = Float64Array.from({ length: 200_000 }, (_, i) =>
+      Number(`${START + Math.floor(i / 10)}.${i % 10}`),
+    );
+    const tenthResult = roundTrip(tenthSteps);
+    expect(tenthResult.codec).toBe(TIMES_RAW);
+    expectSameBits(tenthResult.back, tenthSteps);
+
+    // A third of a millisecond apart, each computed on its own.
+    const thirds = Float64Array.from({ length: 1000 }, (_, i) => START + i / 3);
+    expect(roundTrip(thirds).codec).toBe(TIMES_RAW);
+    expectSameBits(roundTrip(thirds).back, thirds);
+
+    // A -0 first time is not what first + 0 * step gives back (+0), so it stays raw.
+    const negativeZero = Float64Array.from([-0, 1, 2, 3]);
+    expect(roundTrip(negativeZero).codec).toBe(TIMES_RAW);
+    expectSameBits(roundTrip(negativeZero).back, negativeZero);
+  });
+
+  it('gives back exactly any strictly increasing times (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 4e12, noNaN: true }),
+        fc.oneof(
+          fc.constantFrom(1, 10, 100, 1000, 60_000, 0.1, 0.5, 1 / 3, 100.1),
+          fc.double({ min: 1e-3, max: 1e6, noNaN: true }),
+        ),
+        fc.integer({ min: 0, max: 2000 }),
+        fc.option(fc.integer({ min: 0, max: 1999 })),
+        (first, step, count, nudged) => {
+          const times = spaced(first, step, count);
+          if (nudged !== null && nudged < count) times[nudged] = times[nudged]! + step / 4;
+          const { codec, back } = roundTrip(times);
+          expectSameBits(back, times);
+          if (codec === TIMES_EVEN) expect(count).toBeGreaterThan(2);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses an encoding it does not know', () => {
+    expect(() => decodeTimes(2, Buffer.alloc(16), 3)).toThrow(/unknown encoding \(codec 2/);
+    expect(() => decodeTimes(TIMES_EVEN, Buffer.alloc(24), 3)).toThrow(/unknown encoding/);
+  });
+});
