@@ -31,6 +31,9 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 const WEEK_MS = 7 * DAY_MS;
+
+/** Installation dates are counted back from a grid of this step, so they move only once per step. */
+const INSTALLATION_GRID_MS = 256 * DAY_MS;
 const YEAR_MS = 365.25 * DAY_MS;
 
 /** How far the generated history reaches back from the fleet's creation (about 18 months). */
@@ -218,7 +221,8 @@ export function buildHealthProfiles(
     // least a day before the fleet's creation even after a weekend shift.
     const faultSinceMs =
       fault === 'degradedMicrophone'
-        ? Math.floor((createdAtMs - r.between(8, 12) * DAY_MS) / 1000) * 1000
+        ? // A day's grid, so services started on the same day agree on the fault's start.
+          Math.floor(createdAtMs / DAY_MS - r.int(8, 12)) * DAY_MS + r.int(0, 86_399) * 1000
         : workingTime(r, Math.floor((createdAtMs - r.int(3, 6) * DAY_MS) / DAY_MS) * DAY_MS);
     profiles.set(serial, {
       seed,
@@ -235,7 +239,10 @@ export function buildHealthProfiles(
       sicBaseline,
       sicMinute: r.int(0, 119),
       seasonPhase: r.between(0, 2 * Math.PI),
-      installedMs: Math.round(historyStartMs - r.between(30, 400) * DAY_MS),
+      // On an absolute grid, not relative to the service's start: the installation date feeds the
+      // microphone drift, and two services started hours apart must agree on every past record.
+      installedMs:
+        Math.floor(historyStartMs / INSTALLATION_GRID_MS) * INSTALLATION_GRID_MS - r.int(30, 400) * DAY_MS,
       historyStartMs,
       historyEndMs: createdAtMs,
     });

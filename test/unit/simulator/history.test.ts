@@ -202,6 +202,26 @@ describe('GET /data/calibrations', () => {
     expect(await query(3)).not.toEqual(one);
   });
 
+  it('does not depend on when the service started: two services hours apart agree on the past', async () => {
+    const base = Date.UTC(2026, 10, 22, 7, 36, 12, 345);
+    const calibrationsAt = async (createdAtMs: number) => {
+      const app = createDemoApp({ seed: 1, now: () => createdAtMs });
+      const listed = (await (await call(app, 'GET', '/control/instruments', { key })).json()) as Array<{
+        serialNumber: string;
+      }>;
+      return history<CalibrationRecord>(
+        app,
+        '/data/calibrations',
+        listed.map((i) => i.serialNumber),
+        base - 120 * DAY_MS,
+        base - 2 * DAY_MS,
+      );
+    };
+    const early = await calibrationsAt(base);
+    expect(early.length).toBeGreaterThan(10);
+    expect(await calibrationsAt(base + 3 * 3_600_000 + 17 * 60_000 + 891)).toEqual(early);
+  });
+
   it('ends with each instrument’s status.lastCalibration', async () => {
     for (const seed of [1, 2, 3]) {
       const { app, fleet, createdAtMs } = await setUp({ seed });
