@@ -217,58 +217,62 @@ function classifyTransportFailure(error: unknown): TransportFailure | null {
   return isNetworkError(error) ? 'reset' : null;
 }
 
-const TRANSPORT_RETRYABLE: ReadonlySet<TransportFailure> = new Set([
-  'refused',
-  'dnsTemporary',
-  'reset',
-  'unreachable',
-]);
+/**
+ * What each transport failure means to the engineer, and whether ky asks again (a refused
+ * connection or a dropped one may be brief; a wrong name or a rejected certificate is not).
+ */
+const TRANSPORT_FAILURES: Record<
+  TransportFailure,
+  { code: 'offline' | 'timeout'; message: (host: string) => string; retryRequest: boolean; retryable?: false }
+> = {
+  refused: {
+    code: 'offline',
+    message: (host) =>
+      `Cannot reach ${host}: the connection was refused. Check the address and that the service is running.`,
+    retryRequest: true,
+  },
+  dnsNotFound: {
+    code: 'offline',
+    message: (host) =>
+      `Cannot reach ${host}: no server with that name was found. Check the address and your internet connection.`,
+    retryRequest: false,
+  },
+  dnsTemporary: {
+    code: 'offline',
+    message: (host) =>
+      `Cannot reach ${host}: its name could not be looked up. Check your internet connection.`,
+    retryRequest: true,
+  },
+  reset: {
+    code: 'offline',
+    message: (host) =>
+      `Cannot reach ${host}: the connection was dropped before the answer arrived. Check your internet connection.`,
+    retryRequest: true,
+  },
+  unreachable: {
+    code: 'offline',
+    message: (host) =>
+      `Cannot reach ${host}: this computer has no route to it. Check your internet connection.`,
+    retryRequest: true,
+  },
+  connectTimeout: {
+    code: 'timeout',
+    message: (host) =>
+      `${host} did not accept the connection in time. Check your internet connection and try again.`,
+    retryRequest: false,
+  },
+  tls: {
+    code: 'offline',
+    message: (host) =>
+      `Cannot connect securely to ${host}: its certificate was not accepted. Check the address; on a company network, ask IT about HTTPS inspection.`,
+    retryRequest: false,
+    retryable: false,
+  },
+};
 
 function transportError(failure: TransportFailure, host: string, cause: unknown): FieldDeskError {
-  switch (failure) {
-    case 'refused':
-      return new FieldDeskError(
-        'offline',
-        `Cannot reach ${host}: the connection was refused. Check the address and that the service is running.`,
-        { cause },
-      );
-    case 'dnsNotFound':
-      return new FieldDeskError(
-        'offline',
-        `Cannot reach ${host}: no server with that name was found. Check the address and your internet connection.`,
-        { cause },
-      );
-    case 'dnsTemporary':
-      return new FieldDeskError(
-        'offline',
-        `Cannot reach ${host}: its name could not be looked up. Check your internet connection.`,
-        { cause },
-      );
-    case 'reset':
-      return new FieldDeskError(
-        'offline',
-        `Cannot reach ${host}: the connection was dropped before the answer arrived. Check your internet connection.`,
-        { cause },
-      );
-    case 'unreachable':
-      return new FieldDeskError(
-        'offline',
-        `Cannot reach ${host}: this computer has no route to it. Check your internet connection.`,
-        { cause },
-      );
-    case 'connectTimeout':
-      return new FieldDeskError(
-        'timeout',
-        `${host} did not accept the connection in time. Check your internet connection and try again.`,
-        { cause },
-      );
-    case 'tls':
-      return new FieldDeskError(
-        'offline',
-        `Cannot connect securely to ${host}: its certificate was not accepted. Check the address; on a company network, ask IT about HTTPS inspection.`,
-        { cause, retryable: false },
-      );
-  }
+  const { code, message, retryable } = TRANSPORT_FAILURES[failure];
+  return new FieldDeskError(code, message(host), retryable === undefined ? { cause } : { cause, retryable });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -429,7 +433,7 @@ export function createServiceRequester(options: ServiceClientOptions): ServiceRe
         if (isTimeoutError(error)) return false;
         const failure = classifyTransportFailure(error);
         // Electron's net.fetch errors are not recognised by ky's heuristics, so decide here.
-        return failure === null ? undefined : TRANSPORT_RETRYABLE.has(failure);
+        return failure === null ? undefined : TRANSPORT_FAILURES[failure].retryRequest;
       },
     },
   });
