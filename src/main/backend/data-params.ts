@@ -14,6 +14,7 @@ import {
   NOISE_MEASUREMENT_VALUES,
   NOISE_STATISTICAL_VALUES,
   checkPeriod,
+  statisticalPeriodProblem,
   type DataEndpointLimit,
   type InstrumentPeriods,
 } from '../../shared/service/limits';
@@ -170,13 +171,9 @@ export function checkQuery(query: DatasetQuery, periods: InstrumentPeriods): Che
         );
       }
       const stats = known.filter((name) => (NOISE_STATISTICAL_VALUES as readonly string[]).includes(name));
-      if (stats.length > 0 && periodGiven) {
-        if (periodMs !== periods.measurementPeriodMs) {
-          refuse(
-            'values',
-            `Statistical levels (${stats.join(', ')}) come only from measurements as recorded: leave out period or those values.`,
-          );
-        }
+      if (stats.length > 0 && periodGiven && periodMs !== null) {
+        const problem = statisticalPeriodProblem(stats, periodMs, periods);
+        if (problem !== null) refuse('values', problem);
         // A period equal to the recorded one changes nothing: leave it out, as the interface asks.
         delete params.period;
       }

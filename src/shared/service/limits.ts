@@ -287,3 +287,16 @@ export function checkPeriod(
   if (ms % minMs !== 0) return refuse(`a whole multiple of ${describeDuration(minMs)}`);
   return { ok: true, periodMs: ms, given: true };
 }
+
+/**
+ * Statistical levels (LAF10, LAF90…) exist only at the recorded measurement period: the message
+ * the service gives when another `period` is asked for with them, or null when the request is fine.
+ */
+export function statisticalPeriodProblem(
+  statisticalNames: readonly string[],
+  periodMs: number,
+  periods: InstrumentPeriods,
+): string | null {
+  if (statisticalNames.length === 0 || periodMs === periods.measurementPeriodMs) return null;
+  return `Statistical levels (${statisticalNames.join(', ')}) come only from measurements as recorded: leave out period or those values.`;
+}

@@ -12,6 +12,7 @@ import {
   THIRD_OCTAVE_BAND_NAMES,
   type FrequencyBandSet,
   type FrequencyWeighting,
+  statisticalPeriodProblem,
   type NoiseValueName,
 } from '../../shared/service/limits';
 import { formatServiceTime } from '../../shared/service/time';
@@ -220,15 +221,9 @@ export function noiseRoutes(context: DataContext): RouteTable {
       const specs = parseNoiseValues(c, () => true);
       if (!specs.ok) return failureResponse(c, specs);
       const { periodMs } = period.value;
-      const stats = specs.value.filter((spec) => spec.kind === 'stat');
-      if (stats.length > 0 && periodMs !== DEMO_PERIODS.measurementPeriodMs) {
-        return failureResponse(
-          c,
-          invalid(
-            `Statistical levels (${stats.map((s) => s.name).join(', ')}) come only from measurements as recorded: leave out period or those values.`,
-          ),
-        );
-      }
+      const stats = specs.value.filter((spec) => spec.kind === 'stat').map((spec) => spec.name);
+      const statsProblem = statisticalPeriodProblem(stats, periodMs, DEMO_PERIODS);
+      if (statsProblem !== null) return failureResponse(c, invalid(statsProblem));
       const extra: Partial<MeasurementRecord> = specs.value.some((spec) => spec.kind === 'leqT')
         ? { LeqT1Type: LEQ_T1.type, LeqT2Type: LEQ_T2.type }
         : {};
