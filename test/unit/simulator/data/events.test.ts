@@ -1,20 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { WireEvent } from '../../../../src/simulator/data/events';
 import { DAY, demo, iso, samples, type Fleet, type THRecord } from './data-helpers';
 
-interface WireEvent {
-  type: string;
-  name: string;
-  level: number;
-  startTime: string;
-  endTime: string;
-  audioTime: string | null;
-  instrument: string;
-  overall: number[];
-  octave: number[] | null;
-  thirdOctave: number[] | null;
-  timeHistoryId: string;
-  audioId: string | null;
-}
 interface Recording {
   id: string;
   instrument: string;
