@@ -9,17 +9,13 @@
 import ky, { HTTPError, isHTTPError, isKyError, isNetworkError, isTimeoutError, type KyInstance } from 'ky';
 import { z } from 'zod';
 import { FieldDeskError } from '../../shared/errors';
-import type { CalibrationLogEntry, CalibrationRecord, SicRecord } from '../../shared/operations';
-import { API_KEY_HEADER, DATA_ENDPOINT_LIMITS } from '../../shared/service/limits';
+import { API_KEY_HEADER } from '../../shared/service/limits';
 import {
   actionResultSchema,
-  calibrationLogRecordSchema,
-  calibrationRecordSchema,
   calibrationStatusSchema,
   errorBodySchema,
   instrumentSchema,
   instrumentStatusSchema,
-  sicRecordSchema,
   sicStatusSchema,
   type ActionResult,
   type CalibrationStatus,
@@ -27,8 +23,6 @@ import {
   type InstrumentStatus,
   type SicStatus,
 } from '../../shared/service/schemas';
-import { formatServiceTime } from '../../shared/service/time';
-import { joinByTime, splitRange } from './ranges';
 import { findEndpointRule, isScope, SCOPE_PURPOSE, type Scope } from '../../shared/service/scopes';
 import type { ActionName } from '../../shared/service/wire';
 import { kindOf } from './wire-kind';
@@ -79,25 +73,6 @@ export interface ServiceClient {
   getCalibration(serial: string, signal?: AbortSignal): Promise<CalibrationStatus | null>;
   /** The latest SIC; `null` when the service has none for the instrument (404). */
   getSic(serial: string, signal?: AbortSignal): Promise<SicStatus | null>;
-  /**
-   * Calibration records of one instrument in [startMs, endMs], oldest first. A range longer than
-   * the endpoint's maximum (1 year) is read as consecutive requests, one at a time, and joined.
-   */
-  listCalibrations(
-    serial: string,
-    startMs: number,
-    endMs: number,
-    signal?: AbortSignal,
-  ): Promise<CalibrationRecord[]>;
-  /** Calibration log entries of one instrument, oldest first; long ranges split as above. */
-  listCalibrationLog(
-    serial: string,
-    startMs: number,
-    endMs: number,
-    signal?: AbortSignal,
-  ): Promise<CalibrationLogEntry[]>;
-  /** SIC records of one instrument, oldest first; long ranges split as above. */
-  listSic(serial: string, startMs: number, endMs: number, signal?: AbortSignal): Promise<SicRecord[]>;
 }
 
 export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE';
@@ -295,15 +270,6 @@ const CALIBRATION_STATUS: Resource<CalibrationStatus> = {
   item: 'a calibration result',
 };
 const SIC_STATUS: Resource<SicStatus> = { schema: sicStatusSchema, item: 'a SIC result' };
-const CALIBRATION_RECORDS = {
-  schema: z.array(calibrationRecordSchema),
-  item: 'a calibration record',
-};
-const CALIBRATION_LOG_RECORDS = {
-  schema: z.array(calibrationLogRecordSchema),
-  item: 'a calibration log entry',
-};
-const SIC_RECORDS = { schema: z.array(sicRecordSchema), item: 'a SIC record' };
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let current = root;
@@ -693,37 +659,6 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     }
   }
 
-  /** Reads a system-health endpoint for one instrument, one request per piece of at most `maxRangeMs`. */
-  async function readRange<
-    W extends { time: number; instrument?: string | undefined },
-    T extends { time: number },
-  >(
-    path: string,
-    maxRangeMs: number,
-    resource: Resource<W[]>,
-    listName: string,
-    serial: string,
-    startMs: number,
-    endMs: number,
-    toRecord: (wire: W) => T,
-    signal: AbortSignal | undefined,
-  ): Promise<T[]> {
-    const pieces: T[][] = [];
-    // One after another: kind to the service's rate limit, and a failure stops the rest.
-    for (const piece of splitRange(startMs, endMs, maxRangeMs)) {
-      const query = {
-        instruments: serial,
-        start: formatServiceTime(piece.start),
-        end: formatServiceTime(piece.end),
-      };
-      const records = await call('GET', path, { query, signal }, (text) =>
-        validate(parseJson(text, listName), resource, true),
-      );
-      pieces.push(records.map(toRecord));
-    }
-    return joinByTime(pieces);
-  }
-
   return {
     baseUrl,
     listInstruments: (signal) =>
@@ -760,60 +695,6 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         call('GET', `${instrumentPath(serial)}/sic`, { signal }, (text) =>
           validate(parseJson(text, 'a SIC result'), SIC_STATUS, false),
         ),
-      ),
-    listCalibrations: (serial, startMs, endMs, signal) =>
-      readRange(
-        DATA_ENDPOINT_LIMITS.calibrations.path,
-        DATA_ENDPOINT_LIMITS.calibrations.maxRangeMs,
-        CALIBRATION_RECORDS,
-        'a list of calibration records',
-        serial,
-        startMs,
-        endMs,
-        (wire): CalibrationRecord => ({
-          instrument: wire.instrument ?? serial,
-          time: wire.time,
-          status: wire.status,
-          level: wire.level,
-          offset: wire.offset,
-        }),
-        signal,
-      ),
-    listCalibrationLog: (serial, startMs, endMs, signal) =>
-      readRange(
-        DATA_ENDPOINT_LIMITS.calibrationLog.path,
-        DATA_ENDPOINT_LIMITS.calibrationLog.maxRangeMs,
-        CALIBRATION_LOG_RECORDS,
-        'a calibration log',
-        serial,
-        startMs,
-        endMs,
-        (wire): CalibrationLogEntry => ({
-          instrument: wire.instrument ?? serial,
-          time: wire.time,
-          user: wire.user,
-          message: wire.message,
-        }),
-        signal,
-      ),
-    listSic: (serial, startMs, endMs, signal) =>
-      readRange(
-        DATA_ENDPOINT_LIMITS.sic.path,
-        DATA_ENDPOINT_LIMITS.sic.maxRangeMs,
-        SIC_RECORDS,
-        'a list of SIC records',
-        serial,
-        startMs,
-        endMs,
-        (wire): SicRecord => ({
-          instrument: wire.instrument ?? serial,
-          time: wire.time,
-          status: wire.status,
-          _500Hz: wire._500Hz,
-          _1KHz: wire._1KHz,
-          _8KHz: wire._8KHz,
-        }),
-        signal,
       ),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Splitting a time range into consecutive pieces no longer than an endpoint's maximum range
- * (service-interface.md, Limits), and joining the answers.
+ * (service-interface.md, Limits).
  */
 
 export interface TimeRange {
@@ -22,23 +22,4 @@ export function splitRange(start: number, end: number, maxMs: number): TimeRange
     pieces.push({ start: from, end: Math.min(from + maxMs, end) });
   }
   return pieces;
-}
-
-/**
- * Joins the answers of consecutive pieces: sorted by time, and a record the service returned in
- * both pieces (one lying exactly on a shared boundary) kept once.
- */
-export function joinByTime<T extends { time: number }>(pieces: readonly T[][]): T[] {
-  const seen = new Set<string>();
-  const joined: T[] = [];
-  for (const piece of pieces) {
-    for (const record of piece) {
-      const key = JSON.stringify(record);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      joined.push(record);
-    }
-  }
-  // Stable sort: records with the same time keep the service's order.
-  return joined.sort((a, b) => a.time - b.time);
 }

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createServiceClient } from '../../../src/main/backend/client';
-import { joinByTime, splitRange } from '../../../src/main/backend/ranges';
+import { splitRange } from '../../../src/main/backend/ranges';
 import { openSettingsStore, SETTINGS_FILE_NAME } from '../../../src/main/backend/settings-store';
 import { FieldDeskError } from '../../../src/shared/errors';
 import { parseRequestArg } from '../../../src/shared/ipc/contract';
@@ -45,17 +45,9 @@ describe('splitRange', () => {
     expect(splitRange(T0, T0 + YEAR_MS, YEAR_MS)).toEqual([{ start: T0, end: T0 + YEAR_MS }]);
     expect(splitRange(T0, T0, YEAR_MS)).toEqual([]);
   });
-
-  it('joins pieces in time order and keeps a record on a shared boundary once', () => {
-    const a = { time: 5, v: 'a' };
-    const boundary = { time: 10, v: 'b' };
-    const c = { time: 12, v: 'c' };
-    expect(joinByTime([[a, boundary], [boundary, c], []])).toEqual([a, boundary, c]);
-    expect(joinByTime([[c], [a]])).toEqual([a, c]);
-  });
 });
 
-describe('history reads through the client', () => {
+describe('latest results through the client', () => {
   let server: TestServer;
   afterEach(async () => server.close());
 
@@ -66,133 +58,6 @@ describe('history reads through the client', () => {
       timeoutMs: 2_000,
       retry: { limit: 0, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1 },
     });
-
-  const query = (index: number) => new URL(server.requests[index]?.url ?? '', 'http://x').searchParams;
-
-  it('splits 2½ years of calibrations into three 1-year requests and joins the answers', async () => {
-    const boundary = new Date(T0 + YEAR_MS).toISOString();
-    server = await startTestServer((req, res, index) => {
-      const answers = [
-        // Case variants, an offset-less time, an extra field, a null level: all read.
-        [
-          {
-            Time: '2023-03-01T10:00:00',
-            Status: 'Success',
-            Instrument: 'QT1',
-            Level: 94.1,
-            Offset: 0.1,
-            extra: 1,
-          },
-        ],
-        [
-          { time: boundary, status: 'Failed', instrument: 'QT1', level: null, offset: null },
-          {
-            time: '2024-06-01T10:00:00.1234567Z',
-            status: 'Success',
-            instrument: 'QT1',
-            level: 93.9,
-            offset: -0.1,
-          },
-        ],
-        [{ time: boundary, status: 'Failed', instrument: 'QT1', level: null, offset: null }],
-      ];
-      sendJson(res, 200, answers[index] ?? []);
-    });
-    const end = T0 + 2.5 * YEAR_MS;
-    const records = await client().listCalibrations('QT1', T0, end);
-
-    expect(server.requests).toHaveLength(3);
-    expect(server.requests.every((r) => r.url.startsWith('/v1/data/calibrations?'))).toBe(true);
-    expect(query(0).get('instruments')).toBe('QT1');
-    expect(query(0).get('start')).toBe(new Date(T0).toISOString());
-    expect(query(0).get('end')).toBe(boundary);
-    expect(query(1).get('start')).toBe(boundary);
-    expect(query(2).get('end')).toBe(new Date(end).toISOString());
-
-    expect(records).toEqual([
-      { instrument: 'QT1', time: Date.UTC(2023, 2, 1, 10), status: 'Success', level: 94.1, offset: 0.1 },
-      { instrument: 'QT1', time: T0 + YEAR_MS, status: 'Failed', level: null, offset: null },
-      {
-        instrument: 'QT1',
-        time: Date.UTC(2024, 5, 1, 10, 0, 0, 123),
-        status: 'Success',
-        level: 93.9,
-        offset: -0.1,
-      },
-    ]);
-  });
-
-  it('reads the calibration log (time, user, message) and names the instrument it was read for', async () => {
-    server = await startTestServer((_req, res) =>
-      sendJson(res, 200, [
-        { time: '2024-02-01T09:00:00Z', user: 'api', message: 'Calibration started remotely.' },
-        { time: '2024-01-01T09:00:00Z', User: null, Message: 'Calibrated on site' },
-      ]),
-    );
-    const entries = await client().listCalibrationLog('QT9', Date.UTC(2024, 0, 1), Date.UTC(2024, 2, 1));
-    expect(server.requests[0]?.url).toMatch(/^\/v1\/data\/calibrations\/log\?/);
-    expect(entries).toEqual([
-      { instrument: 'QT9', time: Date.UTC(2024, 0, 1, 9), user: '', message: 'Calibrated on site' },
-      {
-        instrument: 'QT9',
-        time: Date.UTC(2024, 1, 1, 9),
-        user: 'api',
-        message: 'Calibration started remotely.',
-      },
-    ]);
-  });
-
-  it('reads SIC records with the declared field names in any letter case', async () => {
-    server = await startTestServer((_req, res) =>
-      sendJson(res, 200, [
-        {
-          time: '2024-02-01T09:00:00Z',
-          instrument: 'QT1',
-          status: 'Error',
-          _500hz: 80.5,
-          _1khz: 82,
-          _8khz: null,
-        },
-      ]),
-    );
-    const records = await client().listSic('QT1', Date.UTC(2024, 0, 1), Date.UTC(2024, 2, 1));
-    expect(server.requests[0]?.url).toMatch(/^\/v1\/data\/sic\?/);
-    expect(records).toEqual([
-      {
-        instrument: 'QT1',
-        time: Date.UTC(2024, 1, 1, 9),
-        status: 'Error',
-        _500Hz: 80.5,
-        _1KHz: 82,
-        _8KHz: null,
-      },
-    ]);
-  });
-
-  it('stops at the first failing piece and names the missing scope', async () => {
-    server = await startTestServer((_req, res, index) =>
-      index === 0
-        ? sendJson(res, 200, [])
-        : sendJson(res, 403, { error: 'AccessDenied', description: 'The API key lacks data.system:read.' }),
-    );
-    const error = await client()
-      .listSic('QT1', T0, T0 + 3 * YEAR_MS)
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(FieldDeskError);
-    expect(error).toMatchObject({ code: 'forbidden', missingScope: 'data.system:read' });
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it('says which record was unusable instead of showing half an answer', async () => {
-    server = await startTestServer((_req, res) =>
-      sendJson(res, 200, [{ time: 'yesterday', status: 'Success', level: 94, offset: 0 }]),
-    );
-    const error = await client()
-      .listCalibrations('QT1', T0, T0 + DAY_MS)
-      .catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'badResponse' });
-    expect((error as Error).message).toMatch(/calibration record with an unusable time/);
-  });
 
   it('answers null for the latest result when the instrument has none (404)', async () => {
     server = await startTestServer((req, res) =>
