@@ -82,6 +82,14 @@ export class FieldDeskError extends Error {
   }
 }
 
+/**
+ * Whether an error means the service cannot be reached at all (no connection, no answer in time),
+ * as opposed to an answer that refused or failed: the one rule for "offline" everywhere.
+ */
+export function isUnreachable(error: Pick<FieldDeskErrorData, 'code'>): boolean {
+  return error.code === 'offline' || error.code === 'timeout';
+}
+
 export function isFieldDeskError(value: unknown): value is FieldDeskError {
   return value instanceof FieldDeskError;
 }

@@ -814,6 +814,8 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       return cache.summary(account.id);
     },
 
+    'connectivity.get': async () => ({ ...connectivity }),
+
     'settings.get': async () => settings.get(),
 
     'settings.update': async (change) => {

@@ -33,6 +33,7 @@ export const REQUEST_CHANNELS = [
   'sync.resume',
   'cache.summary',
   'cache.clear',
+  'connectivity.get',
 ] as const;
 
 export const EVENT_CHANNELS = [

@@ -236,6 +236,8 @@ export const REQUESTS = {
   'sync.resume': request<SyncSnapshot>()(z.object({ id: operationIdSchema }).strict()),
   'cache.summary': request<CacheSummary>()(noArgs),
   'cache.clear': request<CacheSummary>()(z.object({ serial: serialSchema.optional() }).strict()),
+  /** Whether the active account's service can be reached, as the backend last saw it. */
+  'connectivity.get': request<Connectivity>()(noArgs),
 } satisfies Record<RequestChannel, RequestSpec<z.ZodType, unknown>>;
 
 export interface EventPayloads {

@@ -473,6 +473,8 @@ describe('connectivity', () => {
     expect(connectivity().map((c) => c.state)).toEqual(['online', 'offline']);
     expect(connectivity()[1]).toMatchObject({ accountId: account.id, message: offline.message });
     expect(connectivity()[1]?.message).toContain(`Cannot reach 127.0.0.1:${service.port}`);
+    // A window opened now asks instead of waiting for the next change.
+    expect(await handlers['connectivity.get']({})).toEqual(connectivity()[1]);
 
     service = await startDemoService({ port: service.port, keys: KEYS, rateLimit: 10_000 });
     await handlers['instruments.list']({});
