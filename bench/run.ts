@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { instrumentSchema } from '../src/shared/service/schemas';
 import { startDemoService } from '../src/simulator';
-import { createServiceClient } from '../src/main/backend/client';
+import { createServiceClient } from '../src/main/backend/service/client';
 import { benchCache } from './cache';
 import { medianMs } from './timing';
 

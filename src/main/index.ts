@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { app, BrowserWindow, net, Notification, protocol, session } from 'electron';
 import { createBackend, type Backend } from './backend';
-import { createKeyVault } from './backend/vault';
+import { createKeyVault } from './backend/accounts/vault';
 import { startDemoService } from '../simulator';
 import type { OperationSnapshot } from '../shared/operations';
 import { registerIpc } from './ipc';

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createKeyVault, VAULT_REASONS, type KeytarLike } from '../../src/main/backend/vault';
+import { createKeyVault, VAULT_REASONS, type KeytarLike } from '../../src/main/backend/accounts/vault';
 
 const SERVICE_NAME = `FieldDesk-test-${randomUUID()}`;
 const KEY = `sk-keychain-test-${randomUUID()}`;

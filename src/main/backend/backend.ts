@@ -18,31 +18,31 @@ import type {
 } from '../../shared/ipc/contract';
 import type { Instrument } from '../../shared/service/schemas';
 import { isScope, type Scope } from '../../shared/service/scopes';
-import { openAccountStore, type AccountStore, type StoredAccount } from './account-store';
-import { createActionHistory, type ActionHistory } from './action-history';
-import { createPollingProgressSource, type PollingOptions } from './action-progress';
-import { startActionOperation } from './actions';
-import { createCacheStore, type CacheStore } from './cache-store';
-import { readDataset } from './data-reader';
-import { createDataClient } from './data-client';
-import type { DataSource } from './data-source';
-import { openDatabase, type FieldDeskDatabase } from './db';
+import { openAccountStore, type AccountStore, type StoredAccount } from './accounts/account-store';
+import { createActionHistory, type ActionHistory } from './actions/action-records';
+import { createPollingProgressSource, type PollingOptions } from './actions/action-progress';
+import { startActionOperation } from './actions/action-operation';
+import { createCacheStore, type CacheStore } from './cache/cache-store';
+import { readDataset } from './data/read-through-cache';
+import { createDataClient } from './service/data-client';
+import type { DataSource } from './service/data-source';
+import { openDatabase, type FieldDeskDatabase } from './core/database';
 import {
   calibrationLogEntriesOf,
   calibrationRecordsOf,
   nothingAnswered,
   sicRecordsOf,
-} from './history-records';
-import { createOperationRegistry } from './operations';
-import { openSettingsStore } from './settings-store';
-import { createSyncManager, type SyncManager } from './sync';
+} from './history/history-records';
+import { createOperationRegistry } from './operations/registry';
+import { openSettingsStore } from './settings/settings-store';
+import { createSyncManager, type SyncManager } from './sync/sync-manager';
 import {
   createServiceClient,
   type ServiceClient,
   type ServiceClientOptions,
   type ServiceExchange,
-} from './client';
-import type { KeyVault } from './vault';
+} from './service/client';
+import type { KeyVault } from './accounts/vault';
 
 export interface DemoService {
   baseUrl: string;

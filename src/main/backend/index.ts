@@ -16,7 +16,7 @@ export {
   type KeyVault,
   type KeyVaultOptions,
   type KeytarLike,
-} from './vault';
+} from './accounts/vault';
 export {
   createServiceClient,
   CLIENT_DEFAULTS,
@@ -24,17 +24,37 @@ export {
   type ServiceClient,
   type ServiceClientOptions,
   type ServiceExchange,
-} from './client';
-export { openAccountStore, ACCOUNTS_FILE_NAME, type AccountStore, type StoredAccount } from './account-store';
-export { openDatabase, DATABASE_FILE_NAME, MIGRATIONS, type FieldDeskDatabase, type Migration } from './db';
-export { createActionHistory, type ActionHistory } from './action-history';
+} from './service/client';
+export {
+  openAccountStore,
+  ACCOUNTS_FILE_NAME,
+  type AccountStore,
+  type StoredAccount,
+} from './accounts/account-store';
+export {
+  openDatabase,
+  DATABASE_FILE_NAME,
+  MIGRATIONS,
+  type FieldDeskDatabase,
+  type Migration,
+} from './core/database';
+export { createActionHistory, type ActionHistory } from './actions/action-records';
 export {
   createPollingProgressSource,
   POLLING_DEFAULTS,
   type ActionProgressSource,
   type ProgressObservation,
   type ProgressWatchRequest,
-} from './action-progress';
-export { reduceAction, startActionOperation, actionTimeoutMs, CLOCK_SKEW_ALLOWANCE_MS } from './actions';
-export { createOperationRegistry, KEEP_FINISHED_OPERATIONS, type OperationRegistry } from './operations';
-export { openSettingsStore, SETTINGS_FILE_NAME, type SettingsStore } from './settings-store';
+} from './actions/action-progress';
+export {
+  reduceAction,
+  startActionOperation,
+  actionTimeoutMs,
+  CLOCK_SKEW_ALLOWANCE_MS,
+} from './actions/action-operation';
+export {
+  createOperationRegistry,
+  KEEP_FINISHED_OPERATIONS,
+  type OperationRegistry,
+} from './operations/registry';
+export { openSettingsStore, SETTINGS_FILE_NAME, type SettingsStore } from './settings/settings-store';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ACCOUNTS_FILE_NAME, openAccountStore } from '../../../src/main/backend/account-store';
+import { ACCOUNTS_FILE_NAME, openAccountStore } from '../../../src/main/backend/accounts/account-store';
 import { makeTempDir } from './helpers';
 
 const dirs: Array<{ remove(): Promise<void> }> = [];

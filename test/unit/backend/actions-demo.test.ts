@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBackend, type Backend, type BackendOptions } from '../../../src/main/backend/backend';
-import { createMemoryVault } from '../../../src/main/backend/vault';
+import { createMemoryVault } from '../../../src/main/backend/accounts/vault';
 import { startDemoService, type RunningDemoService } from '../../../src/simulator';
 import { FieldDeskError } from '../../../src/shared/errors';
 import type { InstrumentEntry } from '../../../src/shared/ipc/contract';

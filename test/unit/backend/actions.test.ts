@@ -3,10 +3,13 @@
  * fake instrument (a fake client). Every test advances time and looks at what the registry saw.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPollingProgressSource } from '../../../src/main/backend/action-progress';
-import { startActionOperation } from '../../../src/main/backend/actions';
-import type { ServiceClient } from '../../../src/main/backend/client';
-import { createOperationRegistry, type OperationRegistry } from '../../../src/main/backend/operations';
+import { createPollingProgressSource } from '../../../src/main/backend/actions/action-progress';
+import { startActionOperation } from '../../../src/main/backend/actions/action-operation';
+import type { ServiceClient } from '../../../src/main/backend/service/client';
+import {
+  createOperationRegistry,
+  type OperationRegistry,
+} from '../../../src/main/backend/operations/registry';
 import { FieldDeskError } from '../../../src/shared/errors';
 import { DEFAULT_SETTINGS, type ActionName, type OperationSnapshot } from '../../../src/shared/operations';
 import type { CalibrationStatus, InstrumentStatus, SicStatus } from '../../../src/shared/service/schemas';

@@ -1,6 +1,6 @@
 /** Building backends for the backend tests: the demo service as the demo account, events recorded. */
 import { createBackend, type BackendOptions } from '../../../src/main/backend/backend';
-import { createMemoryVault } from '../../../src/main/backend/vault';
+import { createMemoryVault } from '../../../src/main/backend/accounts/vault';
 import type { EventChannel } from '../../../src/shared/ipc/channels';
 import type { EventPayloads } from '../../../src/shared/ipc/contract';
 import type { RunningDemoService } from '../../../src/simulator';

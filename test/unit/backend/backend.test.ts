@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Backend, BackendOptions } from '../../../src/main/backend/backend';
-import { createKeyVault, type KeyVault } from '../../../src/main/backend/vault';
+import { createKeyVault, type KeyVault } from '../../../src/main/backend/accounts/vault';
 import { startDemoService, type RunningDemoService } from '../../../src/simulator';
 import { FieldDeskError } from '../../../src/shared/errors';
 import type { EventPayloads } from '../../../src/shared/ipc/contract';

@@ -1,9 +1,9 @@
 /** Checks of a cache database that must hold whatever happened to the process that wrote it. */
 import { expect } from 'vitest';
 import type Database from 'better-sqlite3';
-import { canonicalParameters } from '../../../src/main/backend/cache-key';
-import { gaps, normalize } from '../../../src/main/backend/intervals';
-import { decodeTimes, TIMES_EVEN, TIMES_RAW } from '../../../src/main/backend/series-times';
+import { canonicalParameters } from '../../../src/main/backend/cache/cache-key';
+import { gaps, normalize } from '../../../src/main/backend/core/intervals';
+import { decodeTimes, TIMES_EVEN, TIMES_RAW } from '../../../src/main/backend/cache/series-times';
 import type { Dataset, DatasetOptions } from '../../../src/shared/data';
 
 /**

@@ -7,10 +7,14 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { canonicalParameters } from '../../../src/main/backend/cache-key';
-import { createCacheStore, type CacheKey, type CachedData } from '../../../src/main/backend/cache-store';
-import { DATABASE_FILE_NAME, MIGRATIONS, openDatabase } from '../../../src/main/backend/db';
-import { TIMES_EVEN, TIMES_RAW } from '../../../src/main/backend/series-times';
+import { canonicalParameters } from '../../../src/main/backend/cache/cache-key';
+import {
+  createCacheStore,
+  type CacheKey,
+  type CachedData,
+} from '../../../src/main/backend/cache/cache-store';
+import { DATABASE_FILE_NAME, MIGRATIONS, openDatabase } from '../../../src/main/backend/core/database';
+import { TIMES_EVEN, TIMES_RAW } from '../../../src/main/backend/cache/series-times';
 import type { SeriesChannel } from '../../../src/shared/data';
 import { useTempDatabaseFolder } from './temp-database';
 

@@ -8,7 +8,7 @@ import {
   scopesInDescription,
   type ServiceClientOptions,
   type ServiceExchange,
-} from '../../../src/main/backend/client';
+} from '../../../src/main/backend/service/client';
 import { FieldDeskError } from '../../../src/shared/errors';
 import {
   dropConnection,

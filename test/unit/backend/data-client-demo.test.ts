@@ -4,8 +4,8 @@
  * refusals read like the server's, bounded concurrency, a retried 503, a server 400 surfaced.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServiceClient } from '../../../src/main/backend/client';
-import { createDataClient, type DataClientOptions } from '../../../src/main/backend/data-client';
+import { createServiceClient } from '../../../src/main/backend/service/client';
+import { createDataClient, type DataClientOptions } from '../../../src/main/backend/service/data-client';
 import { startDemoService, isQuantumModel, type RunningDemoService } from '../../../src/simulator';
 import { DATASETS, type Dataset, type DatasetQuery, type SeriesChannel } from '../../../src/shared/data';
 import { FieldDeskError } from '../../../src/shared/errors';

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createDataClient, type DataClientOptions } from '../../../src/main/backend/data-client';
+import { createDataClient, type DataClientOptions } from '../../../src/main/backend/service/data-client';
 import {
   bandCentreFrequency,
   canonicalBandName,
@@ -13,7 +13,7 @@ import {
   parseDataset,
   sliceChunk,
   type Answer,
-} from '../../../src/main/backend/data-parse';
+} from '../../../src/main/backend/service/data-parse';
 import { DATA_ENDPOINT_LIMITS } from '../../../src/shared/service/limits';
 import { DATASETS, type Dataset, type DatasetQuery, type SeriesChannel } from '../../../src/shared/data';
 import { FieldDeskError } from '../../../src/shared/errors';

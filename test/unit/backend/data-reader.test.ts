@@ -4,9 +4,9 @@
  * not offline, and every answer says where it came from.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCacheStore, type CacheStore } from '../../../src/main/backend/cache-store';
-import { readDataset, type ReadContext } from '../../../src/main/backend/data-reader';
-import { openDatabase, type FieldDeskDatabase } from '../../../src/main/backend/db';
+import { createCacheStore, type CacheStore } from '../../../src/main/backend/cache/cache-store';
+import { readDataset, type ReadContext } from '../../../src/main/backend/data/read-through-cache';
+import { openDatabase, type FieldDeskDatabase } from '../../../src/main/backend/core/database';
 import type { DatasetQuery } from '../../../src/shared/data';
 import { FieldDeskError } from '../../../src/shared/errors';
 import { fakeDataSource, levelAt, offlineError, type FakeSource } from './fake-data-source';

@@ -6,8 +6,8 @@
  */
 import type { DatasetQuery, RecordTable, SeriesChannel, TimeInterval } from '../../../src/shared/data';
 import { FieldDeskError } from '../../../src/shared/errors';
-import type { DataSource, DataSourceChunk } from '../../../src/main/backend/data-source';
-import { splitRange } from '../../../src/main/backend/ranges';
+import type { DataSource, DataSourceChunk } from '../../../src/main/backend/service/data-source';
+import { splitRange } from '../../../src/main/backend/service/ranges';
 
 export const SERIES_DATASETS = new Set(['noiseTimeHistory', 'frequencyTimeHistory', 'noiseMeasurements']);
 export const STEP_MS = 1000;

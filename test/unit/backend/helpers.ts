@@ -4,7 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { KeytarLike } from '../../../src/main/backend/vault';
+import type { KeytarLike } from '../../../src/main/backend/accounts/vault';
 
 export interface RecordedRequest {
   method: string;

@@ -5,7 +5,7 @@ import {
   calibrationRecordsOf,
   nothingAnswered,
   sicRecordsOf,
-} from '../../../src/main/backend/history-records';
+} from '../../../src/main/backend/history/history-records';
 import type { DatasetQuery, Provenance, RecordTable } from '../../../src/shared/data';
 import { FieldDeskError } from '../../../src/shared/errors';
 

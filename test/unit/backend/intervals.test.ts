@@ -9,7 +9,7 @@ import {
   subtract,
   totalLength,
   union,
-} from '../../../src/main/backend/intervals';
+} from '../../../src/main/backend/core/intervals';
 import type { TimeInterval } from '../../../src/shared/data';
 
 const DOMAIN = 60;

@@ -11,8 +11,8 @@ import {
   RESULT_GRACE_MS,
   type ActionEvent,
   type ActionOperationState,
-} from '../../../src/main/backend/actions';
-import { createOperationRegistry } from '../../../src/main/backend/operations';
+} from '../../../src/main/backend/actions/action-operation';
+import { createOperationRegistry } from '../../../src/main/backend/operations/registry';
 import { FieldDeskError } from '../../../src/shared/errors';
 import { DEFAULT_SETTINGS, type ActionName, type OperationSnapshot } from '../../../src/shared/operations';
 

@@ -5,7 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decodeTimes, encodeTimes, TIMES_EVEN, TIMES_RAW } from '../../../src/main/backend/series-times';
+import {
+  decodeTimes,
+  encodeTimes,
+  TIMES_EVEN,
+  TIMES_RAW,
+} from '../../../src/main/backend/cache/series-times';
 
 const WEEK = 7 * 24 * 3_600_000;
 const START = Date.UTC(2025, 2, 3); // a Monday, 00:00 UTC

@@ -4,8 +4,8 @@
  * prints one JSON line per progress event, until the parent kills it with SIGKILL.
  */
 import { createBackend } from '../../../src/main/backend/backend';
-import { createDataClient } from '../../../src/main/backend/data-client';
-import { createMemoryVault } from '../../../src/main/backend/vault';
+import { createDataClient } from '../../../src/main/backend/service/data-client';
+import { createMemoryVault } from '../../../src/main/backend/accounts/vault';
 
 const { DATA_DIR, BASE_URL, API_KEY, SYNC_JSON, DELAY_MS } = process.env;
 if (!DATA_DIR || !BASE_URL || !API_KEY || !SYNC_JSON) throw new Error('missing environment');

@@ -4,10 +4,10 @@
  * on the same data folder) without fetching any stored chunk twice.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCacheStore, type CacheStore } from '../../../src/main/backend/cache-store';
-import { cacheKeyOf, readDataset } from '../../../src/main/backend/data-reader';
-import { openDatabase, type FieldDeskDatabase } from '../../../src/main/backend/db';
-import { createSyncManager, type SyncManager } from '../../../src/main/backend/sync';
+import { createCacheStore, type CacheStore } from '../../../src/main/backend/cache/cache-store';
+import { cacheKeyOf, readDataset } from '../../../src/main/backend/data/read-through-cache';
+import { openDatabase, type FieldDeskDatabase } from '../../../src/main/backend/core/database';
+import { createSyncManager, type SyncManager } from '../../../src/main/backend/sync/sync-manager';
 import type { Dataset, SyncRequest, SyncSnapshot } from '../../../src/shared/data';
 import { FieldDeskError } from '../../../src/shared/errors';
 import { fakeDataSource, offlineError } from './fake-data-source';

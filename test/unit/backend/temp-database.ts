@@ -1,6 +1,10 @@
 /** A fresh data folder for each test and the databases the test opens in it, closed and removed after it. */
 import { afterEach, beforeEach } from 'vitest';
-import { openDatabase, type FieldDeskDatabase, type OpenDatabaseOptions } from '../../../src/main/backend/db';
+import {
+  openDatabase,
+  type FieldDeskDatabase,
+  type OpenDatabaseOptions,
+} from '../../../src/main/backend/core/database';
 import { makeTempDir } from './helpers';
 
 export interface TempDatabaseFolder {

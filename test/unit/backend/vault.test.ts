@@ -4,7 +4,7 @@ import {
   createMemoryVault,
   keychainFailureReason,
   VAULT_REASONS,
-} from '../../../src/main/backend/vault';
+} from '../../../src/main/backend/accounts/vault';
 import { fakeKeytar, REAL_KEYTAR_ERRORS } from './helpers';
 
 const KEY = 'sk-live-vault-test-0123456789';

@@ -9,7 +9,7 @@
  * Flow: `starting` (POST …/action) → `running` (watching for a result) → `succeeded` | `failed` |
  * `timedOut` | `cancelled`. Identify finishes on the POST's answer.
  */
-import { toErrorData, type FieldDeskErrorData } from '../../shared/errors';
+import { toErrorData, type FieldDeskErrorData } from '../../../shared/errors';
 import {
   ACTION_EXPECTED_DURATION_MS,
   isFinishedState,
@@ -18,11 +18,11 @@ import {
   type OperationSnapshot,
   type Settings,
   type SicOutcome,
-} from '../../shared/operations';
-import type { CalibrationStatus, SicStatus } from '../../shared/service/schemas';
+} from '../../../shared/operations';
+import type { CalibrationStatus, SicStatus } from '../../../shared/service/schemas';
 import type { ActionProgressSource, ProgressObservation } from './action-progress';
-import type { ServiceClient } from './client';
-import type { OperationRegistry } from './operations';
+import type { ServiceClient } from '../service/client';
+import type { OperationRegistry } from '../operations/registry';
 
 /**
  * A result counts for this operation only if the instrument recorded it after the operation

@@ -21,9 +21,9 @@ import type {
   RecordTable,
   SeriesChannel,
   TimeInterval,
-} from '../../shared/data';
-import type { SqliteDatabase } from './db';
-import { normalize, subtract } from './intervals';
+} from '../../../shared/data';
+import type { SqliteDatabase } from '../core/database';
+import { normalize, subtract } from '../core/intervals';
 import { decodeTimes, encodeTimes } from './series-times';
 
 export interface CacheKey {

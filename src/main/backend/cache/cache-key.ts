@@ -4,15 +4,15 @@
  * count; defaults the service applies are written out (no `values` = the default values, no
  * `bands` = Octave, a period equal to the endpoint's fixed default = no period).
  */
-import type { Dataset, DatasetOptions } from '../../shared/data';
+import type { Dataset, DatasetOptions } from '../../../shared/data';
 import {
   DATA_ENDPOINT_LIMITS,
   DEFAULT_FREQUENCY_BANDS,
   DEFAULT_FREQUENCY_WEIGHTING,
   DEFAULT_NOISE_VALUES,
   type DataEndpointLimit,
-} from '../../shared/service/limits';
-import { parseIsoDuration } from '../../shared/service/duration';
+} from '../../../shared/service/limits';
+import { parseIsoDuration } from '../../../shared/service/duration';
 
 const NOISE_VALUE_DATASETS: ReadonlySet<Dataset> = new Set(['noiseMeasurements', 'noiseTimeHistory']);
 const FREQUENCY_DATASETS: ReadonlySet<Dataset> = new Set(['frequencyMeasurements', 'frequencyTimeHistory']);

@@ -3,9 +3,9 @@
  * checked before it is sent (with the same words the service uses for the same refusal), the
  * query string it becomes, and how a long range is cut into requests the service accepts.
  */
-import type { Dataset, DatasetQuery, TimeInterval } from '../../shared/data';
-import { DATASETS } from '../../shared/data';
-import { FieldDeskError } from '../../shared/errors';
+import type { Dataset, DatasetQuery, TimeInterval } from '../../../shared/data';
+import { DATASETS } from '../../../shared/data';
+import { FieldDeskError } from '../../../shared/errors';
 import {
   DATA_ENDPOINT_LIMITS,
   DEFAULT_NOISE_VALUES,
@@ -17,8 +17,8 @@ import {
   statisticalPeriodProblem,
   type DataEndpointLimit,
   type InstrumentPeriods,
-} from '../../shared/service/limits';
-import { formatServiceTime } from '../../shared/service/time';
+} from '../../../shared/service/limits';
+import { formatServiceTime } from '../../../shared/service/time';
 import { splitRange } from './ranges';
 
 /**

@@ -11,7 +11,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { FieldDeskError } from '../../shared/errors';
+import { FieldDeskError } from '../../../shared/errors';
 
 export type SqliteDatabase = Database.Database;
 

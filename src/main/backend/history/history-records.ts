@@ -6,10 +6,10 @@
  * Rows come from disk, so nothing about them is trusted: a row without a readable time is
  * dropped, a missing text is empty and a missing or unreadable number is null.
  */
-import type { CellValue, DataReadResult, RecordTable, TimeInterval } from '../../shared/data';
-import { FieldDeskError } from '../../shared/errors';
-import type { CalibrationLogEntry, CalibrationRecord, SicRecord } from '../../shared/operations';
-import { gaps, normalize } from './intervals';
+import type { CellValue, DataReadResult, RecordTable, TimeInterval } from '../../../shared/data';
+import { FieldDeskError } from '../../../shared/errors';
+import type { CalibrationLogEntry, CalibrationRecord, SicRecord } from '../../../shared/operations';
+import { gaps, normalize } from '../core/intervals';
 
 type Row = Record<string, CellValue>;
 

@@ -11,12 +11,12 @@
  * - A failed fetch of a gap makes the answer `partial` with that error as the reason; a failed
  *   refresh of the open interval keeps the cached copy. Bad input and cancellation are thrown.
  */
-import type { DataReadResult, DatasetQuery, Provenance, TimeInterval } from '../../shared/data';
-import { FieldDeskError, toErrorData, type FieldDeskErrorData } from '../../shared/errors';
-import { canonicalParameters } from './cache-key';
-import type { CacheKey, CacheStore } from './cache-store';
-import type { DataSource } from './data-source';
-import { gaps, intersect, normalize } from './intervals';
+import type { DataReadResult, DatasetQuery, Provenance, TimeInterval } from '../../../shared/data';
+import { FieldDeskError, toErrorData, type FieldDeskErrorData } from '../../../shared/errors';
+import { canonicalParameters } from '../cache/cache-key';
+import type { CacheKey, CacheStore } from '../cache/cache-store';
+import type { DataSource } from '../service/data-source';
+import { gaps, intersect, normalize } from '../core/intervals';
 
 /** Data may still arrive for the last hour before a fetch. */
 export const DEFAULT_OPEN_INTERVAL_MS = 3_600_000;

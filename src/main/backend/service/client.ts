@@ -8,8 +8,8 @@
  */
 import ky, { HTTPError, isHTTPError, isKyError, isNetworkError, isTimeoutError, type KyInstance } from 'ky';
 import { z } from 'zod';
-import { FieldDeskError } from '../../shared/errors';
-import { API_KEY_HEADER } from '../../shared/service/limits';
+import { FieldDeskError } from '../../../shared/errors';
+import { API_KEY_HEADER } from '../../../shared/service/limits';
 import {
   actionResultSchema,
   calibrationStatusSchema,
@@ -22,9 +22,9 @@ import {
   type Instrument,
   type InstrumentStatus,
   type SicStatus,
-} from '../../shared/service/schemas';
-import { findEndpointRule, isScope, SCOPE_PURPOSE, type Scope } from '../../shared/service/scopes';
-import type { ActionName } from '../../shared/service/wire';
+} from '../../../shared/service/schemas';
+import { findEndpointRule, isScope, SCOPE_PURPOSE, type Scope } from '../../../shared/service/scopes';
+import type { ActionName } from '../../../shared/service/wire';
 import { kindOf } from './wire-kind';
 
 export interface RetryOptions {

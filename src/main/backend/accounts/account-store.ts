@@ -8,7 +8,7 @@ import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
-import { isScope, type Scope } from '../../shared/service/scopes';
+import { isScope, type Scope } from '../../../shared/service/scopes';
 
 export const ACCOUNTS_FILE_NAME = 'accounts.json';
 const FILE_VERSION = 1;

@@ -8,8 +8,8 @@
  * moves it to `cancelled` (synchronously, through its own state machine) and aborts its work.
  */
 import { randomUUID } from 'node:crypto';
-import { FieldDeskError } from '../../shared/errors';
-import { isFinishedState, type OperationSnapshot } from '../../shared/operations';
+import { FieldDeskError } from '../../../shared/errors';
+import { isFinishedState, type OperationSnapshot } from '../../../shared/operations';
 
 /** How many finished operations are kept for re-attaching. */
 export const KEEP_FINISHED_OPERATIONS = 50;

@@ -14,7 +14,7 @@ import {
   CALIBRATION_TOLERANCE_MIN_DB,
   DEFAULT_SETTINGS,
   type Settings,
-} from '../../shared/operations';
+} from '../../../shared/operations';
 
 export const SETTINGS_FILE_NAME = 'settings.json';
 const FILE_VERSION = 1;

@@ -25,14 +25,14 @@ import {
   type DatasetQuery,
   type SyncRequest,
   type SyncSnapshot,
-} from '../../shared/data';
-import { FieldDeskError, toErrorData, type FieldDeskErrorData } from '../../shared/errors';
-import type { CacheStore } from './cache-store';
-import { cacheKeyOf, DEFAULT_OPEN_INTERVAL_MS, isOpen } from './data-reader';
-import type { DataSource } from './data-source';
-import type { SqliteDatabase } from './db';
-import { gaps, normalize } from './intervals';
-import { bytesText } from '../../shared/format';
+} from '../../../shared/data';
+import { FieldDeskError, toErrorData, type FieldDeskErrorData } from '../../../shared/errors';
+import type { CacheStore } from '../cache/cache-store';
+import { cacheKeyOf, DEFAULT_OPEN_INTERVAL_MS, isOpen } from '../data/read-through-cache';
+import type { DataSource } from '../service/data-source';
+import type { SqliteDatabase } from '../core/database';
+import { gaps, normalize } from '../core/intervals';
+import { bytesText } from '../../../shared/format';
 
 /** Requests in flight at once for one sync. */
 export const SYNC_CONCURRENCY = 3;

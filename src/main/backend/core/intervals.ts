@@ -3,7 +3,7 @@
  * (sorted, non-empty, neither overlapping nor touching). Pure functions; the cache and the sync
  * build on them, and the property tests exercise them directly.
  */
-import type { TimeInterval } from '../../shared/data';
+import type { TimeInterval } from '../../../shared/data';
 
 const isNonEmpty = (interval: TimeInterval) => interval.end > interval.start;
 

@@ -3,7 +3,7 @@
  * `DataClient`, named here so the cache can be tested against a fake and does not depend on how
  * the client fetches.
  */
-import type { DatasetQuery, RecordTable, SeriesChannel, TimeInterval } from '../../shared/data';
+import type { DatasetQuery, RecordTable, SeriesChannel, TimeInterval } from '../../../shared/data';
 import type { DataClient } from './data-client';
 
 export interface DataSourceChunk {

@@ -4,17 +4,17 @@
  * engineer can see what was done on site even without a connection.
  */
 import { z } from 'zod';
-import type { FieldDeskErrorData } from '../../shared/errors';
-import { ERROR_CODES } from '../../shared/errors';
+import type { FieldDeskErrorData } from '../../../shared/errors';
+import { ERROR_CODES } from '../../../shared/errors';
 import {
   FINISHED_OPERATION_STATES,
   isFinishedState,
   type ActionOutcome,
   type ActionRecord,
   type OperationSnapshot,
-} from '../../shared/operations';
-import { ACTIONS } from '../../shared/service/wire';
-import type { SqliteDatabase } from './db';
+} from '../../../shared/operations';
+import { ACTIONS } from '../../../shared/service/wire';
+import type { SqliteDatabase } from '../core/database';
 
 /** How many records one read returns at most. */
 export const ACTION_HISTORY_READ_LIMIT = 500;

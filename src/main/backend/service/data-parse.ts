@@ -18,10 +18,10 @@
  *   the first reading starts a whole sample later, and a NaN at the end of the last reading when
  *   readings stop before the interval ends. Point records (calibrations, SIC) get no markers.
  */
-import type { CellValue, Dataset, RecordTable, SeriesChannel, TimeInterval } from '../../shared/data';
-import { FieldDeskError } from '../../shared/errors';
-import { NOISE_MEASUREMENT_VALUES, THIRD_OCTAVE_BAND_NAMES } from '../../shared/service/limits';
-import { parseServiceTime } from '../../shared/service/time';
+import type { CellValue, Dataset, RecordTable, SeriesChannel, TimeInterval } from '../../../shared/data';
+import { FieldDeskError } from '../../../shared/errors';
+import { NOISE_MEASUREMENT_VALUES, THIRD_OCTAVE_BAND_NAMES } from '../../../shared/service/limits';
+import { parseServiceTime } from '../../../shared/service/time';
 import { kindOf } from './wire-kind';
 
 /** Slack when comparing sample times (ms): times with 7 fractional digits are rounded to ms. */

@@ -8,10 +8,10 @@
  */
 import pLimit from 'p-limit';
 import { z } from 'zod';
-import type { Dataset, DatasetQuery, RecordTable, SeriesChannel, TimeInterval } from '../../shared/data';
-import { FieldDeskError } from '../../shared/errors';
-import type { InstrumentPeriods } from '../../shared/service/limits';
-import { caseInsensitiveObject, nullableNumber } from '../../shared/service/schemas';
+import type { Dataset, DatasetQuery, RecordTable, SeriesChannel, TimeInterval } from '../../../shared/data';
+import { FieldDeskError } from '../../../shared/errors';
+import type { InstrumentPeriods } from '../../../shared/service/limits';
+import { caseInsensitiveObject, nullableNumber } from '../../../shared/service/schemas';
 import { createServiceRequester, type ServiceClientOptions } from './client';
 import { DEFAULT_INSTRUMENT_PERIODS, checkQuery, planIntervals, requestQuery } from './data-params';
 import { DATASET_NOUNS, parseDataset, parseTimeHistory, type Answer } from './data-parse';
@@ -221,5 +221,5 @@ export function createDataClient(options: DataClientOptions): DataClient {
 }
 
 export { DATASET_ENDPOINTS, DEFAULT_INSTRUMENT_PERIODS, NOISE_TIME_HISTORY_VALUES } from './data-params';
-export type { InstrumentPeriods } from '../../shared/service/limits';
+export type { InstrumentPeriods } from '../../../shared/service/limits';
 export { bandCentreFrequency, canonicalBandName, joinChunks, sliceChunk } from './data-parse';

@@ -7,7 +7,7 @@
  *
  * Nothing here logs, and no message ever contains a key.
  */
-import type { VaultStatus } from '../../shared/accounts';
+import type { VaultStatus } from '../../../shared/accounts';
 
 export type KeyLocation = 'keychain' | 'memory';
 

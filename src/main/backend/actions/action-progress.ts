@@ -4,9 +4,9 @@
  * (service-facts.md, "Live channel"); a push source implementing the same interface can replace
  * polling without touching the state machine or the runner.
  */
-import { toErrorData, type FieldDeskErrorData } from '../../shared/errors';
-import type { CalibrationStatus, SicStatus } from '../../shared/service/schemas';
-import type { ServiceClient } from './client';
+import { toErrorData, type FieldDeskErrorData } from '../../../shared/errors';
+import type { CalibrationStatus, SicStatus } from '../../../shared/service/schemas';
+import type { ServiceClient } from '../service/client';
 
 /** What a source can say about a running Calibration or SIC. */
 export type ProgressObservation =
