@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { createActionHistory } from '../../../src/main/backend/actions/action-records';
+import { createActionRecords } from '../../../src/main/backend/actions/action-records';
 import { createCacheStore, type CacheKey } from '../../../src/main/backend/cache/cache-store';
 import { DATABASE_FILE_NAME, MIGRATIONS, type Migration } from '../../../src/main/backend/core/database';
 import { TIMES_EVEN, TIMES_RAW } from '../../../src/main/backend/cache/series-times';
@@ -237,7 +237,7 @@ describe('action history', () => {
   });
 
   it('stores finished actions, lists them newest first per account and instrument, and survives a re-open', () => {
-    const history = createActionHistory(open().db);
+    const history = createActionRecords(open().db);
     history.record(snapshot({ id: 'a', updatedAt: 10_000 }));
     history.record(
       snapshot({
@@ -253,7 +253,7 @@ describe('action history', () => {
     history.record(snapshot({ id: 'still-running', state: 'running' }));
     dir.closeAll();
 
-    const records = createActionHistory(open().db).list('acc', 'QT100001');
+    const records = createActionRecords(open().db).list('acc', 'QT100001');
     expect(records.map((r) => r.id)).toEqual(['b', 'a']);
     expect(records[0]).toMatchObject({
       state: 'failed',
@@ -277,7 +277,7 @@ describe('action history', () => {
 
   it('keeps a record whose stored result is damaged, and skips rows it cannot understand', () => {
     const database = open();
-    const history = createActionHistory(database.db);
+    const history = createActionRecords(database.db);
     history.record(snapshot({ id: 'a' }));
     database.db.prepare("UPDATE action_history SET result_json = '{not json' WHERE id = 'a'").run();
     database.db

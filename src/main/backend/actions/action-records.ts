@@ -1,7 +1,7 @@
 /**
- * The local history of finished field actions (table `action_history`, migration 1 of `db.ts`):
- * every action that ended (succeeded, failed, timed out or stopped) with its outcome, so the
- * engineer can see what was done on site even without a connection.
+ * The local record of finished field actions, answered by `actions.history` (table
+ * `action_history`, migration 1 of `core/database.ts`): every action that ended (succeeded, failed,
+ * timed out or stopped) with its outcome, so the engineer can see what was done on site offline.
  */
 import { z } from 'zod';
 import type { FieldDeskErrorData } from '../../../shared/errors';
@@ -17,9 +17,9 @@ import { ACTIONS } from '../../../shared/service/wire';
 import type { SqliteDatabase } from '../core/database';
 
 /** How many records one read returns at most. */
-export const ACTION_HISTORY_READ_LIMIT = 500;
+export const ACTION_RECORDS_READ_LIMIT = 500;
 
-export interface ActionHistory {
+export interface ActionRecords {
   /** Stores a finished operation; ignores one that has not finished. Replaces a record with the same id. */
   record(snapshot: OperationSnapshot): void;
   /** Finished actions on one instrument of one account, newest first. */
@@ -104,7 +104,7 @@ function toRecord(row: Row): ActionRecord | null {
   };
 }
 
-export function createActionHistory(db: SqliteDatabase): ActionHistory {
+export function createActionRecords(db: SqliteDatabase): ActionRecords {
   const insert = db.prepare(`
     INSERT OR REPLACE INTO action_history
       (id, account_id, serial, action, state, started_at, finished_at, message, result_json, error_json)
@@ -134,11 +134,11 @@ export function createActionHistory(db: SqliteDatabase): ActionHistory {
         error_json: snapshot.error === null ? null : JSON.stringify(snapshot.error),
       });
     },
-    list(accountId, serial, limit = ACTION_HISTORY_READ_LIMIT) {
+    list(accountId, serial, limit = ACTION_RECORDS_READ_LIMIT) {
       const rows = select.all(
         accountId,
         serial,
-        Math.max(1, Math.min(limit, ACTION_HISTORY_READ_LIMIT)),
+        Math.max(1, Math.min(limit, ACTION_RECORDS_READ_LIMIT)),
       ) as Row[];
       return rows.map(toRecord).filter((record): record is ActionRecord => record !== null);
     },

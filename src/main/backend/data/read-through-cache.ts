@@ -12,7 +12,11 @@
  *   refresh of the open interval keeps the cached copy. Bad input and cancellation are thrown.
  */
 import type { DataReadResult, DatasetQuery, Provenance, TimeInterval } from '../../../shared/data';
-import { FieldDeskError, toErrorData, type FieldDeskErrorData } from '../../../shared/errors';
+import type { StoredAccount } from '../accounts/account-store';
+import type { ServiceAccess } from '../accounts/service-access';
+import type { ConnectivityService } from '../connectivity/connectivity';
+import type { LocalData } from '../local-data';
+import { FieldDeskError, isUnreachable, toErrorData, type FieldDeskErrorData } from '../../../shared/errors';
 import { canonicalParameters } from '../cache/cache-key';
 import type { CacheKey, CacheStore } from '../cache/cache-store';
 import type { DataSource } from '../service/data-source';
@@ -57,8 +61,6 @@ function isFatal(error: unknown): boolean {
   if (!(error instanceof FieldDeskError)) return true;
   return error.code === 'cancelled' || error.code === 'invalidInput' || error.code === 'internal';
 }
-
-const isUnreachable = (error: FieldDeskErrorData) => error.code === 'offline' || error.code === 'timeout';
 
 export async function readDataset(context: ReadContext, query: DatasetQuery): Promise<DataReadResult> {
   const { store, source, now } = context;
@@ -130,4 +132,41 @@ export async function readDataset(context: ReadContext, query: DatasetQuery): Pr
     provenance = { source: 'fresh', fetchedAt };
   }
   return { query, provenance, series: data.series, records: data.records };
+}
+
+export interface ReadThroughCacheOptions {
+  local: LocalData;
+  access: ServiceAccess;
+  connectivity: ConnectivityService;
+  now: () => number;
+  openIntervalMs?: number;
+}
+
+export type ReadThroughCache = (account: StoredAccount, query: DatasetQuery) => Promise<DataReadResult>;
+
+export function createReadThroughCache(options: ReadThroughCacheOptions): ReadThroughCache {
+  return async (account, query) => {
+    const cache = options.local.cache();
+    let source: DataSource | null = null;
+    let sourceProblem: FieldDeskErrorData | undefined;
+    try {
+      source = await options.access.dataSourceFor(account);
+    } catch (error) {
+      // Without a key (or the demo service) the cache still answers what it holds.
+      if (!(error instanceof FieldDeskError) || error.code === 'invalidInput') throw error;
+      sourceProblem = error.toData();
+    }
+    return readDataset(
+      {
+        store: cache,
+        source,
+        now: options.now,
+        accountId: account.id,
+        offline: options.connectivity.offlineReason(account.id),
+        ...(sourceProblem === undefined ? {} : { sourceProblem }),
+        ...(options.openIntervalMs === undefined ? {} : { openIntervalMs: options.openIntervalMs }),
+      },
+      query,
+    );
+  };
 }

@@ -1,0 +1,6 @@
+import type { HandlersOf } from '../core/handlers';
+import type { ConnectivityService } from './connectivity';
+
+export function connectivityHandlers(connectivity: ConnectivityService): HandlersOf<'connectivity'> {
+  return { 'connectivity.get': async () => connectivity.current() };
+}

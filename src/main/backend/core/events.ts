@@ -1,0 +1,39 @@
+/**
+ * Core services every domain shares: pushed events (this file), the local database, interval
+ * arithmetic and the JSON file store. Nothing here knows about accounts or the service.
+ */
+import type { EventChannel } from '../../../shared/ipc/channels';
+import type { EventPayloads, EventSink } from '../../../shared/ipc/contract';
+
+/** Pushed events to every registered receiver (the Electron window, harness clients, tests). */
+export interface EventHub {
+  emit<E extends EventChannel>(channel: E, payload: EventPayloads[E]): void;
+  /** Registers a receiver; returns the function that removes it. */
+  subscribe(sink: EventSink): () => void;
+  /** Whether anyone listens (so work done only for listeners can be skipped). */
+  hasListeners(): boolean;
+  clear(): void;
+}
+
+export function createEventHub(): EventHub {
+  const sinks = new Set<EventSink>();
+  return {
+    emit(channel, payload) {
+      for (const sink of sinks) {
+        try {
+          sink(channel, payload);
+        } catch {
+          // A failing receiver (e.g. a closed window) must not break the backend or other receivers.
+        }
+      }
+    },
+    subscribe(sink) {
+      sinks.add(sink);
+      return () => {
+        sinks.delete(sink);
+      };
+    },
+    hasListeners: () => sinks.size > 0,
+    clear: () => sinks.clear(),
+  };
+}
