@@ -1,14 +1,12 @@
 /**
- * Account metadata (never keys) in `<dataDir>/accounts.json`, validated on load and written
- * atomically. A damaged or unreadable file is moved aside, never overwritten, so nothing is lost;
- * the store then starts empty and offers a warning the backend shows to the user.
+ * Account metadata (never keys) in `<dataDir>/accounts.json`, a JSON file store (see
+ * core/json-file-store.ts): a file that cannot be used is moved aside and the store starts empty,
+ * with a warning the accounts view shows.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename } from 'node:fs/promises';
-import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { isScope, type Scope } from '../../../shared/service/scopes';
+import { openJsonFile } from '../core/json-file-store';
 
 export const ACCOUNTS_FILE_NAME = 'accounts.json';
 const FILE_VERSION = 1;
@@ -35,12 +33,9 @@ const storedAccountSchema = z.object({
 });
 
 const accountsFileSchema = z.object({
-  version: z.literal(FILE_VERSION),
   activeId: z.string().nullable(),
   accounts: z.array(storedAccountSchema),
 });
-
-type AccountsFile = z.output<typeof accountsFileSchema>;
 
 export interface AccountStore {
   /** Why the saved accounts could not be read at start, in plain words; `null` when all was well. */
@@ -62,95 +57,36 @@ export interface AccountStoreOptions {
   now?: () => number;
 }
 
-/** A timestamp safe in file names on every platform (no colons). */
-function fileTimestamp(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace(/[:.]/g, '-');
-}
-
-function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error
-    ? String((error as { code: unknown }).code)
-    : undefined;
-}
-
-type LoadResult =
-  { file: AccountsFile } | { problem: 'damaged' | 'newer' | 'unreadable' } | { missing: true };
-
-async function readAccountsFile(path: string): Promise<LoadResult> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return { missing: true };
-    return { problem: 'unreadable' };
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { problem: 'damaged' };
-  }
-  const parsed = accountsFileSchema.safeParse(json);
-  if (parsed.success) return { file: parsed.data };
-  const version = (json as { version?: unknown } | null)?.version;
-  return { problem: typeof version === 'number' && version > FILE_VERSION ? 'newer' : 'damaged' };
-}
-
 /** Opens (loading or creating) the account store in `dataDir`. */
 export async function openAccountStore(
   dataDir: string,
   options: AccountStoreOptions = {},
 ): Promise<AccountStore> {
-  const now = options.now ?? Date.now;
-  const path = join(dataDir, ACCOUNTS_FILE_NAME);
-  await mkdir(dataDir, { recursive: true });
-
+  const file = await openJsonFile({
+    dataDir,
+    fileName: ACCOUNTS_FILE_NAME,
+    version: FILE_VERSION,
+    schema: accountsFileSchema,
+    describe: {
+      subject: 'Your saved accounts',
+      fallback: 'so FieldDesk started without them',
+      reassurance: 'API keys in the system keychain are untouched.',
+    },
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
   let accounts: StoredAccount[] = [];
   let activeId: string | null = null;
-  let warning: string | null = null;
-  // False only when a bad file could not be moved aside: then saving would destroy it.
-  let canSave = true;
-
-  const loaded = await readAccountsFile(path);
-  if ('file' in loaded) {
+  if (file.loaded !== null) {
     const seen = new Set<string>();
-    accounts = loaded.file.accounts.filter((account) => !seen.has(account.id) && seen.add(account.id));
-    activeId = accounts.some((a) => a.id === loaded.file.activeId) ? loaded.file.activeId : null;
-  } else if ('problem' in loaded) {
-    const asideName = `${ACCOUNTS_FILE_NAME}.corrupt-${fileTimestamp(now())}`;
-    const what =
-      loaded.problem === 'newer'
-        ? 'were saved by a newer version of FieldDesk'
-        : loaded.problem === 'unreadable'
-          ? 'could not be read'
-          : 'are damaged';
-    try {
-      await rename(path, join(dataDir, asideName));
-      warning =
-        `Your saved accounts ${what}, so FieldDesk started without them. ` +
-        `The old file was kept as ${asideName} in ${dataDir}. API keys in the system keychain are untouched.`;
-    } catch {
-      canSave = false;
-      warning =
-        `Your saved accounts ${what}, and FieldDesk could not move the file aside, so changes to accounts ` +
-        `will not be saved this session. Check the file ${path}.`;
-    }
+    const loaded = file.loaded;
+    accounts = loaded.accounts.filter((account) => !seen.has(account.id) && seen.add(account.id));
+    activeId = accounts.some((a) => a.id === loaded.activeId) ? loaded.activeId : null;
   }
 
-  let saving: Promise<void> = Promise.resolve();
-
-  function save(): Promise<void> {
-    if (!canSave) return Promise.resolve();
-    const snapshot: AccountsFile = { version: FILE_VERSION, activeId, accounts: structuredClone(accounts) };
-    const text = `${JSON.stringify(snapshot, null, 2)}\n`;
-    // Saves run one after another so an older snapshot never overwrites a newer one.
-    const next = saving.catch(() => undefined).then(() => writeFileAtomic(path, text, { mode: 0o600 }));
-    saving = next;
-    return next;
-  }
+  const save = () => file.save({ activeId, accounts: structuredClone(accounts) });
 
   return {
-    warning,
+    warning: file.warning,
     list: () => accounts.map((account) => structuredClone(account)),
     get: (id) => {
       const account = accounts.find((a) => a.id === id);
@@ -181,6 +117,6 @@ export async function openAccountStore(
       activeId = id !== null && accounts.some((a) => a.id === id) ? id : null;
       await save();
     },
-    flush: () => saving.catch(() => undefined),
+    flush: () => file.flush(),
   };
 }
