@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { inspect } from 'node:util';
+import { createServiceClient } from '../../../src/main/backend/service/client';
 import {
   backoffDelay,
-  createServiceClient,
-  parseRetryAfter,
-  scopesInDescription,
   type ServiceClientOptions,
   type ServiceExchange,
-} from '../../../src/main/backend/service/client';
+} from '../../../src/main/backend/service/requester';
+import { parseRetryAfter } from '../../../src/main/backend/service/failures';
+import { scopesInDescription } from '../../../src/main/backend/service/answers';
 import { FieldDeskError } from '../../../src/shared/errors';
 import {
   dropConnection,
@@ -415,6 +415,47 @@ describe('service client: failures become specific FieldDeskErrors', () => {
     const instruments = await clientFor(server.baseUrl).listInstruments();
     expect(instruments.map((i) => i.serialNumber)).toEqual(['QT1']);
     expect(server.requests).toHaveLength(2);
+  });
+
+  it('asks again after an answer cut off at any byte, however the parser words it', async () => {
+    const whole = JSON.stringify([wireInstrument('QT1'), wireInstrument('QT2', 'Gate “3” – north')]);
+    let request = 0;
+    let cutAt = 0;
+    const server = await serve((_req, res) => {
+      request++;
+      // Odd requests are cut (and the connection closed), even ones whole: every cut is asked again.
+      if (request % 2 === 1) {
+        res.writeHead(200, { 'Content-Type': 'application/json', Connection: 'close' });
+        res.end(Buffer.from(whole).subarray(0, cutAt));
+      } else sendJson(res, 200, JSON.parse(whole));
+    });
+    const client = clientFor(server.baseUrl);
+    for (cutAt = 1; cutAt < Buffer.byteLength(whole); cutAt++) {
+      const instruments = await client.listInstruments();
+      expect(instruments.map((i) => i.serialNumber)).toEqual(['QT1', 'QT2']);
+    }
+    expect(request).toBe(2 * (Buffer.byteLength(whole) - 1));
+  });
+
+  it('asks once more after an answer that is not JSON at all, then says so', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('[1, 2,, 3]');
+    });
+    const error = await failure(clientFor(server.baseUrl).listInstruments());
+    expect(error.message).toMatch(/not valid JSON/);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('one retry layer: cut-off answers and failing statuses share one limit', async () => {
+    let request = 0;
+    const server = await serve((_req, res) => {
+      request++;
+      if (request % 2 === 1) res.writeHead(503).end();
+      else res.writeHead(200, { 'Content-Type': 'application/json' }).end('[{"serialNumber": "Q');
+    });
+    const error = await failure(clientFor(server.baseUrl).listInstruments());
+    expect(['serverError', 'badResponse']).toContain(error.code);
+    expect(server.requests).toHaveLength(FAST_RETRY.limit + 1);
   });
 
   it('never asks a POST again after a cut-off answer: it could start an action twice', async () => {

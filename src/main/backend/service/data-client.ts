@@ -12,7 +12,7 @@ import type { Dataset, DatasetQuery, RecordTable, SeriesChannel, TimeInterval } 
 import { FieldDeskError } from '../../../shared/errors';
 import type { InstrumentPeriods } from '../../../shared/service/limits';
 import { caseInsensitiveObject, nullableNumber } from '../../../shared/service/schemas';
-import { createServiceRequester, type ServiceClientOptions } from './client';
+import { createServiceRequester, type ServiceClientOptions } from './requester';
 import { DEFAULT_INSTRUMENT_PERIODS, checkQuery, planIntervals, requestQuery } from './data-params';
 import { DATASET_NOUNS, parseDataset, parseTimeHistory, type Answer } from './data-parse';
 
