@@ -3,7 +3,7 @@
  * Chromium's error codes, through Electron's net.fetch too) and HTTP answers, each a `FieldDeskError`
  * with a stable code. No message ever carries the API key.
  */
-import { HTTPError, isHTTPError, isKyError, isNetworkError, isTimeoutError } from 'ky';
+import { type HTTPError, isHTTPError, isKyError, isNetworkError, isTimeoutError } from 'ky';
 import { FieldDeskError } from '../../../shared/errors';
 import { findEndpointRule, SCOPE_PURPOSE, type Scope } from '../../../shared/service/scopes';
 import { readErrorBody, scopesInDescription } from './answers';
