@@ -94,8 +94,27 @@ export interface SeriesChannel {
 
 export type CellValue = string | number | boolean | null;
 
+/**
+ * What a column holds: `time` is epoch ms (a number), `list` a list of numbers shown as text
+ * ("71.2, 80.1"), the others what they say. Decided by the parser, never guessed from names.
+ */
+export type ColumnType = 'time' | 'number' | 'text' | 'boolean' | 'list';
+
+export interface RecordColumn {
+  key: string;
+  label: string;
+  unit: string | null;
+  type: ColumnType;
+}
+
+/**
+ * Records of one dataset as a table. `timeKey` names the column that is each row's time (epoch ms):
+ * rows are in its order, and a row belongs to the time interval that contains it — so a range
+ * split into requests or cache chunks gives every row exactly once.
+ */
 export interface RecordTable {
-  columns: Array<{ key: string; label: string; unit: string | null }>;
+  timeKey: string;
+  columns: RecordColumn[];
   rows: Array<Record<string, CellValue>>;
 }
 

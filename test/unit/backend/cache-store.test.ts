@@ -15,7 +15,7 @@ import {
 } from '../../../src/main/backend/cache/cache-store';
 import { DATABASE_FILE_NAME, MIGRATIONS, openDatabase } from '../../../src/main/backend/core/database';
 import { TIMES_EVEN, TIMES_RAW } from '../../../src/main/backend/cache/series-times';
-import type { SeriesChannel } from '../../../src/shared/data';
+import type { RecordTable, SeriesChannel } from '../../../src/shared/data';
 import { useTempDatabaseFolder } from './temp-database';
 
 const dir = useTempDatabaseFolder();
@@ -281,10 +281,11 @@ describe('cache store', () => {
     const { db } = open();
     const store = createCacheStore(db);
     const key: CacheKey = { ...KEY, dataset: 'calibrations', params: '' };
-    const table = (times: number[]) => ({
+    const table = (times: number[]): RecordTable => ({
+      timeKey: 'time',
       columns: [
-        { key: 'time', label: 'Time', unit: null },
-        { key: 'status', label: 'Status', unit: null },
+        { key: 'time', label: 'Time', unit: null, type: 'time' },
+        { key: 'status', label: 'Status', unit: null, type: 'text' },
       ],
       rows: times.map((time) => ({ time, status: 'Success' })),
     });
@@ -294,17 +295,19 @@ describe('cache store', () => {
     expect(read.series).toEqual([]);
     expect(read.records?.rows.map((r) => r.time)).toEqual([0, 50, 100, 150]);
     expect(store.read(key, { start: 60, end: 160 }).records?.rows.map((r) => r.time)).toEqual([100, 150]);
-    // ISO times are understood as well.
+    // The table says which column is the time; a row whose time is not epoch ms is kept once, with
+    // the part of its chunk that starts where the chunk starts, never guessed from its text.
     store.store(
       key,
       { start: 200, end: 400 },
       {
         series: [],
-        records: { columns: [], rows: [{ time: new Date(300).toISOString() }] },
+        records: { timeKey: 'time', columns: [], rows: [{ time: new Date(300).toISOString() }] },
       },
       1000,
     );
-    expect(store.read(key, { start: 250, end: 400 }).records?.rows).toHaveLength(1);
+    expect(store.read(key, { start: 200, end: 400 }).records?.rows).toHaveLength(1);
+    expect(store.read(key, { start: 250, end: 400 }).records?.rows).toHaveLength(0);
   });
 
   it('keeps an empty response as coverage (the service has nothing there)', () => {

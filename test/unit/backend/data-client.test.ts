@@ -6,14 +6,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createDataClient, type DataClientOptions } from '../../../src/main/backend/service/data-client';
-import {
-  bandCentreFrequency,
-  canonicalBandName,
-  joinChunks,
-  parseDataset,
-  sliceChunk,
-  type Answer,
-} from '../../../src/main/backend/service/data-parse';
+import { bandCentreFrequency, canonicalBandName } from '../../../src/main/backend/service/parse/names';
+import { parseDataset } from '../../../src/main/backend/service/parse/records';
+import type { Answer } from '../../../src/main/backend/service/parse/time-history';
+import { createCacheStore } from '../../../src/main/backend/cache/cache-store';
+import { useTempDatabaseFolder } from './temp-database';
 import { DATA_ENDPOINT_LIMITS } from '../../../src/shared/service/limits';
 import { DATASETS, type Dataset, type DatasetQuery, type SeriesChannel } from '../../../src/shared/data';
 import { FieldDeskError } from '../../../src/shared/errors';
@@ -292,7 +289,9 @@ describe('parsing answers', () => {
       key: 'pressure',
       label: 'Pressure',
       unit: 'bar',
+      type: 'number',
     });
+    expect(chunk.records!.timeKey).toBe('time');
   });
 
   it('a record with an unreadable time fails as badResponse naming the dataset and field', async () => {
@@ -547,6 +546,7 @@ function lines(c: SeriesChannel): Array<Array<[number, number]>> {
 }
 
 describe('split answers join exactly (property)', () => {
+  const databases = useTempDatabaseFolder();
   const scenario = fc.record({
     step: fc.constantFrom(100, 1000, 900_000),
     recorded: fc.array(fc.boolean(), { minLength: 1, maxLength: 120 }),
@@ -557,7 +557,9 @@ describe('split answers join exactly (property)', () => {
     cuts: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 }),
   });
 
-  it('many requests give exactly what one request gives, and joinChunks of separate fetches too', () => {
+  it('many requests give exactly what one request gives, and so do separate fetches joined by the cache', () => {
+    const cache = createCacheStore(databases.open().db);
+    let run = 0;
     fc.assert(
       fc.property(
         scenario,
@@ -576,19 +578,17 @@ describe('split answers join exactly (property)', () => {
           const single = parseDataset(dataset, [answer({ start, end })], options);
           const split = parseDataset(dataset, intervals.map(answer), options);
           expect(split).toEqual(single);
-          // joinChunks needs pieces at least one sample long: a shorter one can lie wholly
-          // under the reading before it, which it cannot see.
+          // Pieces at least one sample long, as requests are: a shorter one can lie wholly under the
+          // reading before it, which it cannot see.
           const spaced: number[] = [start];
           for (const b of bounds)
             if (b >= spaced[spaced.length - 1]! + s.step && b <= end - s.step) spaced.push(b);
           spaced.push(end);
           const pieces = spaced.slice(1).map((e, i) => ({ start: spaced[i]!, end: e }));
-          const separately = pieces.map((interval) => ({
-            interval,
-            bytes: 0,
-            ...parseDataset(dataset, [answer(interval)], options),
-          }));
-          const joined = joinChunks(separately);
+          const key = { accountId: 'acc', serial: 'QT1', dataset, params: String(run++) };
+          for (const interval of pieces)
+            cache.store(key, interval, parseDataset(dataset, [answer(interval)], options), 0);
+          const joined = cache.read(key, { start, end });
           // Drawn the same: the same readings, broken into the same lines. (A NaN marker may sit
           // elsewhere within a gap: a piece cannot know how far the reading before it reaches.)
           expect(joined.series.map(lines)).toEqual(single.series.map(lines));
@@ -605,27 +605,5 @@ describe('split answers join exactly (property)', () => {
       ),
       { numRuns: 1000 },
     );
-  });
-
-  it('sliceChunk keeps the samples and rows within an interval', () => {
-    const service = syntheticService(
-      1000,
-      Array.from({ length: 60 }, () => true),
-      10,
-    );
-    const whole = {
-      interval: { start: T0, end: T0 + 60_000 },
-      bytes: 0,
-      ...parseDataset('noiseMeasurements', [service.measurements({ start: T0, end: T0 + 60_000 })], {
-        serial: 'QT1',
-        periodMs: 1000,
-      }),
-    };
-    const part = sliceChunk('noiseMeasurements', whole, { start: T0 + 10_500, end: T0 + 20_000 });
-    expect(part.interval).toEqual({ start: T0 + 10_500, end: T0 + 20_000 });
-    expect(Array.from(part.series[0]!.times)).toEqual(
-      Array.from({ length: 9 }, (_, i) => T0 + 11_000 + i * 1000),
-    );
-    expect(part.records!.rows.map((r) => r.startTime)).toEqual(Array.from(part.series[0]!.times));
   });
 });

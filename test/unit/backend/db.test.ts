@@ -207,6 +207,59 @@ describe('migration 3 (compact evenly spaced series times)', () => {
   });
 });
 
+describe('migration 4: record tables carry their time column and column types', () => {
+  it('upgrades stored tables in place and drops a chunk whose table cannot be read', () => {
+    const old = open(MIGRATIONS.slice(0, 3));
+    const insertKey = old.db.prepare(
+      "INSERT INTO cache_keys (id, account_id, serial, dataset, params) VALUES (?, 'acc', 'QT1', ?, '')",
+    );
+    insertKey.run(1, 'audio');
+    insertKey.run(2, 'calibrations');
+    const insertChunk = old.db.prepare('INSERT INTO cache_chunks VALUES (?, ?, ?, ?, 5, 10, ?)');
+    // Tables as FieldDesk wrote them up to version 3: no timeKey, no column types.
+    const audio = {
+      columns: [
+        { key: 'id', label: 'Recording id', unit: null },
+        { key: 'startTime', label: 'Start', unit: null },
+        { key: 'triggerStartTime', label: 'Trigger start', unit: null },
+      ],
+      rows: [{ id: 'au_1', startTime: 1_000, triggerStartTime: 6_000 }],
+    };
+    const calibrations = {
+      columns: [
+        { key: 'time', label: 'Time', unit: null },
+        { key: 'status', label: 'Status', unit: null },
+        { key: 'level', label: 'Level', unit: 'dB' },
+      ],
+      rows: [{ time: 2_000, status: 'Success', level: 94.1 }],
+    };
+    insertChunk.run(1, 1, 0, 10_000, JSON.stringify(audio));
+    insertChunk.run(2, 2, 0, 10_000, JSON.stringify(calibrations));
+    insertChunk.run(3, 2, 10_000, 20_000, '{"columns": [');
+    old.close();
+
+    const upgraded = open();
+    const store = createCacheStore(upgraded.db);
+    const read = (dataset: CacheKey['dataset']) =>
+      store.read({ accountId: 'acc', serial: 'QT1', dataset, params: '' }, { start: 0, end: 20_000 });
+    expect(read('audio').records).toEqual({
+      timeKey: 'triggerStartTime',
+      columns: [
+        { key: 'id', label: 'Recording id', unit: null, type: 'text' },
+        { key: 'startTime', label: 'Start', unit: null, type: 'time' },
+        { key: 'triggerStartTime', label: 'Trigger start', unit: null, type: 'time' },
+      ],
+      rows: audio.rows,
+    });
+    const calibrationRead = read('calibrations');
+    expect(calibrationRead.records?.timeKey).toBe('time');
+    expect(calibrationRead.records?.columns.map((c) => c.type)).toEqual(['time', 'text', 'number']);
+    // The damaged chunk is gone with the coverage it claimed, so that range is fetched again.
+    expect(calibrationRead.chunks.map((c) => [c.start, c.end])).toEqual([[0, 10_000]]);
+    checkCacheConsistency(upgraded.db);
+  });
+});
+
 describe('action history', () => {
   const snapshot = (over: Partial<OperationSnapshot>): OperationSnapshot => ({
     id: 'op',

@@ -72,10 +72,11 @@ export function answer(
     rows.push({ time: t, status: 'Success', level: 94 });
   }
   const records: RecordTable = {
+    timeKey: 'time',
     columns: [
-      { key: 'time', label: 'Time', unit: null },
-      { key: 'status', label: 'Status', unit: null },
-      { key: 'level', label: 'Level', unit: 'dB' },
+      { key: 'time', label: 'Time', unit: null, type: 'time' },
+      { key: 'status', label: 'Status', unit: null, type: 'text' },
+      { key: 'level', label: 'Level', unit: 'dB', type: 'number' },
     ],
     rows,
   };
@@ -128,6 +129,7 @@ export function fakeDataSource(options: FakeOptions = {}): FakeSource {
         chunks[0]?.records === null || chunks.length === 0
           ? null
           : {
+              timeKey: chunks[0]!.records!.timeKey,
               columns: chunks[0]!.records!.columns,
               rows: [...new Map(chunks.flatMap((c) => c.records!.rows).map((r) => [r.time, r])).values()],
             };

@@ -10,7 +10,7 @@ import type { DatasetQuery, Provenance, RecordTable } from '../../../src/shared/
 import { FieldDeskError } from '../../../src/shared/errors';
 
 const T0 = Date.UTC(2025, 5, 1);
-const table = (rows: RecordTable['rows']): RecordTable => ({ columns: [], rows });
+const table = (rows: RecordTable['rows']): RecordTable => ({ timeKey: 'time', columns: [], rows });
 
 describe('history records from the cache', () => {
   it('turns calibration rows (times in epoch ms) into records, oldest first, for the serial read', () => {

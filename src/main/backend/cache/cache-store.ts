@@ -16,7 +16,6 @@
 import type {
   CacheSummary,
   CachedDatasetSummary,
-  CellValue,
   Dataset,
   RecordTable,
   SeriesChannel,
@@ -86,21 +85,6 @@ export interface CacheStore {
 
 // ---- pure helpers ------------------------------------------------------------------------------
 
-const TIME_KEYS = ['time', 'startTime', 'start', 'timestamp', 'dateTime'] as const;
-
-/** The time (epoch ms) of a record row, from its first time-like column; null when it has none. */
-export function rowTime(row: Record<string, CellValue>): number | null {
-  for (const key of TIME_KEYS) {
-    const value = row[key];
-    if (typeof value === 'number' && Number.isFinite(value)) return value;
-    if (typeof value === 'string') {
-      const parsed = Date.parse(value);
-      if (!Number.isNaN(parsed)) return parsed;
-    }
-  }
-  return null;
-}
-
 /** First index whose time is >= t (times sorted ascending). */
 export function lowerBound(times: Float64Array, t: number): number {
   let lo = 0;
@@ -150,8 +134,9 @@ export function sliceChannel(channel: SeriesChannel, start: number, end: number)
 }
 
 /**
- * The rows of a table within [start, end). Rows without a readable time belong to the piece that
- * starts where their chunk starts (`keepUntimed`), so cutting a chunk neither loses nor doubles them.
+ * The rows of a table whose time (its `timeKey` column) lies in [start, end). Rows without a
+ * readable time belong to the piece that starts where their chunk starts (`keepUntimed`), so
+ * cutting a chunk neither loses nor doubles them.
  */
 export function sliceRecords(
   table: RecordTable,
@@ -159,11 +144,13 @@ export function sliceRecords(
   end: number,
   keepUntimed: boolean,
 ): RecordTable {
+  const { timeKey } = table;
   return {
+    timeKey,
     columns: table.columns,
     rows: table.rows.filter((row) => {
-      const t = rowTime(row);
-      return t === null ? keepUntimed : t >= start && t < end;
+      const t = row[timeKey];
+      return typeof t === 'number' && Number.isFinite(t) ? t >= start && t < end : keepUntimed;
     }),
   };
 }
@@ -175,9 +162,10 @@ function sliceData(data: CachedData, piece: TimeInterval, keepUntimed: boolean):
   };
 }
 
-/** Joins tables: columns in first-seen order by key, rows in order. */
+/** Joins tables of one dataset: its time column, columns in first-seen order by key, rows in order. */
 export function joinTables(tables: readonly RecordTable[]): RecordTable | null {
-  if (tables.length === 0) return null;
+  const first = tables[0];
+  if (first === undefined) return null;
   const columns: RecordTable['columns'] = [];
   const seen = new Set<string>();
   const rows: RecordTable['rows'] = [];
@@ -190,7 +178,7 @@ export function joinTables(tables: readonly RecordTable[]): RecordTable | null {
     }
     for (const row of table.rows) rows.push(row);
   }
-  return { columns, rows };
+  return { timeKey: first.timeKey, columns, rows };
 }
 
 const asBlob = (array: Float32Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
@@ -234,11 +222,14 @@ const toMeta = (row: ChunkRow): ChunkMeta => ({
   bytes: row.bytes,
 });
 
+/** A stored table (migration 4 gave every stored table its time column and column types). */
 function parseRecords(json: string | null): RecordTable | null {
   if (json === null) return null;
   try {
     const parsed = JSON.parse(json) as RecordTable;
-    return Array.isArray(parsed.columns) && Array.isArray(parsed.rows) ? parsed : null;
+    return typeof parsed.timeKey === 'string' && Array.isArray(parsed.columns) && Array.isArray(parsed.rows)
+      ? parsed
+      : null;
   } catch {
     return null;
   }

@@ -124,7 +124,85 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec('ALTER TABLE cache_series ADD COLUMN times_codec INTEGER NOT NULL DEFAULT 0');
     },
   },
+  {
+    version: 4,
+    name: 'record tables carry their time column and column types',
+    up(db) {
+      upgradeStoredRecordTables(db);
+    },
+  },
 ];
+
+/**
+ * Migration 4's view of the record model, frozen as it was when the step was written (the parser's
+ * model may change later; a migration must not): each dataset's time column, and its time columns.
+ */
+const V4_TIME_KEY: Readonly<Record<string, string>> = {
+  weather: 'time',
+  calibrations: 'time',
+  calibrationLog: 'time',
+  sic: 'time',
+  monitorStats: 'time',
+  monitorEvents: 'time',
+  audio: 'triggerStartTime',
+};
+const V4_TIME_COLUMNS = new Set([
+  'time',
+  'startTime',
+  'endTime',
+  'audioTime',
+  'triggerStartTime',
+  'triggerEndTime',
+]);
+const V4_LIST_COLUMNS = new Set(['overall', 'octave', 'thirdOctave']);
+
+/**
+ * Stored tables were `{ columns: [{ key, label, unit }], rows }`; now they carry `timeKey` and a
+ * `type` per column. The types are read off the values stored (times were always epoch ms numbers
+ * under the known time columns). A table that cannot be read drops its chunk and the coverage it
+ * claimed, so that range is fetched again rather than shown without its records.
+ */
+function upgradeStoredRecordTables(db: SqliteDatabase): void {
+  const chunks = db
+    .prepare(
+      `SELECT c.id, k.dataset, c.records_json FROM cache_chunks c JOIN cache_keys k ON k.id = c.key_id
+       WHERE c.records_json IS NOT NULL`,
+    )
+    .all() as Array<{ id: number; dataset: string; records_json: string }>;
+  const write = db.prepare('UPDATE cache_chunks SET records_json = ? WHERE id = ?');
+  const drop = db.prepare('DELETE FROM cache_chunks WHERE id = ?');
+  for (const chunk of chunks) {
+    let table: { columns?: unknown; rows?: unknown } | null = null;
+    try {
+      table = JSON.parse(chunk.records_json) as { columns?: unknown; rows?: unknown };
+    } catch {
+      table = null;
+    }
+    if (table === null || !Array.isArray(table.columns) || !Array.isArray(table.rows)) {
+      drop.run(chunk.id);
+      continue;
+    }
+    const rows = table.rows as Array<Record<string, unknown>>;
+    const typeOf = (key: string): string => {
+      if (V4_TIME_COLUMNS.has(key)) return 'time';
+      if (V4_LIST_COLUMNS.has(key)) return 'list';
+      const kinds = new Set(
+        rows
+          .map((row) => row[key])
+          .filter((v) => v !== null && v !== undefined)
+          .map((v) => typeof v),
+      );
+      if (kinds.size === 1 && kinds.has('number')) return 'number';
+      if (kinds.size === 1 && kinds.has('boolean')) return 'boolean';
+      return 'text';
+    };
+    const columns = (table.columns as Array<{ key: string; label: string; unit: string | null }>).map(
+      (column) => ({ ...column, type: typeOf(column.key) }),
+    );
+    const timeKey = V4_TIME_KEY[chunk.dataset] ?? 'startTime';
+    write.run(JSON.stringify({ timeKey, columns, rows }), chunk.id);
+  }
+}
 
 export interface OpenDatabaseOptions {
   /** Tests supply their own list to exercise upgrades and failures. */

@@ -1,7 +1,7 @@
 /**
  * The instrument history's records read through the cache: the rows of the cached datasets
- * `calibrations`, `calibrationLog` and `sic` (a RecordTable whose times are epoch ms, see
- * data-parse.ts) turned back into the typed records the history shows.
+ * `calibrations`, `calibrationLog` and `sic` (a RecordTable whose time column, `timeKey`, is epoch ms; see
+ * service/parse/record-specs.ts) turned back into the typed records the history shows.
  *
  * Rows come from disk, so nothing about them is trusted: a row without a readable time is
  * dropped, a missing text is empty and a missing or unreadable number is null.
@@ -13,8 +13,8 @@ import { gaps, normalize } from '../core/intervals';
 
 type Row = Record<string, CellValue>;
 
-const timeOf = (row: Row): number | null => {
-  const time = row['time'];
+const timeOf = (row: Row, timeKey: string): number | null => {
+  const time = row[timeKey];
   return typeof time === 'number' && Number.isFinite(time) ? time : null;
 };
 const textOf = (row: Row, key: string): string => {
@@ -29,8 +29,9 @@ const numberOf = (row: Row, key: string): number | null => {
 /** The rows that have a time, with it, oldest first (stable for equal times). */
 function timedRows(table: RecordTable | null): Array<{ row: Row; time: number }> {
   const rows: Array<{ row: Row; time: number }> = [];
-  for (const row of table?.rows ?? []) {
-    const time = timeOf(row);
+  if (table === null) return rows;
+  for (const row of table.rows) {
+    const time = timeOf(row, table.timeKey);
     if (time !== null) rows.push({ row, time });
   }
   return rows.sort((a, b) => a.time - b.time);

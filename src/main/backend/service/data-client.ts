@@ -14,7 +14,9 @@ import type { InstrumentPeriods } from '../../../shared/service/limits';
 import { caseInsensitiveObject, nullableNumber } from '../../../shared/service/schemas';
 import { createServiceRequester, type ServiceClientOptions } from './requester';
 import { DEFAULT_INSTRUMENT_PERIODS, checkQuery, planIntervals, requestQuery } from './data-params';
-import { DATASET_NOUNS, parseDataset, parseTimeHistory, type Answer } from './data-parse';
+import { DATASET_NOUNS } from './parse/problems';
+import { parseDataset } from './parse/records';
+import { parseTimeHistory, type Answer } from './parse/time-history';
 
 export interface DatasetChunk {
   /** The interval this answer covers (what was requested). */
@@ -222,4 +224,4 @@ export function createDataClient(options: DataClientOptions): DataClient {
 
 export { DATASET_ENDPOINTS, DEFAULT_INSTRUMENT_PERIODS, NOISE_TIME_HISTORY_VALUES } from './data-params';
 export type { InstrumentPeriods } from '../../../shared/service/limits';
-export { bandCentreFrequency, canonicalBandName, joinChunks, sliceChunk } from './data-parse';
+export { bandCentreFrequency, canonicalBandName } from './parse/names';

@@ -1,0 +1,126 @@
+/**
+ * Reading the fields of a data answer tolerantly (names in any letter case, numbers sent as text)
+ * and naming exactly what was wrong when a field cannot be read.
+ */
+import type { Dataset } from '../../../../shared/data';
+import { FieldDeskError } from '../../../../shared/errors';
+import { parseServiceTime } from '../../../../shared/service/time';
+import { kindOf } from '../wire-kind';
+
+/** What the answers are called in messages: "The service sent weather records with …". */
+export const DATASET_NOUNS: Readonly<Record<Dataset, string>> = {
+  noiseMeasurements: 'noise measurements',
+  noiseTimeHistory: 'noise time history',
+  frequencyMeasurements: 'frequency band measurements',
+  frequencyTimeHistory: 'frequency band time history',
+  weather: 'weather records',
+  particulates: 'particulate records',
+  gases: 'gas records',
+  vibrationPPV: 'vibration (PPV) records',
+  vibrationVDV: 'vibration (VDV) records',
+  events: 'noise events',
+  audio: 'audio recordings',
+  calibrations: 'calibration records',
+  calibrationLog: 'calibration log entries',
+  sic: 'SIC records',
+  monitorStats: 'system monitor stats',
+  monitorEvents: 'system monitor events',
+};
+
+export type WireObject = Record<string, unknown>;
+export type Field = (name: string) => unknown;
+
+const isObject = (value: unknown): value is WireObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Field access by name, exact case first, then regardless of case (built only when needed). */
+export function fieldsOf(object: WireObject): Field {
+  let lower: Map<string, unknown> | undefined;
+  return (name) => {
+    if (Object.hasOwn(object, name)) return object[name];
+    lower ??= new Map(Object.entries(object).map(([key, value]) => [key.toLowerCase(), value]));
+    return lower.get(name.toLowerCase());
+  };
+}
+
+export const quote = (value: unknown): string =>
+  typeof value === 'string' ? ` ("${value.slice(0, 40)}")` : typeof value === 'number' ? ` (${value})` : '';
+
+/** Throws `badResponse` for what the service sent in `noun`; `where` says which record. */
+export class Problems {
+  constructor(
+    readonly noun: string,
+    private readonly redact: (text: string) => string = (text) => text,
+  ) {}
+
+  fail(message: string): never {
+    throw new FieldDeskError('badResponse', this.redact(`The service sent ${this.noun} ${message}`));
+  }
+
+  list(data: unknown): unknown[] {
+    if (Array.isArray(data)) return data;
+    throw new FieldDeskError(
+      'badResponse',
+      `The service sent ${kindOf(data)} where FieldDesk expected a list of ${this.noun}.`,
+    );
+  }
+
+  object(value: unknown, where: string): WireObject {
+    if (isObject(value)) return value;
+    return this.fail(`with ${kindOf(value)} instead of a record (${where}).`);
+  }
+
+  time(value: unknown, field: string, where: string, required: boolean): number | null {
+    if (value === undefined || value === null) {
+      if (!required) return null;
+      return this.fail(`without a ${field} (${where}).`);
+    }
+    const epoch = typeof value === 'string' ? parseServiceTime(value) : null;
+    if (epoch === null) {
+      return this.fail(
+        `with an unreadable ${field}${quote(value)} (${where}): FieldDesk expected an ISO 8601 date-time such as 2025-06-01T00:00:00Z.`,
+      );
+    }
+    return epoch;
+  }
+
+  number(value: unknown, field: string, where: string): number | null {
+    if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+    if (value === null || value === undefined) return null;
+    if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
+      return Number(value);
+    return this.fail(`whose ${field} is ${kindOf(value)}${quote(value)} instead of a number (${where}).`);
+  }
+
+  boolean(value: unknown, field: string, where: string): boolean | null {
+    if (typeof value === 'boolean') return value;
+    if (value === null || value === undefined) return null;
+    if (typeof value === 'string' && /^(true|false)$/i.test(value.trim()))
+      return value.trim().toLowerCase() === 'true';
+    return this.fail(
+      `whose ${field} is ${kindOf(value)}${quote(value)} instead of true or false (${where}).`,
+    );
+  }
+
+  text(value: unknown): string | null {
+    if (value === null || value === undefined) return null;
+    if (typeof value === 'string') return value;
+    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+    return JSON.stringify(value);
+  }
+
+  /** A list of numbers shown as text ("71.2, 80.1, 95.3"). */
+  numberList(value: unknown, field: string, where: string): string | null {
+    if (value === null || value === undefined) return null;
+    if (!Array.isArray(value))
+      return this.fail(`whose ${field} is ${kindOf(value)} instead of a list (${where}).`);
+    return value.map((item) => (item === null ? '–' : String(item))).join(', ');
+  }
+}
+
+/** True when the record names another instrument (answers for one serial should not, but may). */
+export function otherInstrument(field: Field, serial: string | null): boolean {
+  if (serial === null) return false;
+  const instrument = field('instrument');
+  return typeof instrument === 'string' && instrument.toLowerCase() !== serial.toLowerCase();
+}

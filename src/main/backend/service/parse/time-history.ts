@@ -1,0 +1,117 @@
+/** Time history answers (noise, frequency bands, event time history) as one channel per value or band. */
+import type { SeriesChannel, TimeInterval } from '../../../../shared/data';
+import { kindOf } from '../wire-kind';
+import { canonicalBandName, canonicalValueName } from './names';
+import { fieldsOf, otherInstrument, Problems, quote } from './problems';
+import { buildChannel, type SampleWalk } from './series';
+
+/** One answer of a request and the interval it was asked for. */
+export interface Answer {
+  interval: TimeInterval;
+  data: unknown;
+}
+
+interface Block {
+  start: number;
+  step: number;
+  values: unknown[];
+  clip: TimeInterval | null;
+  where: string;
+}
+
+/**
+ * Time history answers (noise, frequency, event) as one channel per value or band, blocks
+ * concatenated in time order; `sampleDuration` is in milliseconds.
+ */
+export function parseTimeHistory(
+  answers: readonly Answer[],
+  options: { noun: string; serial: string | null; frequency: boolean; range: TimeInterval | null },
+  redact?: (text: string) => string,
+): SeriesChannel[] {
+  const problems = new Problems(options.noun, redact);
+  const channels = new Map<string, Block[]>();
+  const add = (name: string, block: Block) => {
+    let blocks = channels.get(name);
+    if (blocks === undefined) channels.set(name, (blocks = []));
+    blocks.push(block);
+  };
+  for (const answer of answers) {
+    const clip = options.range === null ? null : answer.interval;
+    problems.list(answer.data).forEach((item, r) => {
+      const record = fieldsOf(problems.object(item, `record ${r + 1}`));
+      if (otherInstrument(record, options.serial)) return;
+      const type = problems.text(record('type')) ?? '';
+      const blocks = record('blocks') ?? [];
+      if (!Array.isArray(blocks))
+        problems.fail(`whose blocks are ${kindOf(blocks)} instead of a list (record ${r + 1}).`);
+      (blocks as unknown[]).forEach((rawBlock, b) => {
+        const where = `record ${r + 1}, block ${b + 1}`;
+        const block = fieldsOf(problems.object(rawBlock, where));
+        const start = problems.time(block('start'), 'blocks.start', where, true) as number;
+        const step = problems.number(block('sampleDuration'), 'blocks.sampleDuration', where);
+        if (step === null || !(step > 0)) {
+          problems.fail(
+            `with a blocks.sampleDuration${quote(block('sampleDuration'))} that is not a positive number of milliseconds (${where}).`,
+          );
+        }
+        const samples = (values: unknown, field: string): unknown[] => {
+          if (values === null || values === undefined) return [];
+          if (!Array.isArray(values))
+            return problems.fail(`whose ${field} is ${kindOf(values)} instead of a list (${where}).`);
+          return values;
+        };
+        if (!options.frequency) {
+          add(canonicalValueName(type), {
+            start,
+            step: step as number,
+            values: samples(block('values'), 'blocks.values'),
+            clip,
+            where,
+          });
+          return;
+        }
+        const bands = block('bands') ?? [];
+        if (!Array.isArray(bands))
+          problems.fail(`whose blocks.bands is ${kindOf(bands)} instead of a list (${where}).`);
+        (bands as unknown[]).forEach((rawBand, i) => {
+          const band = fieldsOf(problems.object(rawBand, `${where}, band ${i + 1}`));
+          const name = problems.text(band('name'));
+          if (name === null || name === '') problems.fail(`with a band without a name (${where}).`);
+          add(canonicalBandName(name as string), {
+            start,
+            step: step as number,
+            values: samples(band('values'), 'blocks.bands.values'),
+            clip,
+            where,
+          });
+        });
+      });
+    });
+  }
+  const series: SeriesChannel[] = [];
+  for (const [name, blocks] of channels) {
+    // Stable: blocks starting together keep the answers' order.
+    blocks.sort((a, b) => a.start - b.start);
+    const walk: SampleWalk = (visit) => {
+      for (const block of blocks) {
+        const { start, step, values, clip } = block;
+        for (let i = 0; i < values.length; i++) {
+          const time = start + i * step;
+          if (clip !== null && (time < clip.start || time >= clip.end)) continue;
+          const raw = values[i];
+          const value =
+            typeof raw === 'number'
+              ? raw
+              : raw === null
+                ? Number.NaN
+                : (problems.number(raw, 'blocks.values', block.where) ?? Number.NaN);
+          visit(time, time + step, value);
+        }
+      }
+    };
+    // Readings, plus at most one marker per block and one at the start.
+    const capacity = blocks.reduce((sum, block) => sum + block.values.length + 1, 1);
+    series.push(buildChannel(name, 'dB', walk, options.range, true, capacity));
+  }
+  return series;
+}
