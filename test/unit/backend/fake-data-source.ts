@@ -4,9 +4,10 @@
  * Like the service, it answers samples at both ends of a request (end inclusive), so the cache's
  * "no sample twice" rule is exercised.
  */
+import { setTimeout as wait } from 'node:timers/promises';
 import type { DatasetQuery, RecordTable, SeriesChannel, TimeInterval } from '../../../src/shared/data';
 import { FieldDeskError } from '../../../src/shared/errors';
-import type { DataSource, DataSourceChunk } from '../../../src/main/backend/service/data-source';
+import type { DataSource, DatasetChunk } from '../../../src/main/backend/service/data-source';
 import { splitRange } from '../../../src/main/backend/service/ranges';
 
 export const SERIES_DATASETS = new Set(['noiseTimeHistory', 'frequencyTimeHistory', 'noiseMeasurements']);
@@ -32,18 +33,10 @@ export interface FakeSource extends DataSource {
   requests: DatasetQuery[];
 }
 
+/** Waits like a slow service; an abort ends the wait as the client's own cancellation would. */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new FieldDeskError('cancelled', 'Stopped.'));
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(new FieldDeskError('cancelled', 'Stopped.'));
-      },
-      { once: true },
-    );
+  return wait(ms, undefined, signal === undefined ? {} : { signal }).catch(() => {
+    throw new FieldDeskError('cancelled', 'Stopped.');
   });
 }
 
@@ -52,7 +45,7 @@ export function answer(
   interval: TimeInterval,
   stepMs: number,
   limit: number,
-): DataSourceChunk {
+): DatasetChunk {
   const end = Math.min(interval.end, limit);
   if (SERIES_DATASETS.has(query.dataset)) {
     const first = Math.ceil(interval.start / stepMs) * stepMs;
@@ -99,7 +92,7 @@ export function fakeDataSource(options: FakeOptions = {}): FakeSource {
     async fetchDataset(query, signal) {
       source.validate(query);
       const pieces = source.planRequests(query);
-      const chunks: DataSourceChunk[] = [];
+      const chunks: DatasetChunk[] = [];
       for (const piece of pieces) {
         const request = { ...query, start: piece.start, end: piece.end };
         const index = requests.length;

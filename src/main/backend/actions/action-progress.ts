@@ -59,13 +59,14 @@ const TRANSIENT_CODES: ReadonlySet<FieldDeskErrorData['code']> = new Set([
   'badResponse',
 ]);
 
-/** Waits `ms`, or less if `signal` aborts first (never rejects). */
+/**
+ * Waits `ms`, or less if `signal` aborts first (never rejects: the caller checks the signal).
+ * Built on the global `setTimeout` rather than `node:timers/promises` on purpose: the polling
+ * tests drive it with a test clock (fake timers), which cannot reach Node's internal timers.
+ */
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    if (signal.aborted) {
-      resolve();
-      return;
-    }
+    if (signal.aborted) return resolve();
     const done = () => {
       clearTimeout(timer);
       signal.removeEventListener('abort', done);

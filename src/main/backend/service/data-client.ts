@@ -12,22 +12,12 @@ import type { Dataset, DatasetQuery, RecordTable, SeriesChannel, TimeInterval } 
 import { FieldDeskError } from '../../../shared/errors';
 import type { InstrumentPeriods } from '../../../shared/service/limits';
 import { caseInsensitiveObject, nullableNumber } from '../../../shared/service/schemas';
+import type { DatasetChunk } from './data-source';
 import { createServiceRequester, type ServiceClientOptions } from './requester';
 import { DEFAULT_INSTRUMENT_PERIODS, checkQuery, planIntervals, requestQuery } from './data-params';
 import { DATASET_NOUNS } from './parse/problems';
 import { parseDataset } from './parse/records';
 import { parseTimeHistory, type Answer } from './parse/time-history';
-
-export interface DatasetChunk {
-  /** The interval this answer covers (what was requested). */
-  interval: TimeInterval;
-  /** Float64Array times (epoch ms), Float32Array values, NaN = null. */
-  series: SeriesChannel[];
-  /** One row per record; times as epoch ms numbers. */
-  records: RecordTable | null;
-  /** Bytes of the response bodies received (for progress). */
-  bytes: number;
-}
 
 /** Current system monitor state of one instrument (GET /data/monitor/current). */
 export interface MonitorCurrent {
@@ -221,7 +211,3 @@ export function createDataClient(options: DataClientOptions): DataClient {
     },
   };
 }
-
-export { DATASET_ENDPOINTS, DEFAULT_INSTRUMENT_PERIODS, NOISE_TIME_HISTORY_VALUES } from './data-params';
-export type { InstrumentPeriods } from '../../../shared/service/limits';
-export { bandCentreFrequency, canonicalBandName } from './parse/names';

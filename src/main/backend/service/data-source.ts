@@ -6,17 +6,21 @@
 import type { DatasetQuery, RecordTable, SeriesChannel, TimeInterval } from '../../../shared/data';
 import type { DataClient } from './data-client';
 
-export interface DataSourceChunk {
+/** One dataset of one instrument over an interval, as fetched (what the cache stores). */
+export interface DatasetChunk {
+  /** The interval this answer covers (what was requested). */
   interval: TimeInterval;
+  /** Float64Array times (epoch ms), Float32Array values, NaN = no reading. */
   series: SeriesChannel[];
+  /** One row per record, carrying its time column and column types. */
   records: RecordTable | null;
-  /** Bytes received. */
+  /** Bytes of the response bodies received (for progress). */
   bytes: number;
 }
 
 export interface DataSource {
   /** Splits to the endpoint's max range, joins in time order. */
-  fetchDataset(query: DatasetQuery, signal?: AbortSignal): Promise<DataSourceChunk>;
+  fetchDataset(query: DatasetQuery, signal?: AbortSignal): Promise<DatasetChunk>;
   /** The request intervals `fetchDataset` would use. */
   planRequests(query: DatasetQuery): TimeInterval[];
   /** Throws FieldDeskError('invalidInput'). */

@@ -26,7 +26,7 @@ import {
   type SyncRequest,
   type SyncSnapshot,
 } from '../../../shared/data';
-import { FieldDeskError, toErrorData, type FieldDeskErrorData } from '../../../shared/errors';
+import { FieldDeskError, isUnreachable, toErrorData, type FieldDeskErrorData } from '../../../shared/errors';
 import type { CacheStore } from '../cache/cache-store';
 import { cacheKeyOf, DEFAULT_OPEN_INTERVAL_MS, isOpen } from '../data/read-through-cache';
 import type { DataSource } from '../service/data-source';
@@ -102,7 +102,6 @@ export interface SyncManager {
 const UNKNOWN_SYNC =
   'FieldDesk has no record of that site sync. It may have been removed with its account or long ago.';
 
-const isUnreachable = (error: FieldDeskErrorData) => error.code === 'offline' || error.code === 'timeout';
 /** Refusals that the next chunk of the same dataset would get too. */
 const isLasting = (error: FieldDeskErrorData) =>
   ['forbidden', 'notFound', 'invalidRequest', 'unauthorized', 'invalidInput'].includes(error.code);
