@@ -8,7 +8,7 @@
  */
 import pLimit from 'p-limit';
 import { z } from 'zod';
-import type { Dataset, DatasetQuery, RecordTable, SeriesChannel, TimeInterval } from '../../../shared/data';
+import type { Dataset, DatasetQuery, SeriesChannel, TimeInterval } from '../../../shared/data';
 import { FieldDeskError } from '../../../shared/errors';
 import type { InstrumentPeriods } from '../../../shared/service/limits';
 import { caseInsensitiveObject, nullableNumber } from '../../../shared/service/schemas';
