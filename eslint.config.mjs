@@ -18,6 +18,22 @@ const NODE_BUILTINS = [
 ];
 
 /** Layer rules: where code may run decides what it may import (see ARCHITECTURE.md). */
+const BACKEND_PATTERNS = [
+  {
+    group: ['electron', '**/renderer/**', '**/preload/**', '**/harness/**'],
+    message: 'The backend is plain Node: inject Electron pieces from src/main instead.',
+  },
+  {
+    group: ['**/simulator/**'],
+    message:
+      'The backend never imports the demo service: the Electron entry and the harness inject how "Try the demo" starts it.',
+  },
+  {
+    group: ['**/handlers'],
+    message: "Only the composition root (backend.ts) merges the domains' handlers; share a service instead.",
+  },
+];
+
 const restrict = (patterns, message) => ({
   'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
 });
@@ -58,10 +74,37 @@ export default withVueTs(
   },
   {
     files: ['src/main/backend/**'],
-    rules: restrict(
-      ['electron', '**/renderer/**', '**/preload/**', '**/harness/**'],
-      'The backend is plain Node: inject Electron pieces from src/main instead.',
-    ),
+    ignores: ['src/main/backend/core/**', 'src/main/backend/backend.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: BACKEND_PATTERNS }] },
+  },
+  {
+    files: ['src/main/backend/core/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...BACKEND_PATTERNS,
+            {
+              group: [
+                ...['accounts', 'actions', 'cache', 'connectivity', 'data', 'history'].map(
+                  (d) => `../${d}/**`,
+                ),
+                ...['instruments', 'operations', 'service', 'settings', 'sync'].map((d) => `../${d}/**`),
+                '../backend',
+                '../local-data',
+              ],
+              message:
+                'core/ is the bottom layer of the backend: the domains use it, never the other way round.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/main/backend/backend.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: BACKEND_PATTERNS.slice(0, 2) }] },
   },
   {
     files: ['src/simulator/**'],

@@ -1,7 +1,7 @@
 import type { AccountCheck } from '../../../shared/accounts';
 import { FieldDeskError } from '../../../shared/errors';
 import type { ConnectivityService } from '../connectivity/connectivity';
-import type { HandlersOf } from '../core/handlers';
+import type { HandlersOf } from '../core/handler-types';
 import type { AccountState } from './account-state';
 import { DEMO_ACCOUNT_NAME, type DemoRunner } from './demo';
 import { checkKey } from './key-check';

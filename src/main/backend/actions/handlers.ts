@@ -6,7 +6,7 @@
 import { FieldDeskError } from '../../../shared/errors';
 import type { AccountState } from '../accounts/account-state';
 import type { ServiceAccess } from '../accounts/service-access';
-import type { HandlersOf } from '../core/handlers';
+import type { HandlersOf } from '../core/handler-types';
 import type { LocalData } from '../local-data';
 import type { OperationRegistry } from '../operations/registry';
 import type { SettingsStore } from '../settings/settings-store';

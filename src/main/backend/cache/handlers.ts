@@ -3,7 +3,7 @@
  * (cache-store.ts), summarised per instrument for the Offline data view, and cleared on request.
  */
 import type { AccountState } from '../accounts/account-state';
-import type { HandlersOf } from '../core/handlers';
+import type { HandlersOf } from '../core/handler-types';
 import type { LocalData } from '../local-data';
 
 export function cacheHandlers(accounts: AccountState, local: LocalData): HandlersOf<'cache'> {

@@ -1,4 +1,4 @@
-import type { HandlersOf } from '../core/handlers';
+import type { HandlersOf } from '../core/handler-types';
 import type { ConnectivityService } from './connectivity';
 
 export function connectivityHandlers(connectivity: ConnectivityService): HandlersOf<'connectivity'> {

@@ -4,7 +4,7 @@
  * it came from. The instrument history (history/) reads the same way.
  */
 import type { AccountState } from '../accounts/account-state';
-import type { HandlersOf } from '../core/handlers';
+import type { HandlersOf } from '../core/handler-types';
 import type { ReadThroughCache } from './read-through-cache';
 
 export function dataHandlers(accounts: AccountState, read: ReadThroughCache): HandlersOf<'data'> {

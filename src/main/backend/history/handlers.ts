@@ -4,7 +4,7 @@
  */
 import type { DatasetQuery, DataReadResult } from '../../../shared/data';
 import type { AccountState } from '../accounts/account-state';
-import type { HandlersOf } from '../core/handlers';
+import type { HandlersOf } from '../core/handler-types';
 import type { ReadThroughCache } from '../data/read-through-cache';
 import {
   calibrationLogEntriesOf,

@@ -8,7 +8,7 @@ import type { InstrumentEntry } from '../../../shared/ipc/contract';
 import type { Instrument } from '../../../shared/service/schemas';
 import type { AccountState } from '../accounts/account-state';
 import type { ServiceAccess } from '../accounts/service-access';
-import type { HandlersOf } from '../core/handlers';
+import type { HandlersOf } from '../core/handler-types';
 import type { ServiceClient } from '../service/client';
 
 /** Status reads in flight at once for one instrument list: enough to be quick, gentle on the service. */

@@ -3,7 +3,7 @@
  * kept in settings.json (settings-store.ts).
  */
 import { FieldDeskError } from '../../../shared/errors';
-import type { HandlersOf } from '../core/handlers';
+import type { HandlersOf } from '../core/handler-types';
 import type { SettingsStore } from './settings-store';
 
 export function settingsHandlers(settings: SettingsStore): HandlersOf<'settings'> {

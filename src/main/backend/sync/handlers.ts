@@ -7,7 +7,7 @@ import { FieldDeskError } from '../../../shared/errors';
 import type { StoredAccount } from '../accounts/account-store';
 import type { AccountState } from '../accounts/account-state';
 import type { ServiceAccess } from '../accounts/service-access';
-import type { HandlersOf } from '../core/handlers';
+import type { HandlersOf } from '../core/handler-types';
 import type { LocalData } from '../local-data';
 
 const MESSAGES = {
