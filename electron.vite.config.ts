@@ -1,14 +1,13 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import vue from '@vitejs/plugin-vue';
+import { BUNDLED_DEPENDENCIES } from './build.shared';
 
 export default defineConfig({
   main: {
     build: {
       // ESM-only dependencies are bundled into the CommonJS main; native and Electron stay external.
-      externalizeDeps: {
-        exclude: ['ky', 'p-limit', 'hono', '@hono/node-server', 'write-file-atomic', 'zod'],
-      },
+      externalizeDeps: { exclude: BUNDLED_DEPENDENCIES },
       rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
     },
   },

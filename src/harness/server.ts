@@ -28,7 +28,7 @@ export interface HarnessOptions {
   dataDir: string;
   /** The web build to serve (`npm run build:web` writes it to `out/web`). */
   staticDir: string;
-  /** keytar service name, so test runs do not touch a developer's real keys. */
+  /** keytar service name (default `FieldDesk-dev`), so test runs do not touch a developer's real keys. */
   keychainService?: string;
   /**
    * Further origins allowed to POST (the Vite dev server of `npm run dev:web`, which proxies
@@ -52,6 +52,8 @@ export interface RunningHarness {
 }
 
 const HOST = '127.0.0.1';
+/** The keychain entry name the harness uses unless told otherwise: never the app's own. */
+export const DEV_KEYCHAIN_SERVICE = 'FieldDesk-dev';
 /** A comment line now and then keeps idle SSE connections from being cut by proxies. */
 const SSE_KEEPALIVE_MS = 15_000;
 
@@ -85,9 +87,13 @@ export async function startHarness(options: HarnessOptions): Promise<RunningHarn
     throw new RangeError(`The demo time scale must be a number greater than 0, not ${timeScale}.`);
   }
 
+  // A keychain name of its own by default, so driving the harness never touches the app's keys.
+  const vault = createKeyVault({ serviceName: options.keychainService ?? DEV_KEYCHAIN_SERVICE });
+  const vaultStatus = await vault.check();
+  if (vaultStatus.reason !== null) console.error(`FieldDesk harness: ${vaultStatus.reason}`);
   const backend = await createBackend({
     dataDir: options.dataDir,
-    vault: createKeyVault(options.keychainService ? { serviceName: options.keychainService } : {}),
+    vault,
     appInfo: { version, shell: 'harness' },
     startDemo: async () => {
       const service = await startDemoService({ port: 0, ...(timeScale === undefined ? {} : { timeScale }) });

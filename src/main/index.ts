@@ -61,9 +61,13 @@ async function start(): Promise<void> {
   protocol.handle(APP_SCHEME, serveRendererFile);
   hardenSession();
 
+  const vault = createKeyVault({ serviceName: 'FieldDesk' });
+  // Load the keychain connection now: a broken one is said at start-up, not at the first saved key.
+  const vaultStatus = await vault.check();
+  if (vaultStatus.reason !== null) console.error(`FieldDesk: ${vaultStatus.reason}`);
   backend = await createBackend({
     dataDir: app.getPath('userData'),
-    vault: createKeyVault({ serviceName: 'FieldDesk' }),
+    vault,
     // net.fetch goes through Chromium's network stack, so the system proxy settings apply.
     fetch: (input, init) => net.fetch(input instanceof URL ? input.toString() : input, init),
     appInfo: { version: app.getVersion(), shell: 'electron' },

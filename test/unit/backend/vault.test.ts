@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   createKeyVault,
   createMemoryVault,
+  IncompleteKeytarError,
   keychainFailureReason,
+  pickKeytar,
   VAULT_REASONS,
 } from '../../../src/main/backend/accounts/vault';
 import { fakeKeytar, REAL_KEYTAR_ERRORS } from './helpers';
@@ -91,6 +93,25 @@ describe('key vault falling back to memory', () => {
     expect(await vault.get('acc-1')).toEqual({ key: KEY, storage: 'memory' });
     expect(vault.status()).toEqual({ storage: 'memory', reason: VAULT_REASONS.notLoadable });
     expect(loads).toBe(1);
+  });
+
+  it("takes keytar from `default` when Node's loader detected only getPassword on the namespace", () => {
+    const whole = fakeKeytar().keytar;
+    // What `await import('keytar')` gives under Node's and Electron's ESM loaders.
+    const nodeNamespace = { getPassword: whole.getPassword, default: whole, 'module.exports': whole };
+    expect(pickKeytar(nodeNamespace)).toBe(whole);
+    // What vitest's module graph gives: the functions on the namespace itself.
+    expect(pickKeytar({ ...whole })).toMatchObject({ setPassword: whole.setPassword });
+  });
+
+  it('an incomplete keytar fails loudly at start-up, naming what is missing, and says so as its reason', async () => {
+    const partial = { getPassword: async () => null };
+    expect(() => pickKeytar({ ...partial, default: partial })).toThrow(
+      new IncompleteKeytarError(['setPassword', 'deletePassword']),
+    );
+    const vault = createKeyVault({ loadKeytar: async () => pickKeytar(partial) });
+    expect(await vault.check()).toEqual({ storage: 'memory', reason: VAULT_REASONS.incomplete });
+    expect(await vault.set('acc-1', KEY)).toBe('memory');
   });
 
   it('a failed delete still forgets the key for this session', async () => {

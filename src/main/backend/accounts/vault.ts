@@ -13,6 +13,8 @@ export type KeyLocation = 'keychain' | 'memory';
 
 export interface KeyVault {
   status(): VaultStatus;
+  /** Loads the keychain connection now (at start-up), so a broken one is known before the first key. */
+  check(): Promise<VaultStatus>;
   get(accountId: string): Promise<{ key: string; storage: KeyLocation } | null>;
   set(accountId: string, key: string): Promise<KeyLocation>;
   delete(accountId: string): Promise<void>;
@@ -45,6 +47,9 @@ export const VAULT_REASONS = {
   notLoadable:
     `FieldDesk could not load its connection to the system keychain, ${IN_MEMORY_UNTIL_CLOSE}. ` +
     'Reinstalling FieldDesk may fix this.',
+  incomplete:
+    `FieldDesk's connection to the system keychain is incomplete (a packaging fault), ${IN_MEMORY_UNTIL_CLOSE}. ` +
+    'Please report this; reinstalling FieldDesk may fix it.',
   other:
     `The system keychain reported an error, ${IN_MEMORY_UNTIL_CLOSE}. ` +
     'Restart FieldDesk to try the keychain again.',
@@ -70,14 +75,41 @@ export function keychainFailureReason(error: unknown): string {
   return VAULT_REASONS.other;
 }
 
-async function loadRealKeytar(): Promise<KeytarLike> {
-  const loaded = (await import('keytar')) as KeytarLike & { default?: KeytarLike };
-  // keytar is CommonJS: depending on the loader its functions sit on the namespace or on `default`.
-  const keytar = typeof loaded.getPassword === 'function' ? loaded : loaded.default;
-  if (keytar === undefined || typeof keytar.getPassword !== 'function') {
-    throw new Error('keytar did not expose getPassword');
+const KEYTAR_FUNCTIONS = ['getPassword', 'setPassword', 'deletePassword'] as const;
+
+/** keytar loaded without every function the vault needs (the message names the missing ones). */
+export class IncompleteKeytarError extends Error {
+  constructor(readonly missing: readonly string[]) {
+    super(`keytar was loaded without ${missing.join(', ')}`);
+    this.name = 'IncompleteKeytarError';
   }
-  return keytar;
+}
+
+const missingFunctions = (candidate: unknown): string[] =>
+  KEYTAR_FUNCTIONS.filter(
+    (name) =>
+      typeof candidate !== 'object' ||
+      candidate === null ||
+      typeof (candidate as Record<string, unknown>)[name] !== 'function',
+  );
+
+/**
+ * The keytar module from what `import('keytar')` gave. keytar is CommonJS with a
+ * `module.exports = {…}` literal: Node's and Electron's ESM loaders put on the namespace only the
+ * names their lexer detects (just `getPassword`) and the whole object on `default`, while vitest
+ * hands over the whole object. So take whichever has EVERY function, `default` first, and fail
+ * loudly naming what is missing rather than find out at the first save.
+ */
+export function pickKeytar(loaded: unknown): KeytarLike {
+  const namespace = loaded as { default?: unknown } | null;
+  for (const candidate of [namespace?.default, namespace]) {
+    if (missingFunctions(candidate).length === 0) return candidate as KeytarLike;
+  }
+  throw new IncompleteKeytarError(missingFunctions(namespace?.default ?? namespace));
+}
+
+async function loadRealKeytar(): Promise<KeytarLike> {
+  return pickKeytar(await import('keytar'));
 }
 
 interface SessionKey {
@@ -108,13 +140,24 @@ export function createKeyVault(options: KeyVaultOptions = {}): KeyVault {
     try {
       return await keytarPromise;
     } catch (error) {
-      switchToMemory(error, VAULT_REASONS.notLoadable);
+      switchToMemory(
+        error,
+        error instanceof IncompleteKeytarError ? VAULT_REASONS.incomplete : VAULT_REASONS.notLoadable,
+      );
       return null;
     }
   }
 
+  const status = (): VaultStatus =>
+    reason === null ? { storage: 'keychain', reason: null } : { storage: 'memory', reason };
+
   return {
-    status: () => (reason === null ? { storage: 'keychain', reason: null } : { storage: 'memory', reason }),
+    status,
+
+    async check() {
+      await keychain();
+      return status();
+    },
 
     async get(accountId) {
       const known = sessionKeys.get(accountId);
@@ -166,6 +209,7 @@ export function createMemoryVault(reason: string): KeyVault {
   const keys = new Map<string, string>();
   return {
     status: () => ({ storage: 'memory', reason }),
+    check: async () => ({ storage: 'memory', reason }),
     get: async (accountId) => {
       const key = keys.get(accountId);
       return key === undefined ? null : { key, storage: 'memory' };
