@@ -128,6 +128,18 @@ export interface Settings {
   calibrationToleranceDb: number;
 }
 
+/** The settings as the app shows them, with what the user must know about them. */
+export interface SettingsState {
+  settings: Settings;
+  /** Why the saved settings could not be used (they were set aside); null when all was well. */
+  notice: string | null;
+  /**
+   * True from the moment saved settings could not be read until the user confirms or changes the
+   * calibration settings: a calibration must not be judged against defaults nobody chose.
+   */
+  needsConfirmation: boolean;
+}
+
 export const DEFAULT_SETTINGS: Readonly<Settings> = {
   calibrationReferenceDb: 94,
   calibrationToleranceDb: 0.5,

@@ -18,16 +18,18 @@ import { cacheHandlers } from './cache/handlers';
 import { createConnectivity } from './connectivity/connectivity';
 import { connectivityHandlers } from './connectivity/handlers';
 import { createEventHub } from './core/events';
+import { createNoticeBoard } from './core/notices';
+import { appHandlers } from './app/handlers';
 import { dataHandlers } from './data/handlers';
 import { createReadThroughCache } from './data/read-through-cache';
 import { historyHandlers } from './history/handlers';
 import { instrumentHandlers } from './instruments/handlers';
-import { openLocalData } from './local-data';
+import { openLocalData, withDatabaseRecovery } from './local-data';
 import { operationHandlers } from './operations/handlers';
 import { createOperationRegistry } from './operations/registry';
 import type { ServiceClientOptions } from './service/client';
 import type { DataSource } from './service/data-source';
-import { settingsHandlers } from './settings/handlers';
+import { settingsHandlers, SETTINGS_NOTICE_ID } from './settings/handlers';
 import { openSettingsStore } from './settings/settings-store';
 import { syncHandlers } from './sync/handlers';
 
@@ -65,18 +67,26 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
   const now = options.now ?? Date.now;
   const { vault } = options;
   const events = createEventHub();
+  const notices = createNoticeBoard(events, now);
   const store = await openAccountStore(options.dataDir, { now });
   const settings = await openSettingsStore(options.dataDir, now);
+  for (const [id, warning] of [
+    ['accounts-file', store.warning],
+    [SETTINGS_NOTICE_ID, settings.warning],
+  ] as const) {
+    if (warning !== null) notices.raise({ id, tone: 'warning', message: warning });
+  }
   const local = openLocalData({
     dataDir: options.dataDir,
     events,
+    notices,
     now,
     ...(options.openIntervalMs === undefined ? {} : { openIntervalMs: options.openIntervalMs }),
     ...(options.syncConcurrency === undefined ? {} : { syncConcurrency: options.syncConcurrency }),
   });
   const operations = createOperationRegistry({
     onChange: (snapshot) => events.emit('operations.progress', snapshot),
-    onFinished: (snapshot) => local.records?.record(snapshot),
+    onFinished: (snapshot) => local.keep(snapshot),
   });
   const demo = createDemoRunner(options.startDemo);
   const accounts = createAccountState(store, vault, events);
@@ -105,7 +115,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
   });
 
   const handlers: BackendHandlers = {
-    'app.getInfo': async () => ({ ...options.appInfo }),
+    ...appHandlers(options.appInfo, notices),
     ...accountHandlers({
       accounts,
       access,
@@ -137,11 +147,11 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     ...syncHandlers(accounts, access, local),
     ...cacheHandlers(accounts, local),
     ...connectivityHandlers(connectivity),
-    ...settingsHandlers(settings),
+    ...settingsHandlers(settings, notices),
   };
 
   return {
-    handlers,
+    handlers: withDatabaseRecovery(handlers, local),
     subscribe: (sink) => events.subscribe(sink),
     async close() {
       // Stop watching (each running action is kept in the history as stopped), then close the database.

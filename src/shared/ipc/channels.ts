@@ -6,6 +6,8 @@
  */
 export const REQUEST_CHANNELS = [
   'app.getInfo',
+  'app.notices',
+  'app.dismissNotice',
   'accounts.getState',
   'accounts.add',
   'accounts.check',
@@ -26,6 +28,7 @@ export const REQUEST_CHANNELS = [
   'history.sic',
   'settings.get',
   'settings.update',
+  'settings.confirm',
   'data.read',
   'sync.start',
   'sync.list',
@@ -37,6 +40,7 @@ export const REQUEST_CHANNELS = [
 ] as const;
 
 export const EVENT_CHANNELS = [
+  'app.noticesChanged',
   'accounts.changed',
   'connectivity.changed',
   'operations.progress',

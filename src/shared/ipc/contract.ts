@@ -27,7 +27,7 @@ import {
   type CalibrationLogEntry,
   type CalibrationRecord,
   type OperationSnapshot,
-  type Settings,
+  type SettingsState,
   type SicRecord,
 } from '../operations';
 
@@ -96,6 +96,19 @@ export interface AppInfo {
   version: string;
   /** Where the app runs: `electron` or the browser test `harness`. */
   shell: 'electron' | 'harness';
+}
+
+/**
+ * Something the user must know that no single screen owns: a damaged file set aside at start, a
+ * database replaced during the session, results kept while the database was unavailable.
+ */
+export interface AppNotice {
+  /** Stable per kind of notice, so a repeat replaces rather than piles up. */
+  id: string;
+  tone: 'warning' | 'info';
+  message: string;
+  /** When it was raised (epoch ms). */
+  since: number;
 }
 
 export interface InstrumentEntry {
@@ -175,6 +188,11 @@ function checkTimeRange(value: { start: number; end: number }, ctx: z.Refinement
 
 export const REQUESTS = {
   'app.getInfo': request<AppInfo>()(noArgs),
+  /** Notices not yet dismissed, oldest first. */
+  'app.notices': request<AppNotice[]>()(noArgs),
+  'app.dismissNotice': request<AppNotice[]>()(
+    z.object({ id: z.string().regex(/^[a-z0-9-]{1,64}$/, 'Unknown notice.') }).strict(),
+  ),
   'accounts.getState': request<AccountsState>()(noArgs),
   'accounts.add': request<AccountCheck>()(
     z.object({ name: accountNameSchema, baseUrl: baseUrlSchema, apiKey: apiKeySchema }).strict(),
@@ -208,8 +226,11 @@ export const REQUESTS = {
   'history.calibrations': request<HistoryRead<CalibrationRecord>>()(historyRangeSchema),
   'history.calibrationLog': request<HistoryRead<CalibrationLogEntry>>()(historyRangeSchema),
   'history.sic': request<HistoryRead<SicRecord>>()(historyRangeSchema),
-  'settings.get': request<Settings>()(noArgs),
-  'settings.update': request<Settings>()(settingsUpdateSchema),
+  'settings.get': request<SettingsState>()(noArgs),
+  /** Changes settings; any change of the calibration settings also confirms them. */
+  'settings.update': request<SettingsState>()(settingsUpdateSchema),
+  /** Confirms the calibration settings as they are (after saved settings could not be read). */
+  'settings.confirm': request<SettingsState>()(noArgs),
   'data.read': request<DataReadResult>()(
     z
       .object({
@@ -241,6 +262,8 @@ export const REQUESTS = {
 } satisfies Record<RequestChannel, RequestSpec<z.ZodType, unknown>>;
 
 export interface EventPayloads {
+  /** The notices not yet dismissed, after every change. */
+  'app.noticesChanged': AppNotice[];
   'accounts.changed': AccountsState;
   'connectivity.changed': Connectivity;
   /** Every change of an operation (state, phase, message, result). */

@@ -4,6 +4,8 @@
  * simulated with a fetch wrapper.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createBackend, type Backend, type BackendOptions } from '../../../src/main/backend/backend';
 import { createMemoryVault } from '../../../src/main/backend/accounts/vault';
 import { startDemoService, type RunningDemoService } from '../../../src/simulator';
@@ -287,13 +289,33 @@ describe('field actions against the demo service', () => {
     expect(await reopened.handlers['operations.list']({})).toEqual([]);
   });
 
+  it('after settings that could not be read, a calibration waits for the user to confirm them', async () => {
+    await writeFile(join(dataDir.path, 'settings.json'), '{"version": 1, "settings": {"calibrationToler');
+    const { handlers } = await makeBackend();
+    const state = await handlers['settings.get']({});
+    expect(state).toMatchObject({ needsConfirmation: true, settings: { calibrationToleranceDb: 0.5 } });
+    expect(state.notice).toMatch(/^Your settings are damaged, so the defaults apply/);
+    expect((await handlers['app.notices']({})).map((n) => n.id)).toEqual(['settings-file']);
+    const [entry] = onlineNoise((await handlers['instruments.list']({})).entries);
+    const serial = entry?.instrument.serialNumber as string;
+    const refused = await handlers['actions.start']({ serial, action: 'Calibration' }).catch(
+      (e: unknown) => e,
+    );
+    expect(refused).toMatchObject({ code: 'invalidInput', field: 'settings' });
+    // Identify and SIC do not depend on the calibration settings.
+    expect((await handlers['actions.start']({ serial, action: 'Identify' })).action).toBe('Identify');
+    expect(await handlers['settings.confirm']({})).toMatchObject({ needsConfirmation: false, notice: null });
+    expect(await handlers['app.notices']({})).toEqual([]);
+  });
+
   it('judges a calibration against the settings in force when it started', async () => {
     const { backend, handlers } = await makeBackend();
     expect(await handlers['settings.get']({})).toEqual({
-      calibrationReferenceDb: 94,
-      calibrationToleranceDb: 0.5,
+      settings: { calibrationReferenceDb: 94, calibrationToleranceDb: 0.5 },
+      notice: null,
+      needsConfirmation: false,
     });
-    expect(await handlers['settings.update']({ calibrationToleranceDb: 1.5 })).toEqual({
+    expect((await handlers['settings.update']({ calibrationToleranceDb: 1.5 })).settings).toEqual({
       calibrationReferenceDb: 94,
       calibrationToleranceDb: 1.5,
     });

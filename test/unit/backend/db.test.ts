@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createActionRecords } from '../../../src/main/backend/actions/action-records';
@@ -27,6 +27,35 @@ const fileHash = async () =>
 
 const ALL_VERSIONS = MIGRATIONS.map((m) => m.version);
 const LATEST = MIGRATIONS.length;
+
+/** A finished calibration's snapshot; `over` changes any field. */
+const snapshot = (over: Partial<OperationSnapshot>): OperationSnapshot => ({
+  id: 'op',
+  kind: 'action',
+  accountId: 'acc',
+  serial: 'QT100001',
+  action: 'Calibration',
+  state: 'succeeded',
+  phase: 'Done',
+  startedAt: 1_000,
+  updatedAt: 41_000,
+  elapsedMs: 40_000,
+  expectedDurationMs: 40_000,
+  message: 'Calibration passed.',
+  result: {
+    kind: 'calibration',
+    time: 40_000,
+    status: 'Success',
+    level: 94.1,
+    offset: 0.1,
+    referenceDb: 94,
+    toleranceDb: 0.5,
+    passed: true,
+    deviationDb: 0.1,
+  },
+  error: null,
+  ...over,
+});
 
 function appliedVersions(db: Database.Database): number[] {
   return (
@@ -128,12 +157,54 @@ describe('openDatabase', () => {
     raw.close();
   });
 
-  it('says plainly when the file is not a database, without overwriting it', async () => {
-    await writeFile(join(dir.path, DATABASE_FILE_NAME), 'these are not the bytes you are looking for');
-    expect(() => open()).toThrow(/is damaged or is not a FieldDesk database/);
-    expect(await readFile(join(dir.path, DATABASE_FILE_NAME), 'utf8')).toBe(
-      'these are not the bytes you are looking for',
+  it('sets a file that is not a database aside untouched and starts a fresh one', async () => {
+    const junk = 'these are not the bytes you are looking for';
+    await writeFile(join(dir.path, DATABASE_FILE_NAME), junk);
+    const database = open();
+    expect(database.version).toBe(LATEST);
+    expect(database.setAside).toMatchObject({
+      dir: dir.path,
+      problem: 'is damaged or is not a FieldDesk database',
+    });
+    const asideName = database.setAside!.fileName;
+    expect(asideName).toMatch(/^fielddesk\.db\.corrupt-\d{4}-\d\d-\d\dT/);
+    expect(await readFile(join(dir.path, asideName), 'utf8')).toBe(junk);
+    // The fresh database works.
+    createActionRecords(database.db).record(snapshot({}));
+    expect(createActionRecords(database.db).list('acc', 'QT100001')).toHaveLength(1);
+  });
+
+  it('sets a database cut to half its size aside, with its WAL, and keeps the bytes', async () => {
+    const first = open();
+    const records = createActionRecords(first.db);
+    for (let i = 0; i < 400; i++) records.record(snapshot({ id: `op-${i}`, message: 'x'.repeat(2_000) }));
+    first.db.pragma('wal_checkpoint(TRUNCATE)');
+    first.close();
+    const path = join(dir.path, DATABASE_FILE_NAME);
+    const whole = await readFile(path);
+    await writeFile(path, whole.subarray(0, Math.floor(whole.length / 2)));
+    const reopened = open();
+    expect(reopened.setAside?.problem).toBe('is damaged or is not a FieldDesk database');
+    expect((await readFile(join(dir.path, reopened.setAside!.fileName))).length).toBe(
+      Math.floor(whole.length / 2),
     );
+    expect(createActionRecords(reopened.db).list('acc', 'QT100001')).toEqual([]);
+  });
+
+  it('says when the database file was empty instead of quietly starting over', async () => {
+    await writeFile(join(dir.path, DATABASE_FILE_NAME), '');
+    const database = open();
+    expect(database.setAside?.problem).toBe('was empty (0 bytes)');
+    expect(database.version).toBe(LATEST);
+  });
+
+  it('keeps the database and its WAL files private to the user', async () => {
+    const database = open();
+    createActionRecords(database.db).record(snapshot({}));
+    const path = join(dir.path, DATABASE_FILE_NAME);
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+      expect({ file, mode: (await stat(file)).mode & 0o777 }).toEqual({ file, mode: 0o600 });
+    }
   });
 
   it('refuses a migration list with a gap (a programming error)', () => {
@@ -261,34 +332,6 @@ describe('migration 4: record tables carry their time column and column types', 
 });
 
 describe('action history', () => {
-  const snapshot = (over: Partial<OperationSnapshot>): OperationSnapshot => ({
-    id: 'op',
-    kind: 'action',
-    accountId: 'acc',
-    serial: 'QT100001',
-    action: 'Calibration',
-    state: 'succeeded',
-    phase: 'Done',
-    startedAt: 1_000,
-    updatedAt: 41_000,
-    elapsedMs: 40_000,
-    expectedDurationMs: 40_000,
-    message: 'Calibration passed.',
-    result: {
-      kind: 'calibration',
-      time: 40_000,
-      status: 'Success',
-      level: 94.1,
-      offset: 0.1,
-      referenceDb: 94,
-      toleranceDb: 0.5,
-      passed: true,
-      deviationDb: 0.1,
-    },
-    error: null,
-    ...over,
-  });
-
   it('stores finished actions, lists them newest first per account and instrument, and survives a re-open', () => {
     const history = createActionRecords(open().db);
     history.record(snapshot({ id: 'a', updatedAt: 10_000 }));

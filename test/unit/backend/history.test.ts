@@ -142,7 +142,7 @@ describe('settings', () => {
   it('starts with 94.0 dB ± 0.5 dB, saves changes, and reads them back after a restart', async () => {
     const store = await openSettingsStore(dir.path);
     expect(store.get()).toEqual({ calibrationReferenceDb: 94, calibrationToleranceDb: 0.5 });
-    expect(await store.update({ calibrationToleranceDb: 0.8 })).toEqual({
+    expect((await store.update({ calibrationToleranceDb: 0.8 })).settings).toEqual({
       calibrationReferenceDb: 94,
       calibrationToleranceDb: 0.8,
     });
@@ -171,6 +171,20 @@ describe('settings', () => {
     );
     const partly = await openSettingsStore(dir.path);
     expect(partly.get()).toEqual({ calibrationReferenceDb: 114, calibrationToleranceDb: 0.5 });
-    expect(partly.warning).toBeNull();
+    expect(partly.warning).toMatch(/^Your saved calibration pass tolerance could not be used/);
+    expect(partly.state().needsConfirmation).toBe(true);
+  });
+
+  it('keeps unconfirmed defaults unconfirmed across a restart, until the user confirms them', async () => {
+    await writeFile(join(dir.path, SETTINGS_FILE_NAME), 'not json');
+    expect((await openSettingsStore(dir.path)).state().needsConfirmation).toBe(true);
+    const restarted = await openSettingsStore(dir.path);
+    expect(restarted.state()).toMatchObject({ needsConfirmation: true });
+    await restarted.confirm();
+    expect((await openSettingsStore(dir.path)).state()).toEqual({
+      settings: { calibrationReferenceDb: 94, calibrationToleranceDb: 0.5 },
+      notice: null,
+      needsConfirmation: false,
+    });
   });
 });

@@ -22,6 +22,8 @@ export const ACTION_RECORDS_READ_LIMIT = 500;
 export interface ActionRecords {
   /** Stores a finished operation; ignores one that has not finished. Replaces a record with the same id. */
   record(snapshot: OperationSnapshot): void;
+  /** Stores a finished action as recorded (replaces one with the same id). */
+  put(record: ActionRecord): void;
   /** Finished actions on one instrument of one account, newest first. */
   list(accountId: string, serial: string, limit?: number): ActionRecord[];
 }
@@ -85,6 +87,37 @@ function readJson<T>(text: string | null, schema: z.ZodType<T>): T | null {
   }
 }
 
+/** A finished action as it is kept, from its operation's final snapshot; null while still running. */
+export function recordOf(snapshot: OperationSnapshot): ActionRecord | null {
+  if (!isFinishedState(snapshot.state)) return null;
+  return {
+    id: snapshot.id,
+    accountId: snapshot.accountId,
+    serial: snapshot.serial,
+    action: snapshot.action,
+    state: snapshot.state,
+    startedAt: snapshot.startedAt,
+    finishedAt: snapshot.updatedAt,
+    message: snapshot.message,
+    result: snapshot.result,
+    error: snapshot.error,
+  };
+}
+
+/** A kept record read back from outside the database (the journal): checked field by field. */
+export const actionRecordSchema: z.ZodType<ActionRecord> = z.object({
+  id: z.string().min(1),
+  accountId: z.string(),
+  serial: z.string(),
+  action: z.enum(ACTIONS),
+  state: z.enum(FINISHED_OPERATION_STATES),
+  startedAt: z.number(),
+  finishedAt: z.number(),
+  message: z.string(),
+  result: outcomeSchema.nullable(),
+  error: errorSchema.nullable(),
+});
+
 function toRecord(row: Row): ActionRecord | null {
   const action = ACTIONS.find((a) => a === row.action);
   const state = FINISHED_OPERATION_STATES.find((s) => s === row.state);
@@ -118,22 +151,27 @@ export function createActionRecords(db: SqliteDatabase): ActionRecords {
     LIMIT ?
   `);
 
+  function put(record: ActionRecord): void {
+    insert.run({
+      id: record.id,
+      account_id: record.accountId,
+      serial: record.serial,
+      action: record.action,
+      state: record.state,
+      started_at: record.startedAt,
+      finished_at: record.finishedAt,
+      message: record.message,
+      result_json: record.result === null ? null : JSON.stringify(record.result),
+      error_json: record.error === null ? null : JSON.stringify(record.error),
+    });
+  }
+
   return {
     record(snapshot) {
-      if (!isFinishedState(snapshot.state)) return;
-      insert.run({
-        id: snapshot.id,
-        account_id: snapshot.accountId,
-        serial: snapshot.serial,
-        action: snapshot.action,
-        state: snapshot.state,
-        started_at: snapshot.startedAt,
-        finished_at: snapshot.updatedAt,
-        message: snapshot.message,
-        result_json: snapshot.result === null ? null : JSON.stringify(snapshot.result),
-        error_json: snapshot.error === null ? null : JSON.stringify(snapshot.error),
-      });
+      const record = recordOf(snapshot);
+      if (record !== null) put(record);
     },
+    put,
     list(accountId, serial, limit = ACTION_RECORDS_READ_LIMIT) {
       const rows = select.all(
         accountId,

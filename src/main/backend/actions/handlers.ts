@@ -32,6 +32,13 @@ export function actionHandlers(deps: ActionHandlerDeps): HandlersOf<'actions'> {
       const client = await access.watchingClient(account);
       // Checked after the last await, so two quick clicks cannot both pass.
       const busy = operations.running().find((op) => op.serial === serial);
+      if (action === 'Calibration' && deps.settings.state().needsConfirmation) {
+        throw new FieldDeskError(
+          'invalidInput',
+          'Confirm the calibrator reference level and pass tolerance first: the saved settings could not be read, so FieldDesk will not judge a calibration against defaults nobody chose.',
+          { field: 'settings' },
+        );
+      }
       if (busy !== undefined) {
         throw new FieldDeskError(
           'conflict',
@@ -49,7 +56,6 @@ export function actionHandlers(deps: ActionHandlerDeps): HandlersOf<'actions'> {
       );
     },
 
-    'actions.history': async ({ serial }) =>
-      deps.local.actionRecords().list(accounts.requireActive().id, serial),
+    'actions.history': async ({ serial }) => deps.local.actionHistory(accounts.requireActive().id, serial),
   };
 }

@@ -4,28 +4,47 @@
  */
 import { FieldDeskError } from '../../../shared/errors';
 import type { HandlersOf } from '../core/handler-types';
+import type { SettingsState } from '../../../shared/operations';
+import type { NoticeBoard } from '../core/notices';
 import type { SettingsStore } from './settings-store';
 
-export function settingsHandlers(settings: SettingsStore): HandlersOf<'settings'> {
-  return {
-    'settings.get': async () => settings.get(),
-    'settings.update': async (change) => {
-      try {
-        return await settings.update({
-          ...(change.calibrationReferenceDb === undefined
-            ? {}
-            : { calibrationReferenceDb: change.calibrationReferenceDb }),
-          ...(change.calibrationToleranceDb === undefined
-            ? {}
-            : { calibrationToleranceDb: change.calibrationToleranceDb }),
-        });
-      } catch (error) {
-        throw new FieldDeskError(
-          'internal',
-          'FieldDesk could not save its settings to disk. Check that there is free space and try again.',
-          { cause: error },
-        );
-      }
-    },
+/** The id of the notice raised at start when the saved settings could not be used. */
+export const SETTINGS_NOTICE_ID = 'settings-file';
+
+export function settingsHandlers(settings: SettingsStore, notices: NoticeBoard): HandlersOf<'settings'> {
+  /** Confirmed settings need no more telling. */
+  const settled = (state: SettingsState): SettingsState => {
+    if (!state.needsConfirmation) notices.dismiss(SETTINGS_NOTICE_ID);
+    return state;
   };
+  return {
+    'settings.get': async () => settings.state(),
+    'settings.confirm': async () => settled(await saving(settings.confirm())),
+    'settings.update': async (change) =>
+      settled(
+        await saving(
+          settings.update({
+            ...(change.calibrationReferenceDb === undefined
+              ? {}
+              : { calibrationReferenceDb: change.calibrationReferenceDb }),
+            ...(change.calibrationToleranceDb === undefined
+              ? {}
+              : { calibrationToleranceDb: change.calibrationToleranceDb }),
+          }),
+        ),
+      ),
+  };
+}
+
+/** A settings write, with a disk failure in plain words. */
+async function saving<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    throw new FieldDeskError(
+      'internal',
+      'FieldDesk could not save its settings to disk. Check that there is free space and try again.',
+      { cause: error },
+    );
+  }
 }

@@ -1,0 +1,15 @@
+/**
+ * The app itself (`app.*`): what runs (version, Electron or the browser harness) and the notice
+ * board of things the user must know that no single screen owns (core/notices.ts).
+ */
+import type { AppInfo } from '../../../shared/ipc/contract';
+import type { HandlersOf } from '../core/handler-types';
+import type { NoticeBoard } from '../core/notices';
+
+export function appHandlers(info: AppInfo, notices: NoticeBoard): HandlersOf<'app'> {
+  return {
+    'app.getInfo': async () => ({ ...info }),
+    'app.notices': async () => notices.list(),
+    'app.dismissNotice': async ({ id }) => notices.dismiss(id),
+  };
+}

@@ -1,0 +1,192 @@
+/**
+ * Every migration of FieldDesk's local database, numbered and applied in order by `openDatabase`
+ * (database.ts). Never edit a released one: add the next number.
+ */
+import type { SqliteDatabase } from './database';
+
+export interface Migration {
+  /** 1, 2, 3, … without gaps. */
+  version: number;
+  /** What it does, kept in `schema_migrations` for anyone reading the file. */
+  name: string;
+  up(db: SqliteDatabase): void;
+}
+
+/** Every migration FieldDesk knows, in order. Never edit a released one: add the next number. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'action history',
+    up(db) {
+      db.exec(`
+        CREATE TABLE action_history (
+          id          TEXT PRIMARY KEY,
+          account_id  TEXT NOT NULL,
+          serial      TEXT NOT NULL,
+          action      TEXT NOT NULL,
+          state       TEXT NOT NULL,
+          started_at  INTEGER NOT NULL,
+          finished_at INTEGER NOT NULL,
+          message     TEXT NOT NULL,
+          result_json TEXT,
+          error_json  TEXT
+        ) STRICT;
+        CREATE INDEX action_history_by_instrument
+          ON action_history (account_id, serial, finished_at DESC);
+      `);
+    },
+  },
+  {
+    version: 2,
+    name: 'data cache and site sync',
+    up(db) {
+      // The cache: one key per (account, instrument, dataset, canonical parameters); one chunk row
+      // per stored response, whose [start_ms, end_ms) IS the coverage (no separate coverage table
+      // that could disagree with the data); series as binary blocks per chunk and channel.
+      db.exec(`
+        CREATE TABLE cache_keys (
+          id         INTEGER PRIMARY KEY,
+          account_id TEXT NOT NULL,
+          serial     TEXT NOT NULL,
+          dataset    TEXT NOT NULL,
+          params     TEXT NOT NULL,
+          UNIQUE (account_id, serial, dataset, params)
+        ) STRICT;
+        CREATE TABLE cache_chunks (
+          id           INTEGER PRIMARY KEY,
+          key_id       INTEGER NOT NULL REFERENCES cache_keys (id) ON DELETE CASCADE,
+          start_ms     INTEGER NOT NULL,
+          end_ms       INTEGER NOT NULL CHECK (end_ms > start_ms),
+          fetched_at   INTEGER NOT NULL,
+          bytes        INTEGER NOT NULL,
+          records_json TEXT
+        ) STRICT;
+        CREATE INDEX cache_chunks_by_key ON cache_chunks (key_id, start_ms);
+        CREATE TABLE cache_series (
+          chunk_id INTEGER NOT NULL REFERENCES cache_chunks (id) ON DELETE CASCADE,
+          position INTEGER NOT NULL,
+          name     TEXT NOT NULL,
+          unit     TEXT,
+          count    INTEGER NOT NULL,
+          times    BLOB NOT NULL,
+          vals     BLOB NOT NULL,
+          PRIMARY KEY (chunk_id, position)
+        ) STRICT;
+        CREATE TABLE sync_runs (
+          id           TEXT PRIMARY KEY,
+          account_id   TEXT NOT NULL,
+          request_json TEXT NOT NULL,
+          state        TEXT NOT NULL,
+          message      TEXT NOT NULL,
+          started_at   INTEGER NOT NULL,
+          updated_at   INTEGER NOT NULL,
+          elapsed_ms   INTEGER NOT NULL DEFAULT 0,
+          error_json   TEXT
+        ) STRICT;
+        CREATE INDEX sync_runs_by_start ON sync_runs (started_at DESC);
+        CREATE TABLE sync_chunks (
+          sync_id      TEXT NOT NULL REFERENCES sync_runs (id) ON DELETE CASCADE,
+          seq          INTEGER NOT NULL,
+          serial       TEXT NOT NULL,
+          dataset      TEXT NOT NULL,
+          options_json TEXT NOT NULL,
+          start_ms     INTEGER NOT NULL,
+          end_ms       INTEGER NOT NULL,
+          state        TEXT NOT NULL DEFAULT 'pending',
+          bytes        INTEGER NOT NULL DEFAULT 0,
+          error_json   TEXT,
+          PRIMARY KEY (sync_id, seq)
+        ) STRICT;
+      `);
+    },
+  },
+  {
+    version: 3,
+    name: 'compact evenly spaced series times',
+    up(db) {
+      // How `times` is encoded (see `series-times.ts`): 0 = one Float64 per sample, as every row
+      // written before this step; 1 = evenly spaced, the first time and the step. Adding a column
+      // with a constant default rewrites nothing, so existing rows stay valid as codec 0. No CHECK:
+      // a later codec comes with its own migration number, which older versions already refuse.
+      db.exec('ALTER TABLE cache_series ADD COLUMN times_codec INTEGER NOT NULL DEFAULT 0');
+    },
+  },
+  {
+    version: 4,
+    name: 'record tables carry their time column and column types',
+    up(db) {
+      upgradeStoredRecordTables(db);
+    },
+  },
+];
+
+/**
+ * Migration 4's view of the record model, frozen as it was when the step was written (the parser's
+ * model may change later; a migration must not): each dataset's time column, and its time columns.
+ */
+const V4_TIME_KEY: Readonly<Record<string, string>> = {
+  weather: 'time',
+  calibrations: 'time',
+  calibrationLog: 'time',
+  sic: 'time',
+  monitorStats: 'time',
+  monitorEvents: 'time',
+  audio: 'triggerStartTime',
+};
+const V4_TIME_COLUMNS = new Set([
+  'time',
+  'startTime',
+  'endTime',
+  'audioTime',
+  'triggerStartTime',
+  'triggerEndTime',
+]);
+const V4_LIST_COLUMNS = new Set(['overall', 'octave', 'thirdOctave']);
+
+/**
+ * Stored tables were `{ columns: [{ key, label, unit }], rows }`; now they carry `timeKey` and a
+ * `type` per column. The types are read off the values stored (times were always epoch ms numbers
+ * under the known time columns). A table that cannot be read drops its chunk and the coverage it
+ * claimed, so that range is fetched again rather than shown without its records.
+ */
+function upgradeStoredRecordTables(db: SqliteDatabase): void {
+  const chunks = db
+    .prepare(
+      `SELECT c.id, k.dataset, c.records_json FROM cache_chunks c JOIN cache_keys k ON k.id = c.key_id
+       WHERE c.records_json IS NOT NULL`,
+    )
+    .all() as Array<{ id: number; dataset: string; records_json: string }>;
+  const write = db.prepare('UPDATE cache_chunks SET records_json = ? WHERE id = ?');
+  const drop = db.prepare('DELETE FROM cache_chunks WHERE id = ?');
+  for (const chunk of chunks) {
+    let table: { columns?: unknown; rows?: unknown } | null = null;
+    try {
+      table = JSON.parse(chunk.records_json) as { columns?: unknown; rows?: unknown };
+    } catch {
+      table = null;
+    }
+    if (table === null || !Array.isArray(table.columns) || !Array.isArray(table.rows)) {
+      drop.run(chunk.id);
+      continue;
+    }
+    const rows = table.rows as Array<Record<string, unknown>>;
+    const typeOf = (key: string): string => {
+      if (V4_TIME_COLUMNS.has(key)) return 'time';
+      if (V4_LIST_COLUMNS.has(key)) return 'list';
+      const kinds = new Set(
+        rows
+          .map((row) => row[key])
+          .filter((v) => v !== null && v !== undefined)
+          .map((v) => typeof v),
+      );
+      if (kinds.size === 1 && kinds.has('number')) return 'number';
+      if (kinds.size === 1 && kinds.has('boolean')) return 'boolean';
+      return 'text';
+    };
+    const columns = (table.columns as Array<{ key: string; label: string; unit: string | null }>).map(
+      (column) => ({ ...column, type: typeOf(column.key) }),
+    );
+    const timeKey = V4_TIME_KEY[chunk.dataset] ?? 'startTime';
+    write.run(JSON.stringify({ timeKey, columns, rows }), chunk.id);
+  }
+}
