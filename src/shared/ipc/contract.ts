@@ -122,6 +122,8 @@ export interface InstrumentList {
   accountId: string;
   entries: InstrumentEntry[];
   fetchedAt: number;
+  /** Listed items that could not be read at all, one plain sentence each (the others are shown). */
+  skipped: string[];
 }
 
 export interface InstrumentDetail extends InstrumentEntry {

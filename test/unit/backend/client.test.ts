@@ -359,16 +359,6 @@ describe('service client: failures become specific FieldDeskErrors', () => {
       '{"items": []}',
       /sent an object where FieldDesk expected a list of instruments/,
     ],
-    [
-      'an instrument without a serial number',
-      JSON.stringify([wireInstrument('QT1'), { type: 'Noise', model: 'CR:900' }]),
-      /^The service sent an instrument without a serialNumber\.$/,
-    ],
-    [
-      'a serial number of the wrong type',
-      JSON.stringify([{ type: 'Noise', serialNumber: 42 }]),
-      /^The service sent an instrument whose serialNumber is a number instead of text\.$/,
-    ],
   ])('%s → badResponse naming what was wrong', async (_what, body, message) => {
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
@@ -467,7 +457,25 @@ describe('service client: failures become specific FieldDeskErrors', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('names a bad nested field of a status', async () => {
+  it.each([
+    [
+      'without a serial number',
+      { type: 'Noise', model: 'CR:900' },
+      /^The service sent an instrument without a serialNumber\.$/,
+    ],
+    [
+      'whose serial number is of the wrong type',
+      { type: 'Noise', serialNumber: 42 },
+      /^The service sent an instrument whose serialNumber is a number instead of text\.$/,
+    ],
+  ])('an instrument %s → badResponse naming what was wrong', async (_what, body, message) => {
+    const server = await serve((_req, res) => sendJson(res, 200, body));
+    const error = await failure(clientFor(server.baseUrl).getInstrument('QT1'));
+    expect(error.code).toBe('badResponse');
+    expect(error.message).toMatch(message);
+  });
+
+  it('a status whose last calibration cannot be read still answers, with a note', async () => {
     const server = await serve((_req, res) =>
       sendJson(res, 200, {
         online: true,
@@ -477,9 +485,9 @@ describe('service client: failures become specific FieldDeskErrors', () => {
         lastCalibration: { time: 'yesterday', status: 'Success' },
       }),
     );
-    const error = await failure(clientFor(server.baseUrl).getInstrumentStatus('QT1'));
-    expect(error.code).toBe('badResponse');
-    expect(error.message).toContain('an instrument status with an unusable lastCalibration.time');
+    const status = await clientFor(server.baseUrl).getInstrumentStatus('QT1');
+    expect(status).toMatchObject({ online: true, lastCalibration: null });
+    expect(status.notes).toEqual(['the last calibration could not be read']);
   });
 
   it('never puts the API key in any error message, even when the server echoes it', async () => {

@@ -42,10 +42,11 @@ export function instrumentHandlers(
   return {
     'instruments.list': async () => {
       const account = accounts.requireActive();
-      const entries = await access.withAccount(account, async (client) =>
-        readStatuses(client, await client.listInstruments()),
-      );
-      return { accountId: account.id, entries, fetchedAt: now() };
+      return access.withAccount(account, async (client) => {
+        const fleet = await client.readFleet();
+        const entries = await readStatuses(client, fleet.instruments);
+        return { accountId: account.id, entries, fetchedAt: now(), skipped: fleet.skipped };
+      });
     },
 
     'instruments.get': async ({ serial }) => {

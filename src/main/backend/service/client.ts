@@ -23,8 +23,18 @@ import { createServiceRequester, type ServiceClientOptions } from './requester';
 
 export type { ServiceClientOptions, ServiceExchange, RetryOptions } from './requester';
 
+/** The fleet as listed: every instrument that could be read, and what was left out and why. */
+export interface Fleet {
+  instruments: Instrument[];
+  /** One plain sentence per listed item that could not be read at all (e.g. no serial number). */
+  skipped: string[];
+}
+
 export interface ServiceClient {
   readonly baseUrl: string;
+  /** The fleet; one item that cannot be read never hides the others (see `Fleet.skipped`). */
+  readFleet(signal?: AbortSignal): Promise<Fleet>;
+  /** `readFleet` without the list of what was skipped. */
   listInstruments(signal?: AbortSignal): Promise<Instrument[]>;
   getInstrument(serial: string, signal?: AbortSignal): Promise<Instrument>;
   renameInstrument(serial: string, name: string, signal?: AbortSignal): Promise<void>;
@@ -38,6 +48,8 @@ export interface ServiceClient {
 }
 
 const INSTRUMENT: Resource<Instrument> = { schema: instrumentSchema, item: 'an instrument' };
+/** The list itself; each item is read on its own so one bad item never hides the others. */
+const INSTRUMENT_LIST: Resource<unknown[]> = { schema: z.array(z.unknown()), item: 'an instrument' };
 const INSTRUMENT_STATUS: Resource<InstrumentStatus> = {
   schema: instrumentStatusSchema,
   item: 'an instrument status',
@@ -64,16 +76,25 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     }
   }
 
+  const readFleet = (signal?: AbortSignal): Promise<Fleet> =>
+    call('GET', '/control/instruments', { signal }, (text) => {
+      const items = validate(parseJson(text, 'a list of instruments'), INSTRUMENT_LIST, true);
+      const fleet: Fleet = { instruments: [], skipped: [] };
+      items.forEach((item, index) => {
+        try {
+          fleet.instruments.push(validate(item, INSTRUMENT, false));
+        } catch (error) {
+          if (!(error instanceof FieldDeskError)) throw error;
+          fleet.skipped.push(`${error.message.replace(/\.$/, '')} (item ${index + 1} of ${items.length}).`);
+        }
+      });
+      return fleet;
+    });
+
   return {
     baseUrl,
-    listInstruments: (signal) =>
-      call('GET', '/control/instruments', { signal }, (text) =>
-        validate(
-          parseJson(text, 'a list of instruments'),
-          { ...INSTRUMENT, schema: z.array(INSTRUMENT.schema) },
-          true,
-        ),
-      ),
+    readFleet,
+    listInstruments: async (signal) => (await readFleet(signal)).instruments,
     getInstrument: (serial, signal) =>
       call('GET', instrumentPath(serial), { signal }, (text) =>
         validate(parseJson(text, 'an instrument'), INSTRUMENT, false),

@@ -125,12 +125,21 @@ async function readBody(response: Response, resource: string): Promise<string> {
   return new TextDecoder().decode(bytes);
 }
 
-/** Runs a reader; anything but a FieldDeskError it throws is a bug of ours, never "offline". */
+/**
+ * Runs a reader. An answer nested deeper than the reader's stack is the answer's fault and says so;
+ * anything else but a FieldDeskError is a bug of ours — never reported as "offline".
+ */
 function readWith(read: (text: string) => unknown, text: string): unknown {
   try {
     return read(text);
   } catch (error) {
     if (error instanceof FieldDeskError) throw error;
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      throw new FieldDeskError(
+        'badResponse',
+        'The service sent an answer nested too deeply for FieldDesk to read.',
+      );
+    }
     throw new FieldDeskError('internal', 'Something went wrong inside FieldDesk. Try again.', {
       cause: safeCause(error),
     });

@@ -4,6 +4,7 @@
  */
 import type { Dataset } from '../../../../shared/data';
 import { FieldDeskError } from '../../../../shared/errors';
+import { cutForDisplay, readBoolean, readNumber } from '../../../../shared/service/reading';
 import { parseServiceTime } from '../../../../shared/service/time';
 import { kindOf } from '../wire-kind';
 
@@ -84,29 +85,32 @@ export class Problems {
     return epoch;
   }
 
+  /** A number, or one sent as text (the one rule of reading.ts); null for "no reading". */
   number(value: unknown, field: string, where: string): number | null {
-    if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-    if (value === null || value === undefined) return null;
-    if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
-      return Number(value);
+    const read = readNumber(value);
+    if (read.ok) return read.value;
     return this.fail(`whose ${field} is ${kindOf(value)}${quote(value)} instead of a number (${where}).`);
   }
 
   boolean(value: unknown, field: string, where: string): boolean | null {
-    if (typeof value === 'boolean') return value;
-    if (value === null || value === undefined) return null;
-    if (typeof value === 'string' && /^(true|false)$/i.test(value.trim()))
-      return value.trim().toLowerCase() === 'true';
+    const read = readBoolean(value);
+    if (read.ok) return read.value;
     return this.fail(
       `whose ${field} is ${kindOf(value)}${quote(value)} instead of true or false (${where}).`,
     );
   }
 
+  /** Text as sent (ids must stay whole); a number or flag as text; anything else as short JSON. */
   text(value: unknown): string | null {
     if (value === null || value === undefined) return null;
     if (typeof value === 'string') return value;
     if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-    return JSON.stringify(value);
+    try {
+      return cutForDisplay(JSON.stringify(value));
+    } catch {
+      // Nested deeper than JSON.stringify's stack: say so rather than fail the whole answer.
+      return '(nested too deeply to show)';
+    }
   }
 
   /** A list of numbers shown as text ("71.2, 80.1, 95.3"). */
