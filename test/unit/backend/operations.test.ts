@@ -6,12 +6,12 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   CLOCK_SKEW_ALLOWANCE_MS,
   initialActionState,
-  judgeCalibration,
   reduceAction,
   RESULT_GRACE_MS,
   type ActionEvent,
   type ActionOperationState,
-} from '../../../src/main/backend/actions/action-operation';
+} from '../../../src/main/backend/actions/action-state';
+import { judgeCalibration } from '../../../src/main/backend/actions/action-verdicts';
 import { createOperationRegistry } from '../../../src/main/backend/operations/registry';
 import { FieldDeskError } from '../../../src/shared/errors';
 import { DEFAULT_SETTINGS, type ActionName, type OperationSnapshot } from '../../../src/shared/operations';

@@ -9,10 +9,9 @@ import type { AccountState } from '../accounts/account-state';
 import type { ServiceAccess } from '../accounts/service-access';
 import type { HandlersOf } from '../core/handler-types';
 import type { LocalData } from '../local-data';
+import { UNKNOWN_SYNC } from './sync-status';
 
 const MESSAGES = {
-  unknownSync:
-    'FieldDesk has no record of that site sync. It may have been removed with its account or long ago.',
   syncAccountGone: 'The account this site sync belongs to no longer exists, so it cannot be resumed.',
   unknownSerial: (serial: string) =>
     `This account has no instrument ${serial}. It may have been removed; refresh the instrument list.`,
@@ -64,8 +63,7 @@ export function syncHandlers(
     'sync.resume': async ({ id }) => {
       const syncs = local.syncs();
       const accountId = syncs.accountOf(id);
-      if (accountId === undefined)
-        throw new FieldDeskError('invalidInput', MESSAGES.unknownSync, { field: 'id' });
+      if (accountId === undefined) throw new FieldDeskError('invalidInput', UNKNOWN_SYNC, { field: 'id' });
       const account = accounts.store.get(accountId);
       if (account === undefined) throw new FieldDeskError('invalidInput', MESSAGES.syncAccountGone);
       return syncs.resume(id, await access.dataSourceFor(account));

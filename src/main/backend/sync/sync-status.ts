@@ -1,0 +1,169 @@
+/**
+ * What a site sync's plan rows say, without the database or the network: the counts, the failures
+ * per (instrument, dataset), the phase names, the messages a sync ends with, and the snapshot of a
+ * stored sync. Pure functions, so the runner and the manager read as what they do.
+ */
+import { DATASET_LABELS, type Dataset, type SyncRequest, type SyncSnapshot } from '../../../shared/data';
+import type { FieldDeskErrorData } from '../../../shared/errors';
+import { bytesText } from '../../../shared/format';
+import { parseError, type ChunkRow, type RunRow } from './sync-records';
+
+export const SYNC_PHASES = {
+  fetching: 'Fetching',
+  done: 'Done',
+  failed: 'Failed',
+  cancelled: 'Stopped',
+  interrupted: 'Interrupted',
+} as const;
+
+export const UNKNOWN_SYNC =
+  'FieldDesk has no record of that site sync. It may have been removed with its account or long ago.';
+
+/** Why a chunk of a finished sync was never fetched, when nothing more is known. */
+const STOPPED_BEFORE_FETCHING = 'FieldDesk stopped before fetching this part.';
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export interface Counters {
+  total: number;
+  fetched: number;
+  skipped: number;
+  failed: number;
+  bytes: number;
+}
+
+export function countRows(rows: readonly ChunkRow[]): Counters {
+  const counts: Counters = { total: rows.length, fetched: 0, skipped: 0, failed: 0, bytes: 0 };
+  for (const row of rows) {
+    counts.bytes += row.bytes;
+    if (row.state === 'fetched') counts.fetched++;
+    else if (row.state === 'skipped') counts.skipped++;
+    else if (row.state === 'failed') counts.failed++;
+  }
+  return counts;
+}
+
+/** Failures by (serial, dataset) from the plan rows; chunks never fetched count when `pendingReason` is given. */
+export function failuresOf(
+  rows: ReadonlyArray<Pick<ChunkRow, 'serial' | 'dataset' | 'state' | 'error_json'>>,
+  pendingReason: string | null,
+): SyncSnapshot['failures'] {
+  const byPair = new Map<string, { serial: string; dataset: Dataset; message: string }>();
+  for (const row of rows) {
+    const failed = row.state === 'failed';
+    if (!failed && !(row.state === 'pending' && pendingReason !== null)) continue;
+    const key = `${row.serial}\u0000${row.dataset}`;
+    if (byPair.has(key)) continue;
+    const message = failed
+      ? (parseError(row.error_json)?.message ?? 'This part could not be fetched.')
+      : (pendingReason ?? '');
+    byPair.set(key, { serial: row.serial, dataset: row.dataset, message });
+  }
+  return [...byPair.values()];
+}
+
+function describeMissing(failures: SyncSnapshot['failures']): string {
+  const shown = failures
+    .slice(0, 4)
+    .map((f) => `${f.serial} ${DATASET_LABELS[f.dataset]} (${f.message.replace(/\.$/, '')})`);
+  const more = failures.length > 4 ? `, and ${failures.length - 4} more` : '';
+  return `${shown.join('; ')}${more}`;
+}
+
+export function phaseOf(state: SyncSnapshot['state']): string {
+  switch (state) {
+    case 'succeeded':
+      return SYNC_PHASES.done;
+    case 'failed':
+    case 'timedOut':
+      return SYNC_PHASES.failed;
+    case 'cancelled':
+      return SYNC_PHASES.cancelled;
+    case 'interrupted':
+      return SYNC_PHASES.interrupted;
+    default:
+      return SYNC_PHASES.fetching;
+  }
+}
+
+/** A sync's snapshot from its stored run row and plan rows. */
+export function snapshotOfRun(run: RunRow, rows: readonly ChunkRow[]): SyncSnapshot {
+  const request = JSON.parse(run.request_json) as SyncRequest;
+  const counts = countRows(rows);
+  const finished = run.state === 'succeeded' || run.state === 'failed';
+  const pendingReason = finished ? STOPPED_BEFORE_FETCHING : null;
+  return {
+    id: run.id,
+    kind: 'sync',
+    accountId: run.account_id,
+    serials: request.serials,
+    start: request.start,
+    end: request.end,
+    state: run.state,
+    phase: phaseOf(run.state),
+    startedAt: run.started_at,
+    updatedAt: run.updated_at,
+    elapsedMs: run.elapsed_ms,
+    done: finished ? counts.total : counts.fetched + counts.skipped,
+    total: counts.total,
+    bytes: counts.bytes,
+    etaMs: null,
+    message: run.message,
+    failures: failuresOf(rows, pendingReason),
+    error: parseError(run.error_json),
+  };
+}
+
+/** How a pass over a sync's chunks ended, as the runner saw it. */
+export interface PassEnd {
+  /** Why the pass was stopped, if it was: a user's cancel or FieldDesk closing. */
+  stopping: 'cancelled' | 'interrupted' | null;
+  /** The error after which the pass stopped asking, if it gave up. */
+  gaveUp: FieldDeskErrorData | null;
+  /** The pass's first failure. */
+  firstError: FieldDeskErrorData | null;
+  /** How many instruments the sync is for. */
+  instruments: number;
+}
+
+export interface SyncOutcome {
+  state: SyncSnapshot['state'];
+  message: string;
+  error: FieldDeskErrorData | null;
+  failures: SyncSnapshot['failures'];
+}
+
+/** What a sync ends a pass as, from its plan rows (and their counts) after the pass. */
+export function outcomeOf(rows: readonly ChunkRow[], counts: Counters, end: PassEnd): SyncOutcome {
+  const { stopping, gaveUp, firstError } = end;
+  let state: SyncSnapshot['state'];
+  let message: string;
+  let error: FieldDeskErrorData | null = null;
+  const doneText = `${counts.fetched + counts.skipped} of ${plural(counts.total, 'request')}`;
+  let failures: SyncSnapshot['failures'];
+  if (stopping !== null) {
+    state = stopping;
+    failures = failuresOf(rows, null);
+    message =
+      state === 'cancelled'
+        ? `Stopped. What was fetched (${doneText}) stays available offline; resume to fetch the rest.`
+        : `FieldDesk stopped before this sync finished (${doneText} done). Resume it to fetch the rest.`;
+  } else {
+    const pendingReason = gaveUp === null ? STOPPED_BEFORE_FETCHING : `Not fetched: ${gaveUp.message}`;
+    failures = failuresOf(rows, pendingReason);
+    const got = counts.fetched + counts.skipped;
+    if (failures.length === 0) {
+      state = 'succeeded';
+      message = `Ready for the site visit: ${plural(end.instruments, 'instrument')} available offline (${bytesText(counts.bytes)} fetched).`;
+    } else if (got === 0 && counts.total > 0) {
+      state = 'failed';
+      error = gaveUp ??
+        firstError ?? { code: 'internal', message: 'Nothing could be fetched.', retryable: true };
+      message = `Nothing could be fetched for the site visit: ${error.message} Resume to try again.`;
+    } else {
+      state = 'succeeded';
+      message = `Fetched ${doneText}; missing: ${describeMissing(failures)}. Resume to try the missing parts again.`;
+    }
+  }
+  return { state, message, error, failures };
+}
