@@ -147,6 +147,15 @@ export interface SyncRequest {
   datasets: Record<string, Dataset[]>;
 }
 
+/** What a site sync could not fetch for one dataset of one instrument. */
+export interface SyncFailure {
+  serial: string;
+  dataset: Dataset;
+  /** The time ranges still missing (normalised, oldest first). */
+  missing: TimeInterval[];
+  message: string;
+}
+
 export interface SyncSnapshot {
   id: string;
   kind: 'sync';
@@ -154,7 +163,8 @@ export interface SyncSnapshot {
   serials: string[];
   start: number;
   end: number;
-  state: OperationState | 'interrupted';
+  /** `withGaps`: finished, but some parts could not be fetched (`failures` says which). */
+  state: OperationState | 'interrupted' | 'withGaps';
   phase: string;
   startedAt: number;
   updatedAt: number;
@@ -167,12 +177,23 @@ export interface SyncSnapshot {
   /** Estimated time left; null until it can be estimated. */
   etaMs: number | null;
   message: string;
-  /** What failed, by instrument and dataset, when some parts could not be fetched. */
-  failures: Array<{ serial: string; dataset: Dataset; message: string }>;
+  /** What failed, by instrument and dataset, with the time ranges missing, when some parts could not be fetched. */
+  failures: SyncFailure[];
   error: FieldDeskErrorData | null;
 }
 
-export type SyncFinishedState = FinishedOperationState;
+export type SyncFinishedState = FinishedOperationState | 'withGaps';
+
+/** Whether a sync has ended (as opposed to running or interrupted, which can resume). */
+export function isSyncFinished(state: SyncSnapshot['state']): state is SyncFinishedState {
+  return state === 'withGaps' || (FINISHED_SYNC_STATES as readonly string[]).includes(state);
+}
+const FINISHED_SYNC_STATES: readonly FinishedOperationState[] = [
+  'succeeded',
+  'failed',
+  'cancelled',
+  'timedOut',
+];
 
 // ---- cache view ------------------------------------------------------------------------------
 
@@ -206,6 +227,34 @@ export interface InstrumentKind {
 
 const hasFeature = (instrument: InstrumentKind, name: string) =>
   instrument.feature.some((f) => f.trim().toLowerCase() === name.toLowerCase());
+
+/**
+ * Every dataset an instrument can have at all, by its type, features and model: a sync offers
+ * only these, so a clean sync never reports the impossible as missing.
+ */
+export function availableDatasetsFor(instrument: InstrumentKind): Dataset[] {
+  const type = instrument.type.trim().toLowerCase();
+  const weather: Dataset[] = hasFeature(instrument, 'Weather') ? ['weather'] : [];
+  if (type === 'noise') {
+    return [
+      'noiseMeasurements',
+      'noiseTimeHistory',
+      'frequencyMeasurements',
+      'frequencyTimeHistory',
+      'events',
+      'audio',
+      'calibrations',
+      'calibrationLog',
+      ...(hasFeature(instrument, 'SIC') ? (['sic'] as const) : []),
+      ...(/Quantum/.test(instrument.model) ? (['monitorStats', 'monitorEvents'] as const) : []),
+      ...weather,
+    ];
+  }
+  if (type === 'airquality') return ['particulates', 'gases', ...weather];
+  if (type === 'vibration') return ['vibrationPPV', 'vibrationVDV'];
+  // A type this version does not know: whatever it offers may be asked for.
+  return [...DATASETS];
+}
 
 /**
  * The datasets "Prepare for site visit" fetches for an instrument unless the user chooses others:

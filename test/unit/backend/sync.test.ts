@@ -137,11 +137,20 @@ describe('site sync', () => {
     });
     const snapshot = manager.start('acc-1', request(['noiseTimeHistory', 'calibrations']), source);
     const done = await finished(manager, snapshot.id);
-    expect(done.state).toBe('succeeded');
+    expect(done.state).toBe('withGaps');
+    expect(done.phase).toBe('Finished with gaps');
+    // The whole range is missing for that pair: named with its years, so a year's gap never reads as a day.
     expect(done.failures).toEqual([
-      { serial: 'QT2', dataset: 'calibrations', message: 'This key lacks the data.system:read scope.' },
+      {
+        serial: 'QT2',
+        dataset: 'calibrations',
+        missing: [{ start: T0 - 2 * DAY, end: T0 }],
+        message: 'This key lacks the data.system:read scope.',
+      },
     ]);
-    expect(done.message).toMatch(/missing: QT2 Calibrations \(This key lacks the data.system:read scope\)/);
+    expect(done.message).toMatch(
+      /^Finished with gaps: fetched .*; missing QT2 Calibrations 30 May 2025 00:00 – 1 Jun 2025 00:00 UTC \(This key lacks the data.system:read scope\)/,
+    );
     // A lasting refusal is not asked again for the other chunks of that dataset.
     // (Up to the requests already in flight when the first refusal came.)
     expect(
@@ -176,10 +185,11 @@ describe('site sync', () => {
     });
     const snapshot = manager.start('acc-1', request(['noiseTimeHistory']), source);
     const done = await finished(manager, snapshot.id);
-    expect(done.state).toBe('succeeded');
+    expect(done.state).toBe('withGaps');
     expect(source.requests.length).toBeLessThan(16);
     expect(done.failures.map((f) => f.serial).sort()).toEqual(['QT1', 'QT2']);
-    expect(done.message).toMatch(/missing:.*Cannot reach/);
+    expect(done.failures.every((f) => f.missing.length > 0)).toBe(true);
+    expect(done.message).toMatch(/missing .*Cannot reach/);
 
     down = false;
     served = -1000;

@@ -2,7 +2,7 @@
  * Site sync (`sync.*`, "Prepare for site visit"): the chosen instruments' datasets fetched into the
  * cache as one resumable operation (sync-manager.ts).
  */
-import { defaultDatasetsFor, type Dataset } from '../../../shared/data';
+import { availableDatasetsFor, defaultDatasetsFor, type Dataset } from '../../../shared/data';
 import { FieldDeskError } from '../../../shared/errors';
 import type { StoredAccount } from '../accounts/account-store';
 import type { AccountState } from '../accounts/account-state';
@@ -13,6 +13,7 @@ import { UNKNOWN_SYNC } from './sync-status';
 
 const MESSAGES = {
   syncAccountGone: 'The account this site sync belongs to no longer exists, so it cannot be resumed.',
+  nothingToSync: 'None of the chosen data exists for these instruments, so there is nothing to prepare.',
   unknownSerial: (serial: string) =>
     `This account has no instrument ${serial}. It may have been removed; refresh the instrument list.`,
 } as const;
@@ -22,27 +23,30 @@ export function syncHandlers(
   access: ServiceAccess,
   local: LocalData,
 ): HandlersOf<'sync'> {
-  /** Datasets per serial: the user's choice, else the defaults of the instrument's type. */
+  /**
+   * Datasets per serial: the user's choice, else the defaults of the instrument's type — in either
+   * case only those the instrument can have, so nothing impossible is asked for or retried.
+   */
   async function resolveDatasets(
     account: StoredAccount,
     serials: readonly string[],
     chosen: Readonly<Record<string, readonly Dataset[]>>,
   ): Promise<Record<string, Dataset[]>> {
+    const instruments = await access.withAccount(account, (client) => client.listInstruments());
     const datasets: Record<string, Dataset[]> = {};
-    const needDefaults = serials.filter((serial) => chosen[serial] === undefined);
-    if (needDefaults.length > 0) {
-      const instruments = await access.withAccount(account, (client) => client.listInstruments());
-      for (const serial of needDefaults) {
-        const instrument = instruments.find((i) => i.serialNumber === serial);
-        if (instrument === undefined)
-          throw new FieldDeskError('invalidInput', MESSAGES.unknownSerial(serial), { field: 'serials' });
-        datasets[serial] = defaultDatasetsFor(instrument);
-      }
-    }
     for (const serial of serials) {
+      const instrument = instruments.find((i) => i.serialNumber === serial);
+      if (instrument === undefined)
+        throw new FieldDeskError('invalidInput', MESSAGES.unknownSerial(serial), { field: 'serials' });
       const given = chosen[serial];
-      if (given !== undefined) datasets[serial] = [...new Set(given)];
+      const available = new Set(availableDatasetsFor(instrument));
+      datasets[serial] =
+        given === undefined
+          ? defaultDatasetsFor(instrument)
+          : [...new Set(given)].filter((d) => available.has(d));
     }
+    if (Object.values(datasets).every((list) => list.length === 0))
+      throw new FieldDeskError('invalidInput', MESSAGES.nothingToSync, { field: 'datasets' });
     return datasets;
   }
 

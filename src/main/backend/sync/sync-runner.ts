@@ -5,7 +5,7 @@
  * passes (a new sync, a resume) and stops them; this module is the pass itself.
  */
 import pLimit from 'p-limit';
-import type { SyncSnapshot } from '../../../shared/data';
+import { isSyncFinished, type SyncSnapshot } from '../../../shared/data';
 import { FieldDeskError, isUnreachable, toErrorData, type FieldDeskErrorData } from '../../../shared/errors';
 import type { CacheStore } from '../cache/cache-store';
 import { gaps, normalize } from '../core/intervals';
@@ -195,10 +195,10 @@ export function runSync(context: SyncRunContext, id: string, source: DataSource)
       phase: phaseOf(state),
       updatedAt: at,
       elapsedMs,
-      done: state === 'succeeded' || state === 'failed' ? counts.total : counts.fetched + counts.skipped,
+      done: isSyncFinished(state) && state !== 'cancelled' ? counts.total : counts.fetched + counts.skipped,
       total: counts.total,
       bytes: counts.bytes,
-      etaMs: state === 'succeeded' || state === 'failed' ? 0 : null,
+      etaMs: isSyncFinished(state) ? 0 : null,
       message,
       failures,
       error,

@@ -3,7 +3,17 @@
  * per (instrument, dataset), the phase names, the messages a sync ends with, and the snapshot of a
  * stored sync. Pure functions, so the runner and the manager read as what they do.
  */
-import { DATASET_LABELS, type Dataset, type SyncRequest, type SyncSnapshot } from '../../../shared/data';
+import { TZDate } from '@date-fns/tz';
+import { format } from 'date-fns';
+import {
+  DATASET_LABELS,
+  type Dataset,
+  type SyncFailure,
+  type SyncRequest,
+  type SyncSnapshot,
+  type TimeInterval,
+} from '../../../shared/data';
+import { normalize } from '../core/intervals';
 import type { FieldDeskErrorData } from '../../../shared/errors';
 import { bytesText } from '../../../shared/format';
 import { parseError, type ChunkRow, type RunRow } from './sync-records';
@@ -11,6 +21,7 @@ import { parseError, type ChunkRow, type RunRow } from './sync-records';
 export const SYNC_PHASES = {
   fetching: 'Fetching',
   done: 'Done',
+  withGaps: 'Finished with gaps',
   failed: 'Failed',
   cancelled: 'Stopped',
   interrupted: 'Interrupted',
@@ -43,29 +54,45 @@ export function countRows(rows: readonly ChunkRow[]): Counters {
   return counts;
 }
 
-/** Failures by (serial, dataset) from the plan rows; chunks never fetched count when `pendingReason` is given. */
+/**
+ * Failures by (serial, dataset) from the plan rows, with the time ranges they leave missing; chunks
+ * never fetched count when `pendingReason` is given. The message is the first failure's.
+ */
 export function failuresOf(
-  rows: ReadonlyArray<Pick<ChunkRow, 'serial' | 'dataset' | 'state' | 'error_json'>>,
+  rows: ReadonlyArray<Pick<ChunkRow, 'serial' | 'dataset' | 'state' | 'error_json' | 'start_ms' | 'end_ms'>>,
   pendingReason: string | null,
-): SyncSnapshot['failures'] {
-  const byPair = new Map<string, { serial: string; dataset: Dataset; message: string }>();
+): SyncFailure[] {
+  const byPair = new Map<string, SyncFailure>();
   for (const row of rows) {
     const failed = row.state === 'failed';
     if (!failed && !(row.state === 'pending' && pendingReason !== null)) continue;
     const key = `${row.serial}\u0000${row.dataset}`;
-    if (byPair.has(key)) continue;
-    const message = failed
-      ? (parseError(row.error_json)?.message ?? 'This part could not be fetched.')
-      : (pendingReason ?? '');
-    byPair.set(key, { serial: row.serial, dataset: row.dataset, message });
+    let failure = byPair.get(key);
+    if (failure === undefined) {
+      const message = failed
+        ? (parseError(row.error_json)?.message ?? 'This part could not be fetched.')
+        : (pendingReason ?? '');
+      failure = { serial: row.serial, dataset: row.dataset as Dataset, missing: [], message };
+      byPair.set(key, failure);
+    }
+    failure.missing.push({ start: row.start_ms, end: row.end_ms });
   }
+  for (const failure of byPair.values()) failure.missing = normalize(failure.missing);
   return [...byPair.values()];
 }
 
-function describeMissing(failures: SyncSnapshot['failures']): string {
-  const shown = failures
-    .slice(0, 4)
-    .map((f) => `${f.serial} ${DATASET_LABELS[f.dataset]} (${f.message.replace(/\.$/, '')})`);
+/** "1 Jun 2025 09:00 – 3 Jun 2025 00:00 UTC": a range with its year, so a year's gap never reads as a day. */
+export function rangeText(range: TimeInterval): string {
+  const at = (ms: number) => format(new TZDate(ms, 'UTC'), 'd MMM yyyy HH:mm');
+  return `${at(range.start)} – ${at(range.end)} UTC`;
+}
+
+function describeMissing(failures: readonly SyncFailure[]): string {
+  const shown = failures.slice(0, 4).map((f) => {
+    const ranges = f.missing.slice(0, 2).map(rangeText).join(', ');
+    const moreRanges = f.missing.length > 2 ? ` and ${f.missing.length - 2} more ranges` : '';
+    return `${f.serial} ${DATASET_LABELS[f.dataset]} ${ranges}${moreRanges} (${f.message.replace(/\.$/, '')})`;
+  });
   const more = failures.length > 4 ? `, and ${failures.length - 4} more` : '';
   return `${shown.join('; ')}${more}`;
 }
@@ -74,6 +101,8 @@ export function phaseOf(state: SyncSnapshot['state']): string {
   switch (state) {
     case 'succeeded':
       return SYNC_PHASES.done;
+    case 'withGaps':
+      return SYNC_PHASES.withGaps;
     case 'failed':
     case 'timedOut':
       return SYNC_PHASES.failed;
@@ -90,7 +119,7 @@ export function phaseOf(state: SyncSnapshot['state']): string {
 export function snapshotOfRun(run: RunRow, rows: readonly ChunkRow[]): SyncSnapshot {
   const request = JSON.parse(run.request_json) as SyncRequest;
   const counts = countRows(rows);
-  const finished = run.state === 'succeeded' || run.state === 'failed';
+  const finished = run.state === 'succeeded' || run.state === 'failed' || run.state === 'withGaps';
   const pendingReason = finished ? STOPPED_BEFORE_FETCHING : null;
   return {
     id: run.id,
@@ -130,7 +159,7 @@ export interface SyncOutcome {
   state: SyncSnapshot['state'];
   message: string;
   error: FieldDeskErrorData | null;
-  failures: SyncSnapshot['failures'];
+  failures: SyncFailure[];
 }
 
 /** What a sync ends a pass as, from its plan rows (and their counts) after the pass. */
@@ -140,7 +169,7 @@ export function outcomeOf(rows: readonly ChunkRow[], counts: Counters, end: Pass
   let message: string;
   let error: FieldDeskErrorData | null = null;
   const doneText = `${counts.fetched + counts.skipped} of ${plural(counts.total, 'request')}`;
-  let failures: SyncSnapshot['failures'];
+  let failures: SyncFailure[];
   if (stopping !== null) {
     state = stopping;
     failures = failuresOf(rows, null);
@@ -161,8 +190,8 @@ export function outcomeOf(rows: readonly ChunkRow[], counts: Counters, end: Pass
         firstError ?? { code: 'internal', message: 'Nothing could be fetched.', retryable: true };
       message = `Nothing could be fetched for the site visit: ${error.message} Resume to try again.`;
     } else {
-      state = 'succeeded';
-      message = `Fetched ${doneText}; missing: ${describeMissing(failures)}. Resume to try the missing parts again.`;
+      state = 'withGaps';
+      message = `Finished with gaps: fetched ${doneText}; missing ${describeMissing(failures)}. Resume to try the missing parts again.`;
     }
   }
   return { state, message, error, failures };
