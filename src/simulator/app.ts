@@ -11,7 +11,14 @@ import { dataRoutes } from './data/routes';
 import { faultInjection } from './faults';
 import { healthDataRoutes } from './health-data';
 import { instrumentRoutes } from './instruments';
-import { DEFAULT_RATE_LIMIT, DEFAULT_SEED, DEMO_BASE_PATH, type DemoServiceOptions } from './options';
+import {
+  DEFAULT_RATE_LIMIT,
+  DEFAULT_SEED,
+  DEMO_BASE_PATH,
+  type DemoActionControl,
+  type DemoServiceOptions,
+} from './options';
+import { releaseActions } from './health-state';
 import { errorResponse, type RouteHandler, type RouteTable } from './responses';
 import { createDemoState } from './state';
 
@@ -86,6 +93,11 @@ const notImplemented =
 
 /** The demo service without a socket: call `app.request()` in tests or hand `app.fetch` to a server. */
 export function createDemoApp(options: DemoServiceOptions = {}): Hono {
+  return createDemo(options).app;
+}
+
+/** The demo app and the test's hand on its actions. */
+export function createDemo(options: DemoServiceOptions = {}): { app: Hono; actions: DemoActionControl } {
   const now = options.now ?? Date.now;
   const seed = options.seed ?? DEFAULT_SEED;
   if (!Number.isSafeInteger(seed)) throw new RangeError(`The seed must be an integer, not ${seed}.`);
@@ -93,6 +105,17 @@ export function createDemoApp(options: DemoServiceOptions = {}): Hono {
   const limiter = new KeyRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, now);
   const timeScale = options.timeScale ?? 1;
   const state = createDemoState(seed, now, timeScale);
+  state.health.hold = options.holdActions === true;
+  const actions: DemoActionControl = {
+    hold: (on) => {
+      state.health.hold = on;
+    },
+    held: () =>
+      [...state.health.running.values()]
+        .filter((running) => running.held)
+        .map((running) => ({ serial: running.instrument, action: running.action })),
+    release: (serial) => releaseActions(state, serial),
+  };
   // One table per area; later issues add theirs (actions, data, webhooks) here.
   const handlers = mergeRouteTables([
     instrumentRoutes(state),
@@ -124,5 +147,5 @@ export function createDemoApp(options: DemoServiceOptions = {}): Hono {
   app.onError((error, c) =>
     errorResponse(c, 500, 'InternalError', `The demo service failed: ${error.message}`),
   );
-  return app;
+  return { app, actions };
 }

@@ -207,8 +207,9 @@ export function instrumentStatus(condition: InstrumentCondition): WireInstrument
     measuring: condition.online && condition.measuring,
     calibrationInProgress: condition.calibrationInProgress,
     sicInProgress: condition.sicInProgress,
-    lastCalibration: condition.lastCalibration === null ? null : { ...condition.lastCalibration },
-    lastSic: condition.lastSic === null ? null : { ...condition.lastSic },
+    // Never run: `{}`, as the real service documents it (and as clients must read it).
+    lastCalibration: condition.lastCalibration === null ? {} : { ...condition.lastCalibration },
+    lastSic: condition.lastSic === null ? {} : { ...condition.lastSic },
   };
 }
 

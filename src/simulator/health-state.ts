@@ -31,6 +31,8 @@ export interface RunningAction {
   finishesMs: number;
   /** How many earlier runs of this action the instrument had in this process (0 for the first). */
   run: number;
+  /** Held by a test: does not finish, however long it runs, until released (`releaseActions`). */
+  held: boolean;
 }
 
 export interface FinishedAction {
@@ -57,6 +59,8 @@ export interface HealthState {
   log: LogEntry[];
   /** Called once for each action as it finishes. */
   listeners: Set<(finished: FinishedAction) => void>;
+  /** Whether actions started now are held until released (a test control, never the app's). */
+  hold: boolean;
 }
 
 /** The part of the demo state the actions work on (a structural slice of `DemoState`). */
@@ -82,6 +86,7 @@ export function createHealthState(
     finished: [],
     log: [],
     listeners: new Set(),
+    hold: false,
   };
 }
 
@@ -105,6 +110,7 @@ export function startAction(host: ActionHost, serial: string, action: TimedActio
     startedMs,
     finishesMs: startedMs + actionDurationMs(health, profile, action),
     run,
+    held: health.hold,
   };
   health.running.set(serial, running);
   if (action === 'Calibration') {
@@ -171,18 +177,34 @@ export function settleActions(host: ActionHost): FinishedAction[] {
   if (health.running.size === 0) return [];
   const nowMs = host.now();
   const due = [...health.running.values()]
-    .filter((running) => running.finishesMs <= nowMs)
+    .filter((running) => !running.held && running.finishesMs <= nowMs)
     .sort((a, b) => a.finishesMs - b.finishesMs);
   const done = due.map((running) => finish(host, running));
   for (const finished of done) for (const listener of health.listeners) listener(finished);
   return done;
 }
 
+/**
+ * Lets held actions finish — every one, or the one on `serial` — as soon as their time is up, and
+ * at once if it already is. Returns how many were released.
+ */
+export function releaseActions(host: ActionHost, serial?: string): number {
+  let released = 0;
+  const nowMs = host.now();
+  for (const running of host.health.running.values()) {
+    if (!running.held || (serial !== undefined && running.instrument !== serial)) continue;
+    running.held = false;
+    running.finishesMs = Math.max(running.startedMs + 1, Math.min(running.finishesMs, nowMs));
+    released++;
+  }
+  return released;
+}
+
 /** When the next running action finishes (epoch ms), or null when none runs. */
 export function nextFinishMs(health: HealthState): number | null {
   let next: number | null = null;
   for (const running of health.running.values()) {
-    if (next === null || running.finishesMs < next) next = running.finishesMs;
+    if (!running.held && (next === null || running.finishesMs < next)) next = running.finishesMs;
   }
   return next;
 }

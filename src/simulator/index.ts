@@ -1,5 +1,5 @@
 /** Public API of the demo service. */
-export { createDemoApp } from './app';
+export { createDemo, createDemoApp } from './app';
 export { DEMO_CLI_USAGE, DemoCliError, parseDemoCliArgs } from './cli-args';
 export { FAULT_KINDS, RATE_LIMIT_STORM_LENGTH, SLOW_ANSWER_MS, createFaultPlan } from './faults';
 export type { FaultKind } from './faults';
@@ -11,6 +11,7 @@ export {
   DEFAULT_RATE_LIMIT,
   DEFAULT_SEED,
   DEMO_BASE_PATH,
+  type DemoActionControl,
   type DemoFaultOptions,
   type DemoServiceOptions,
   type RunningDemoService,

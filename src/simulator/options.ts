@@ -21,6 +21,21 @@ export interface DemoServiceOptions {
   timeScale?: number;
   /** Faults on a share of `/v1/data/*` requests (faults.ts); default none. */
   faults?: DemoFaultOptions;
+  /**
+   * Hold every Calibration and SIC started until a test releases it (`actions.release`), so a
+   * test that needs an action "still running" never races the clock. Default false.
+   */
+  holdActions?: boolean;
+}
+
+/** A test's hand on the demo service's actions (never exposed over HTTP). */
+export interface DemoActionControl {
+  /** Whether Calibrations and SICs started from now on are held until released. */
+  hold(on: boolean): void;
+  /** The actions held now. */
+  held(): Array<{ serial: string; action: 'Calibration' | 'SIC' }>;
+  /** Lets held actions finish — all, or the one on `serial`; returns how many. */
+  release(serial?: string): number;
 }
 
 /** Fault injection for testing clients against a struggling service. */
@@ -42,6 +57,8 @@ export interface RunningDemoService {
   keys: Record<string, readonly Scope[]>;
   /** The generated all-scopes key when no keys were given, else null. */
   defaultKey: string | null;
+  /** Holding and releasing actions, for tests. */
+  actions: DemoActionControl;
   /** Stops listening and closes open (including keep-alive) connections. */
   close(): Promise<void>;
 }

@@ -2,7 +2,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { createDemoApp } from './app';
+import { createDemo } from './app';
 import { resolveDemoKeys } from './auth';
 import { DEFAULT_HOST, DEMO_BASE_PATH, type DemoServiceOptions, type RunningDemoService } from './options';
 
@@ -13,7 +13,7 @@ export async function startDemoService(options: DemoServiceOptions = {}): Promis
     throw new RangeError(`The port must be an integer from 0 to 65535, not ${requestedPort}.`);
   }
   const { keys, defaultKey } = resolveDemoKeys(options.keys);
-  const app = createDemoApp(options);
+  const { app, actions } = createDemo(options);
   // Leave the process's global Request/Response alone: tests run the client in the same process.
   const server = createServer(getRequestListener(app.fetch, { overrideGlobalObjects: false }));
 
@@ -33,6 +33,7 @@ export async function startDemoService(options: DemoServiceOptions = {}): Promis
     port,
     keys,
     defaultKey,
+    actions,
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

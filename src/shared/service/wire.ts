@@ -52,10 +52,13 @@ export interface WireInstrumentStatus {
   measuring: boolean;
   calibrationInProgress: boolean;
   sicInProgress: boolean;
-  /** Absent (or null) when the instrument has never been calibrated. */
-  lastCalibration?: WireCalibrationStatus | null;
-  /** Absent (or null) when the instrument has never run a SIC. */
-  lastSic?: WireSicStatus | null;
+  /**
+   * `{}` when the instrument has never been calibrated (as the real service's documentation shows);
+   * clients must also accept null or absent.
+   */
+  lastCalibration?: WireCalibrationStatus | Record<string, never> | null;
+  /** `{}` when the instrument has never run a SIC; null or absent accepted too. */
+  lastSic?: WireSicStatus | Record<string, never> | null;
 }
 
 export interface WireActionResult {

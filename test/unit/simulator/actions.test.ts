@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDemoApp } from '../../../src/simulator';
+import { createDemo, createDemoApp } from '../../../src/simulator';
 import { createDemoState } from '../../../src/simulator/state';
 import {
   onActionFinished,
@@ -428,5 +428,35 @@ describe('GET /control/instruments/:serial/calibration and /sic', () => {
       expect(response.status).toBe(404);
       expect((await errorBody(response)).description).toContain('QT000000');
     }
+  });
+});
+
+describe('held actions (a test control, never exposed over HTTP)', () => {
+  it('a held calibration runs until released, however long that takes, then finishes with its result', async () => {
+    const clock = manualClock();
+    const { app, actions } = createDemo({ now: clock.now, holdActions: true });
+    const listed = (await (await call(app, 'GET', '/control/instruments', { key })).json()) as Array<{
+      serialNumber: string;
+    }>;
+    let serial: string | null = null;
+    for (const { serialNumber } of listed) {
+      const response = await action(app, serialNumber, 'Calibration');
+      if (response.status === 200) {
+        serial = serialNumber;
+        break;
+      }
+    }
+    expect(serial).not.toBeNull();
+    expect(actions.held()).toEqual([{ serial, action: 'Calibration' }]);
+    // Ten minutes later — far past any calibration — it still runs.
+    clock.advance(600_000);
+    expect((await statusOf(app, serial!)).calibrationInProgress).toBe(true);
+
+    expect(actions.release('QT-not-running')).toBe(0);
+    expect(actions.release(serial!)).toBe(1);
+    expect(actions.held()).toEqual([]);
+    const status = await statusOf(app, serial!);
+    expect(status.calibrationInProgress).toBe(false);
+    expect(status.lastCalibration?.status).toMatch(/^(Success|Failed)$/);
   });
 });
