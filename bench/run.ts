@@ -8,6 +8,7 @@ import { instrumentSchema } from '../src/shared/service/schemas';
 import { startDemoService } from '../src/simulator';
 import { createServiceClient } from '../src/main/backend/service/client';
 import { benchCache } from './cache';
+import { benchFleet } from './fleet';
 import { medianMs } from './timing';
 
 interface Measurement {
@@ -79,6 +80,7 @@ async function main(): Promise<void> {
   await benchSchemaParsing();
   await benchClientRoundTrip();
   await benchCache();
+  await benchFleet();
 }
 
 main().catch((error: unknown) => {

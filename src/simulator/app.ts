@@ -104,7 +104,7 @@ export function createDemo(options: DemoServiceOptions = {}): { app: Hono; actio
   const { keys } = resolveDemoKeys(options.keys);
   const limiter = new KeyRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, now);
   const timeScale = options.timeScale ?? 1;
-  const state = createDemoState(seed, now, timeScale);
+  const state = createDemoState(seed, now, timeScale, options.fleetSize);
   state.health.hold = options.holdActions === true;
   const actions: DemoActionControl = {
     hold: (on) => {

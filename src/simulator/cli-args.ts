@@ -6,7 +6,9 @@ import {
   DEFAULT_DEMO_KEY,
   DEFAULT_HOST,
   DEFAULT_RATE_LIMIT,
+  DEFAULT_FLEET_SIZE,
   DEFAULT_SEED,
+  MAX_FLEET_SIZE,
   type DemoServiceOptions,
 } from './options';
 
@@ -24,6 +26,8 @@ Options:
   --seed N              Seed of the demo fleet (default ${DEFAULT_SEED}); same seed, same fleet
   --time-scale X        Multiply simulated durations (Calibration 30–45 s, SIC 20–30 s) by X > 0,
                         e.g. 0.01 for fast tests (default 1)
+  --fleet-size N        Instruments in the demo fleet, 1 to ${MAX_FLEET_SIZE} (default ${DEFAULT_FLEET_SIZE});
+                        the first ten are always the same fleet for the same seed
   --faults RATE         Answer a share RATE (0 < RATE ≤ 1) of /v1/data requests with a fault,
                         in turn: HTTP 500, dropped connection, cut-off JSON, slow answer, 429
                         storm. Same --seed, same faults (default: no faults)
@@ -118,6 +122,7 @@ export function parseDemoCliArgs(argv: string[]): DemoServiceOptions | { help: s
         seed: { type: 'string' },
         'time-scale': { type: 'string' },
         faults: { type: 'string' },
+        'fleet-size': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -144,6 +149,9 @@ export function parseDemoCliArgs(argv: string[]): DemoServiceOptions | { help: s
     options.timeScale = parsePositiveNumber('--time-scale', values['time-scale']);
   }
   if (values.faults !== undefined) options.faults = { rate: parseFaultRate(values.faults) };
+  if (values['fleet-size'] !== undefined) {
+    options.fleetSize = parseInteger('--fleet-size', values['fleet-size'], 1, MAX_FLEET_SIZE);
+  }
   if (values.key !== undefined) {
     // A Map, then fromEntries: a key named like an Object.prototype member stays an ordinary key.
     const keys = new Map<string, readonly Scope[] | '*'>();

@@ -374,3 +374,22 @@ export function generateDemoFleet(seed: number, nowMs: number): DemoInstrument[]
 function constraint(plan: InstrumentPlan): number {
   return -SITES.filter((site) => site.hosts.includes(plan.type)).length;
 }
+
+/**
+ * A fleet of `size` instruments: the default fleet of `seed` first, then fleets of the following
+ * seeds, each instrument kept once (serial numbers are unique), cut to `size`.
+ */
+export function generateSizedFleet(seed: number, nowMs: number, size: number): DemoInstrument[] {
+  if (!Number.isInteger(size) || size < 1)
+    throw new RangeError(`The fleet size must be a whole number of at least 1, not ${size}.`);
+  const fleet: DemoInstrument[] = [];
+  const serials = new Set<string>();
+  for (let batch = 0; fleet.length < size; batch++) {
+    for (const instrument of generateDemoFleet((seed + batch) >>> 0, nowMs)) {
+      if (fleet.length >= size || serials.has(instrument.wire.serialNumber)) continue;
+      serials.add(instrument.wire.serialNumber);
+      fleet.push(instrument);
+    }
+  }
+  return fleet;
+}

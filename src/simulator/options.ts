@@ -12,6 +12,11 @@ export interface DemoServiceOptions {
   rateLimit?: number;
   /** Seed of the demo fleet; default 1. */
   seed?: number;
+  /**
+   * Instruments in the fleet (default 10, at most 100,000): more make a fleet the size of a large
+   * company's, for benchmarks; the first ten are the same as the default fleet's.
+   */
+  fleetSize?: number;
   /** Clock in epoch milliseconds, for tests; default `Date.now`. */
   now?: () => number;
   /**
@@ -66,6 +71,9 @@ export interface RunningDemoService {
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_RATE_LIMIT = 50;
 export const DEFAULT_SEED = 1;
+/** The default demo fleet: ten instruments of every kind. */
+export const DEFAULT_FLEET_SIZE = 10;
+export const MAX_FLEET_SIZE = 100_000;
 /** The key the demo service accepts when started without keys; it holds every scope. */
 export const DEFAULT_DEMO_KEY = 'demo-key-all-scopes';
 /** Where the interface lives on the demo service, like the real service's `/v1`. */

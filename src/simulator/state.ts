@@ -1,5 +1,6 @@
 /** Everything the demo service remembers while it runs. Lost when the process ends. */
-import { generateDemoFleet, type DemoInstrument } from './fleet';
+import { generateSizedFleet, type DemoInstrument } from './fleet';
+import { DEFAULT_FLEET_SIZE } from './options';
 import { createHealthState, type HealthState } from './health-state';
 import { createRandom, type Random } from './random';
 
@@ -13,9 +14,14 @@ export interface DemoState {
   health: HealthState;
 }
 
-export function createDemoState(seed: number, now: () => number, timeScale = 1): DemoState {
+export function createDemoState(
+  seed: number,
+  now: () => number,
+  timeScale = 1,
+  fleetSize = DEFAULT_FLEET_SIZE,
+): DemoState {
   const createdAtMs = now();
-  const fleet = generateDemoFleet(seed, createdAtMs);
+  const fleet = generateSizedFleet(seed, createdAtMs, fleetSize);
   return {
     instruments: new Map(fleet.map((instrument) => [instrument.wire.serialNumber, instrument])),
     // A different stream from the fleet's, so later results do not repeat the fleet's numbers.

@@ -18,6 +18,7 @@ export const REQUEST_CHANNELS = [
   'accounts.tryDemo',
   'instruments.list',
   'instruments.get',
+  'instruments.statuses',
   'instruments.rename',
   'actions.start',
   'actions.history',

@@ -113,10 +113,27 @@ export interface AppNotice {
 
 export interface InstrumentEntry {
   instrument: Instrument;
-  /** `null` when the status could not be read; `statusError` says why. */
+  /** `null` when the status could not be read (`statusError` says why) or was not read yet. */
   status: InstrumentStatus | null;
   statusError: FieldDeskErrorData | null;
+  /**
+   * True when the status was not read with the list (a fleet too large to read every status at
+   * once): the list view asks `instruments.statuses` for the rows on screen.
+   */
+  statusPending?: true;
 }
+
+/** Statuses read for some instruments of the active account (`instruments.statuses`). */
+export interface InstrumentStatuses {
+  accountId: string;
+  entries: Array<{ serial: string; status: InstrumentStatus | null; statusError: FieldDeskErrorData | null }>;
+  fetchedAt: number;
+}
+
+/** Fleets up to this size get every status with the list; larger ones per screen (`instruments.statuses`). */
+export const STATUS_EAGER_LIMIT = 200;
+/** The most statuses one `instruments.statuses` request reads. */
+export const STATUS_BATCH_MAX = 100;
 
 export interface InstrumentList {
   accountId: string;
@@ -211,6 +228,17 @@ export const REQUESTS = {
   'accounts.tryDemo': request<AccountCheck>()(noArgs),
   'instruments.list': request<InstrumentList>()(noArgs),
   'instruments.get': request<InstrumentDetail>()(z.object({ serial: serialSchema }).strict()),
+  /** The statuses of some instruments (the rows on screen of a large fleet), read now. */
+  'instruments.statuses': request<InstrumentStatuses>()(
+    z
+      .object({
+        serials: z
+          .array(serialSchema)
+          .min(1, 'Name at least one instrument.')
+          .max(STATUS_BATCH_MAX, `Ask for at most ${STATUS_BATCH_MAX} statuses at a time.`),
+      })
+      .strict(),
+  ),
   'instruments.rename': request<Instrument>()(
     z.object({ serial: serialSchema, name: instrumentNameSchema }).strict(),
   ),

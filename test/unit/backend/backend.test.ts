@@ -10,7 +10,7 @@ import type { Backend, BackendOptions } from '../../../src/main/backend/backend'
 import { createKeyVault, type KeyVault } from '../../../src/main/backend/accounts/vault';
 import { startDemoService, type RunningDemoService } from '../../../src/simulator';
 import { FieldDeskError } from '../../../src/shared/errors';
-import type { EventPayloads } from '../../../src/shared/ipc/contract';
+import { parseRequestArg, STATUS_EAGER_LIMIT, type EventPayloads } from '../../../src/shared/ipc/contract';
 import { createRecordingBackend, TEST_APP_INFO } from './backend-helpers';
 import { fakeKeytar, makeTempDir, refusedBaseUrl, REAL_KEYTAR_ERRORS } from './helpers';
 
@@ -495,5 +495,34 @@ describe('app info', () => {
   it('returns the injected app info', async () => {
     const { handlers } = await makeBackend();
     expect(await handlers['app.getInfo']({})).toEqual({ version: '0.1.0-test', shell: 'harness' });
+  });
+});
+
+describe('large fleets', () => {
+  it('lists a fleet beyond the eager limit without reading every status, then reads the ones asked for', async () => {
+    const big = await startDemoService({
+      port: 0,
+      keys: KEYS,
+      rateLimit: 100_000,
+      fleetSize: STATUS_EAGER_LIMIT + 50,
+    });
+    try {
+      const { handlers } = await makeBackend();
+      await handlers['accounts.add']({ name: 'Big', baseUrl: big.baseUrl, apiKey: 'key-all-scopes' });
+      const list = await handlers['instruments.list']({});
+      expect(list.entries).toHaveLength(STATUS_EAGER_LIMIT + 50);
+      expect(list.entries.every((e) => e.statusPending === true && e.status === null)).toBe(true);
+      const screen = list.entries.slice(0, 30).map((e) => e.instrument.serialNumber);
+      const read = await handlers['instruments.statuses']({ serials: screen });
+      expect(read.entries.map((e) => e.serial)).toEqual(screen);
+      expect(read.entries.every((e) => e.status !== null || e.statusError !== null)).toBe(true);
+      expect(read.entries.filter((e) => e.status !== null).length).toBeGreaterThan(20);
+      const serials = list.entries.slice(0, 101).map((e) => e.instrument.serialNumber);
+      expect(() => parseRequestArg('instruments.statuses', { serials })).toThrow(
+        'Ask for at most 100 statuses at a time.',
+      );
+    } finally {
+      await big.close();
+    }
   });
 });

@@ -148,3 +148,12 @@ describe('parseDemoCliArgs --faults', () => {
     );
   });
 });
+
+describe('parseDemoCliArgs --fleet-size', () => {
+  it('reads a whole number of instruments and refuses anything else', () => {
+    expect(parseDemoCliArgs(['--fleet-size', '5000'])).toEqual({ fleetSize: 5000 });
+    for (const bad of ['0', '1.5', 'many', '100001']) {
+      expect(parseError(['--fleet-size', bad]).message).toMatch(/--fleet-size/);
+    }
+  });
+});

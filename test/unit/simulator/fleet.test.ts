@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { generateDemoFleet, isQuantumModel, type DemoInstrument } from '../../../src/simulator/fleet';
+import {
+  generateDemoFleet,
+  generateSizedFleet,
+  isQuantumModel,
+  type DemoInstrument,
+} from '../../../src/simulator/fleet';
 import { createRandom } from '../../../src/simulator/random';
 import { INSTRUMENT_NAME_MAX_LENGTH } from '../../../src/shared/service/limits';
 
@@ -103,5 +108,18 @@ describe('demo fleet', () => {
       for (const a of group)
         for (const b of group) expect(distanceKm(a.position, b.position)).toBeLessThan(1.5);
     }
+  });
+});
+
+describe('fleet size', () => {
+  it('a larger fleet starts with the default fleet of its seed and has unique serial numbers', () => {
+    const now = Date.UTC(2026, 10, 23);
+    const base = generateDemoFleet(1, now).map((i) => i.wire.serialNumber);
+    const big = generateSizedFleet(1, now, 5_000).map((i) => i.wire.serialNumber);
+    expect(big).toHaveLength(5_000);
+    expect(big.slice(0, base.length)).toEqual(base);
+    expect(new Set(big).size).toBe(5_000);
+    expect(generateSizedFleet(1, now, 3).map((i) => i.wire.serialNumber)).toEqual(base.slice(0, 3));
+    expect(() => generateSizedFleet(1, now, 0)).toThrow(RangeError);
   });
 });

@@ -4,8 +4,11 @@
  */
 import pLimit from 'p-limit';
 import { FieldDeskError, isUnreachable, toErrorData } from '../../../shared/errors';
-import type { InstrumentEntry } from '../../../shared/ipc/contract';
-import type { Instrument } from '../../../shared/service/schemas';
+import {
+  STATUS_EAGER_LIMIT,
+  type InstrumentEntry,
+  type InstrumentStatuses,
+} from '../../../shared/ipc/contract';
 import type { AccountState } from '../accounts/account-state';
 import type { ServiceAccess } from '../accounts/service-access';
 import type { HandlersOf } from '../core/handler-types';
@@ -14,20 +17,21 @@ import type { ServiceClient } from '../service/client';
 /** Status reads in flight at once for one instrument list: enough to be quick, gentle on the service. */
 const STATUS_CONCURRENCY = 4;
 
-/** Each instrument with its status; once the service is unreachable the rest are not even asked. */
-async function readStatuses(client: ServiceClient, instruments: Instrument[]): Promise<InstrumentEntry[]> {
+type StatusRead = InstrumentStatuses['entries'][number];
+
+/** The status of each serial, a few at a time; once the service is unreachable the rest are not even asked. */
+async function readStatuses(client: ServiceClient, serials: readonly string[]): Promise<StatusRead[]> {
   const limit = pLimit(STATUS_CONCURRENCY);
   let unreachable: FieldDeskError | null = null;
   return Promise.all(
-    instruments.map((instrument) =>
-      limit(async (): Promise<InstrumentEntry> => {
-        if (unreachable !== null) return { instrument, status: null, statusError: unreachable.toData() };
+    serials.map((serial) =>
+      limit(async (): Promise<StatusRead> => {
+        if (unreachable !== null) return { serial, status: null, statusError: unreachable.toData() };
         try {
-          const status = await client.getInstrumentStatus(instrument.serialNumber);
-          return { instrument, status, statusError: null };
+          return { serial, status: await client.getInstrumentStatus(serial), statusError: null };
         } catch (error) {
           if (error instanceof FieldDeskError && isUnreachable(error)) unreachable = error;
-          return { instrument, status: null, statusError: toErrorData(error) };
+          return { serial, status: null, statusError: toErrorData(error) };
         }
       }),
     ),
@@ -44,7 +48,27 @@ export function instrumentHandlers(
       const account = accounts.requireActive();
       return access.withAccount(account, async (client) => {
         const fleet = await client.readFleet();
-        const entries = await readStatuses(client, fleet.instruments);
+        // A large fleet's statuses are read per screen: one request per instrument on every
+        // refresh would take minutes and hold every status in memory.
+        let entries: InstrumentEntry[];
+        if (fleet.instruments.length <= STATUS_EAGER_LIMIT) {
+          const read = await readStatuses(
+            client,
+            fleet.instruments.map((instrument) => instrument.serialNumber),
+          );
+          entries = fleet.instruments.map((instrument, i) => ({
+            instrument,
+            status: read[i]?.status ?? null,
+            statusError: read[i]?.statusError ?? null,
+          }));
+        } else {
+          entries = fleet.instruments.map((instrument) => ({
+            instrument,
+            status: null,
+            statusError: null,
+            statusPending: true,
+          }));
+        }
         return { accountId: account.id, entries, fetchedAt: now(), skipped: fleet.skipped };
       });
     },
@@ -60,6 +84,14 @@ export function instrumentHandlers(
           ),
         ]);
         return { accountId: account.id, instrument, ...statusRead, fetchedAt: now() };
+      });
+    },
+
+    'instruments.statuses': async ({ serials }) => {
+      const account = accounts.requireActive();
+      return access.withAccount(account, async (client) => {
+        const entries = await readStatuses(client, [...new Set(serials)]);
+        return { accountId: account.id, entries, fetchedAt: now() };
       });
     },
 

@@ -1,0 +1,140 @@
+/**
+ * A fleet of 5,000 instruments (the demo service's `--fleet-size`, in a process of its own so
+ * its memory is not counted): how long until the instrument list shows its first rows with their
+ * statuses, and how much memory the backend holds at its peak and after the list is left.
+ *
+ * - Baseline: GET /control/instruments + JSON.parse, the least any client must do to list.
+ * - First rows: `instruments.list` plus `instruments.statuses` for one screen (30 rows), what the
+ *   list view asks for before it can show its first rows.
+ * - For comparison, reading every status with the list, as FieldDesk did before (one request per
+ *   instrument on every refresh).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { createBackend } from '../src/main/backend/backend';
+import { createMemoryVault } from '../src/main/backend/accounts/vault';
+import { createServiceClient } from '../src/main/backend/service/client';
+import { middleOf } from './timing';
+
+const FLEET_SIZE = 5_000;
+const SCREEN_ROWS = 30;
+const ROUNDS = 5;
+
+const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MB`;
+
+/** Starts the demo service in a child process; resolves with its address and key. */
+async function startFleetService(): Promise<{ baseUrl: string; apiKey: string; child: ChildProcess }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'src/simulator/cli.ts',
+      '--port',
+      '0',
+      '--fleet-size',
+      String(FLEET_SIZE),
+      '--rate-limit',
+      '1000000',
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let baseUrl = '';
+  for await (const line of createInterface({ input: child.stdout! })) {
+    baseUrl ||= /demo service at (\S+)/.exec(line)?.[1] ?? '';
+    const key = /^\s+(\S+)\s+every scope/.exec(line)?.[1];
+    if (baseUrl !== '' && key !== undefined) return { baseUrl, apiKey: key, child };
+  }
+  throw new Error('the demo service did not start');
+}
+
+/** Peak heap while `work` runs, sampled every few milliseconds (and at its end). */
+async function peakHeapDuring<T>(work: () => Promise<T>): Promise<{ result: T; peak: number }> {
+  let peak = process.memoryUsage().heapUsed;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().heapUsed);
+  }, 5);
+  try {
+    const result = await work();
+    peak = Math.max(peak, process.memoryUsage().heapUsed);
+    return { result, peak };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+const collect = () => (globalThis as { gc?: () => void }).gc?.();
+
+async function time(run: () => Promise<unknown>, rounds = ROUNDS): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const start = performance.now();
+    await run();
+    times.push(performance.now() - start);
+  }
+  return middleOf(times);
+}
+
+export async function benchFleet(): Promise<void> {
+  const service = await startFleetService();
+  const dataDir = mkdtempSync(join(tmpdir(), 'fielddesk-bench-fleet-'));
+  const backend = await createBackend({
+    dataDir,
+    vault: createMemoryVault('benchmark'),
+    appInfo: { version: 'bench', shell: 'harness' },
+    startDemo: () => Promise.reject(new Error('not used')),
+  });
+  try {
+    const { handlers } = backend;
+    await handlers['accounts.add']({ name: 'Fleet', baseUrl: service.baseUrl, apiKey: service.apiKey });
+    const url = `${service.baseUrl}/control/instruments`;
+    const baseline = await time(async () =>
+      JSON.parse(await (await fetch(url, { headers: { 'X-Api-Key': service.apiKey } })).text()),
+    );
+    collect();
+    const before = process.memoryUsage().heapUsed;
+    const firstRows = async () => {
+      const list = await handlers['instruments.list']({});
+      const screen = list.entries.slice(0, SCREEN_ROWS).map((e) => e.instrument.serialNumber);
+      return handlers['instruments.statuses']({ serials: screen });
+    };
+    const { peak } = await peakHeapDuring(firstRows);
+    const subject = await time(firstRows);
+    collect();
+    const after = process.memoryUsage().heapUsed;
+
+    // Before: every status read with the list (the old instruments.list).
+    const client = createServiceClient({ baseUrl: service.baseUrl, apiKey: service.apiKey });
+    const everyStatus = await time(async () => {
+      const instruments = await client.listInstruments();
+      for (let i = 0; i < instruments.length; i += 4) {
+        await Promise.all(instruments.slice(i, i + 4).map((x) => client.getInstrumentStatus(x.serialNumber)));
+      }
+    }, 1);
+
+    console.log(
+      `\nInstrument list of a ${FLEET_SIZE.toLocaleString('en-GB')}-instrument fleet (demo service in its own process)`,
+    );
+    console.log('  baseline  GET /control/instruments + JSON.parse: 1.00x');
+    console.log(
+      `  subject   first rows shown (instruments.list + ${SCREEN_ROWS} statuses): ${(subject / baseline).toFixed(2)}x the baseline's time`,
+    );
+    console.log(
+      `  before    every status with the list: ${(everyStatus / baseline).toFixed(1)}x the baseline's time`,
+    );
+    console.log(
+      `  backend heap: ${mb(before)} before, ${mb(peak)} at the peak (${(peak / before).toFixed(2)}x), ${mb(after)} after the list is left${
+        (globalThis as { gc?: unknown }).gc === undefined ? ' (without --expose-gc: not collected first)' : ''
+      }`,
+    );
+    console.log('  Aim: first rows within a few times the bare listing, memory back to where it was.');
+  } finally {
+    await backend.close();
+    service.child.kill();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
