@@ -1,9 +1,11 @@
 /**
  * Starts the browser harness:
- *   tsx src/harness/cli.ts --port 5180 --data-dir DIR [--static out/web] [--keychain-service NAME]
- *                          [--demo-time-scale 0.05]
- * Without --data-dir a fresh temporary folder is used (a clean first run every time).
- * --demo-time-scale multiplies the demo service's simulated durations (0.05: a calibration in ~2 s).
+ *   npm run harness -- --port 5180 --data-dir DIR [--static out/web] [--keychain-service NAME]
+ *                      [--token T] [--demo-time-scale 0.05]
+ * Without --data-dir a fresh temporary folder is used (a clean first run every time). Without
+ * --token a random one is made; either way it is printed in the URL, and every API call must send
+ * it as `Authorization: Bearer T`. --demo-time-scale multiplies the demo service's simulated
+ * durations (0.05: a calibration in ~2 s). The keychain name defaults to FieldDesk-dev.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { startHarness } from './server';
 
 const USAGE =
-  'Usage: tsx src/harness/cli.ts [--port 5180] [--data-dir DIR] [--static out/web] [--keychain-service NAME] [--demo-time-scale 1]';
+  'Usage: npm run harness -- [--port 5180] [--data-dir DIR] [--static out/web] [--keychain-service NAME] [--token T] [--demo-time-scale 1]';
 
 async function main(): Promise<void> {
   let values;
@@ -23,6 +25,7 @@ async function main(): Promise<void> {
         'data-dir': { type: 'string' },
         static: { type: 'string' },
         'keychain-service': { type: 'string' },
+        token: { type: 'string' },
         'demo-time-scale': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -56,6 +59,7 @@ async function main(): Promise<void> {
     dataDir,
     staticDir: resolve(values.static ?? 'out/web'),
     ...(values['keychain-service'] ? { keychainService: values['keychain-service'] } : {}),
+    ...(values.token === undefined ? {} : { token: values.token }),
     ...(timeScale === undefined ? {} : { demo: { timeScale } }),
   });
   console.log(`FieldDesk harness: ${harness.url}  (data: ${dataDir})`);

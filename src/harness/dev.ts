@@ -31,6 +31,7 @@ async function main(): Promise<void> {
       port: { type: 'string', default: '5173' },
       'harness-port': { type: 'string', default: '0' },
       'keychain-service': { type: 'string' },
+      token: { type: 'string' },
       'demo-time-scale': { type: 'string' },
     },
     strict: true,
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
     // Vite serves the UI in development; the harness's own copy is only a fallback.
     staticDir: resolve(REPO_ROOT, 'out/web'),
     ...(values['keychain-service'] ? { keychainService: values['keychain-service'] } : {}),
+    ...(values.token === undefined ? {} : { token: values.token }),
     allowedOrigins: [`http://localhost:${vitePort}`, `http://127.0.0.1:${vitePort}`],
     demo: { timeScale },
   });
@@ -59,12 +61,12 @@ async function main(): Promise<void> {
       port: vitePort,
       strictPort: true, // The harness only accepts this origin.
       open: false,
-      proxy: { '/api': { target: harness.url, changeOrigin: true } },
+      proxy: { '/api': { target: harness.origin, changeOrigin: true } },
     },
   });
   await vite.listen();
-  console.log(`FieldDesk (browser, hot reload): http://127.0.0.1:${vitePort}/web.html`);
-  console.log(`Backend harness: ${harness.url}  (data: ${dataDir})`);
+  console.log(`FieldDesk (browser, hot reload): http://127.0.0.1:${vitePort}/web.html?token=${harness.token}`);
+  console.log(`Backend harness: ${harness.origin}  (data: ${dataDir})`);
 
   const stop = (): void => {
     void Promise.allSettled([vite.close(), harness.close()]).then(() => process.exit(0));

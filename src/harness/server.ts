@@ -5,7 +5,13 @@
  *   POST /api/invoke/:channel  → the request's envelope (always 200; 400 only for a non-JSON body)
  *   GET  /api/events           → Server-Sent Events, one named event per backend event
  *   GET  /*                    → the web build (`web.html` at `/`)
+ *
+ * Only the test or the developer who started it can drive it, as Jupyter does it: a random token
+ * per run (or `token`), printed in the page's URL (`/?token=…`); every `/api` request must carry
+ * it as `Authorization: Bearer …` or is refused with 401, whatever its Origin. The web build itself
+ * holds nothing secret and is served to anyone on loopback.
  */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -14,7 +20,7 @@ import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import { getRequestListener } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { createBackend, createKeyVault } from '../main/backend/index';
-import { startDemoService } from '../simulator/index';
+import { startDemoService, type DemoActionControl, type RunningDemoService } from '../simulator/index';
 import { dispatchRequest, type Envelope } from '../shared/ipc/contract';
 import type { EventChannel } from '../shared/ipc/channels';
 import type { FieldDeskErrorData } from '../shared/errors';
@@ -35,6 +41,8 @@ export interface HarnessOptions {
    * `/api` here). The harness's own origin is always allowed.
    */
   allowedOrigins?: readonly string[];
+  /** The token every `/api` request must carry; default a fresh random one. */
+  token?: string;
   /** How the in-app demo service ("Try the demo") runs. */
   demo?: {
     /**
@@ -42,12 +50,20 @@ export interface HarnessOptions {
      * e.g. 0.05 so a ~40 s calibration takes ~2 s: long enough to watch, short enough to wait for.
      */
     timeScale?: number;
+    /** Hold Calibrations and SICs until `demoActions.release()` (tests that need one "still running"). */
+    holdActions?: boolean;
   };
 }
 
 export interface RunningHarness {
+  /** The page to open: the origin with the token (`http://127.0.0.1:PORT/?token=…`). */
   url: string;
+  /** `http://127.0.0.1:PORT/`, for API calls (which send the token as a header). */
+  origin: string;
+  token: string;
   port: number;
+  /** The in-app demo service's actions, for tests (a no-op until the demo has started). */
+  demoActions: DemoActionControl;
   close(): Promise<void>;
 }
 
@@ -71,9 +87,15 @@ const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-function refusal(message: string): Envelope<never> {
-  const error: FieldDeskErrorData = { code: 'forbidden', message, retryable: false };
+function refusal(message: string, code: FieldDeskErrorData['code'] = 'forbidden'): Envelope<never> {
+  const error: FieldDeskErrorData = { code, message, retryable: false };
   return { ok: false, error };
+}
+
+/** Whether a request carries the token, compared in constant time. */
+function carriesToken(header: string | undefined, token: Buffer): boolean {
+  const given = Buffer.from(/^Bearer (.+)$/.exec(header ?? '')?.[1] ?? '');
+  return given.length === token.length && timingSafeEqual(given, token);
 }
 
 export async function startHarness(options: HarnessOptions): Promise<RunningHarness> {
@@ -91,16 +113,37 @@ export async function startHarness(options: HarnessOptions): Promise<RunningHarn
   const vault = createKeyVault({ serviceName: options.keychainService ?? DEV_KEYCHAIN_SERVICE });
   const vaultStatus = await vault.check();
   if (vaultStatus.reason !== null) console.error(`FieldDesk harness: ${vaultStatus.reason}`);
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  if (!/^[\w-]{16,200}$/.test(token)) {
+    throw new RangeError('The harness token must be 16 to 200 letters, digits, "-" or "_".');
+  }
+  const tokenBytes = Buffer.from(token);
+  let demoService: RunningDemoService | null = null;
+  let holdActions = options.demo?.holdActions === true;
+  const demoActions: DemoActionControl = {
+    hold(on) {
+      holdActions = on;
+      demoService?.actions.hold(on);
+    },
+    held: () => demoService?.actions.held() ?? [],
+    release: (serial) => demoService?.actions.release(serial) ?? 0,
+  };
+
   const backend = await createBackend({
     dataDir: options.dataDir,
     vault,
     appInfo: { version, shell: 'harness' },
     startDemo: async () => {
-      const service = await startDemoService({ port: 0, ...(timeScale === undefined ? {} : { timeScale }) });
+      const service = await startDemoService({
+        port: 0,
+        holdActions,
+        ...(timeScale === undefined ? {} : { timeScale }),
+      });
       if (service.defaultKey === null) {
         await service.close();
         throw new Error('The demo service started without a default key.');
       }
+      demoService = service;
       return { baseUrl: service.baseUrl, apiKey: service.defaultKey, close: service.close };
     },
   });
@@ -125,6 +168,20 @@ export async function startHarness(options: HarnessOptions): Promise<RunningHarn
     await next();
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'no-referrer');
+  });
+
+  // Only whoever holds the token drives the backend: not another page, not another local process.
+  app.use('/api/*', async (c, next) => {
+    if (!carriesToken(c.req.header('authorization'), tokenBytes)) {
+      return c.json(
+        refusal(
+          'This FieldDesk harness needs the token it printed when it started (send it as Authorization: Bearer …).',
+          'unauthorized',
+        ),
+        401,
+      );
+    }
+    await next();
   });
 
   // A page on another origin (another localhost port included) must not drive the backend.
@@ -220,9 +277,13 @@ export async function startHarness(options: HarnessOptions): Promise<RunningHarn
   port = (server.address() as AddressInfo).port;
 
   let closing: Promise<void> | undefined;
+  const origin = `http://${HOST}:${port}/`;
   return {
-    url: `http://${HOST}:${port}/`,
+    url: `${origin}?token=${token}`,
+    origin,
+    token,
     port,
+    demoActions,
     close() {
       closing ??= (async () => {
         for (const { end } of [...streams]) end();

@@ -1,15 +1,17 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startHarness, type RunningHarness } from '../../../src/harness/server';
 
 let harness: RunningHarness;
 let dataDir: string;
 let staticDir: string;
 
-const invoke = (channel: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${harness.url}api/invoke/${channel}`, {
+const bearer = (of: RunningHarness) => ({ Authorization: `Bearer ${of.token}` });
+
+const invoke = (channel: string, body: unknown, headers: Record<string, string> = bearer(harness)) =>
+  fetch(`${harness.origin}api/invoke/${channel}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -49,7 +51,8 @@ afterAll(async () => {
 
 describe('browser harness', () => {
   it('listens on loopback only and serves web.html at / with a CSP header', async () => {
-    expect(harness.url).toBe(`http://127.0.0.1:${harness.port}/`);
+    expect(harness.origin).toBe(`http://127.0.0.1:${harness.port}/`);
+    expect(harness.url).toBe(`${harness.origin}?token=${harness.token}`);
     const page = await fetch(harness.url);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<title>FieldDesk</title>');
@@ -75,11 +78,55 @@ describe('browser harness', () => {
     expect(await response.json()).toMatchObject({ ok: false, error: { code: 'invalidInput' } });
   });
 
+  it('refuses every API request without its token, whatever its Origin, and any other token', async () => {
+    expect(harness.token).toMatch(/^[\w-]{32}$/);
+    for (const headers of [
+      {},
+      { Origin: `http://127.0.0.1:${harness.port}` },
+      { Authorization: 'Bearer not-the-token-at-all-0000000000' },
+      { Authorization: harness.token },
+    ]) {
+      const refused = await invoke('accounts.getState', {}, headers);
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
+    }
+    expect((await fetch(`${harness.origin}api/events`)).status).toBe(401);
+    // A token of its own is chosen per run; a script may choose one.
+    const chosenDir = mkdtempSync(join(tmpdir(), 'fielddesk-harness-test-'));
+    const chosen = await startHarness({
+      port: 0,
+      dataDir: chosenDir,
+      staticDir,
+      token: 'script-token-0123456789',
+    });
+    try {
+      expect(chosen.url).toMatch(/\?token=script-token-0123456789$/);
+      const ok = await fetch(`${chosen.origin}api/invoke/app.getInfo`, {
+        method: 'POST',
+        headers: bearer(chosen),
+      });
+      expect(ok.status).toBe(200);
+      expect(harness.token).not.toBe(chosen.token);
+    } finally {
+      await chosen.close();
+      rmSync(chosenDir, { recursive: true, force: true });
+    }
+    await expect(startHarness({ port: 0, dataDir, staticDir, token: 'short' })).rejects.toThrow(/token/);
+  });
+
   it('refuses requests from another origin, including another localhost port', async () => {
-    const foreign = await invoke('accounts.getState', {}, { Origin: 'http://localhost:5999' });
+    const foreign = await invoke(
+      'accounts.getState',
+      {},
+      { ...bearer(harness), Origin: 'http://localhost:5999' },
+    );
     expect(foreign.status).toBe(403);
     expect(await foreign.json()).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    const own = await invoke('accounts.getState', {}, { Origin: `http://127.0.0.1:${harness.port}` });
+    const own = await invoke(
+      'accounts.getState',
+      {},
+      { ...bearer(harness), Origin: `http://127.0.0.1:${harness.port}` },
+    );
     expect(own.status).toBe(200);
   });
 
@@ -100,7 +147,7 @@ describe('browser harness', () => {
   });
 
   it('pushes backend events as named SSE events; the demo fleet is reachable', async () => {
-    const stream = await fetch(`${harness.url}api/events`);
+    const stream = await fetch(`${harness.origin}api/events`, { headers: bearer(harness) });
     expect(stream.headers.get('content-type')).toContain('text/event-stream');
     const eventsPromise = readEvents(stream, (events) => events.includes('accounts.changed'));
     const demo = (await (await invoke('accounts.tryDemo', {})).json()) as {
@@ -120,7 +167,7 @@ describe('browser harness', () => {
   it('closes promptly even with an event stream open', async () => {
     const otherDir = mkdtempSync(join(tmpdir(), 'fielddesk-harness-test-'));
     const other = await startHarness({ port: 0, dataDir: otherDir, staticDir });
-    const stream = await fetch(`${other.url}api/events`);
+    const stream = await fetch(`${other.origin}api/events`, { headers: bearer(other) });
     expect(stream.status).toBe(200);
     const started = Date.now();
     await other.close();
@@ -136,20 +183,20 @@ describe('browser harness', () => {
     }
   });
 
-  it('runs the demo at the given time scale: a ~40 s calibration is over in seconds', async () => {
+  it('passes the demo options on: a calibration is held until the test releases it, then over in moments at 0.01', async () => {
     const otherDir = mkdtempSync(join(tmpdir(), 'fielddesk-harness-test-'));
     const fast = await startHarness({
       port: 0,
       dataDir: otherDir,
       staticDir,
       keychainService: `fielddesk-harness-test-fast-${process.pid}`,
-      demo: { timeScale: 0.01 },
+      demo: { timeScale: 0.01, holdActions: true },
     });
     try {
       const call = async <T>(channel: string, body: unknown): Promise<{ ok: boolean; value: T }> => {
-        const response = await fetch(`${fast.url}api/invoke/${channel}`, {
+        const response = await fetch(`${fast.origin}api/invoke/${channel}`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
+          headers: { 'Content-Type': 'application/json', ...bearer(fast) },
           body: JSON.stringify(body),
         });
         return (await response.json()) as { ok: boolean; value: T };
@@ -171,17 +218,25 @@ describe('browser harness', () => {
         action: 'Calibration',
       });
       expect(started.ok).toBe(true);
-      // At full scale this takes 30–45 s; at 0.01 the backend's first poll (after 2 s) sees the result.
-      let state = 'starting';
-      const deadline = Date.now() + 10_000;
-      while (Date.now() < deadline && (state === 'starting' || state === 'running')) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
-        const ops = await call('operations.list', {});
-        state = (ops.value as Array<{ id: string; state: string }>).find(
+      const stateOf = async () =>
+        ((await call('operations.list', {})).value as Array<{ id: string; state: string }>).find(
           (o) => o.id === started.value.id,
         )!.state;
-      }
-      expect(['succeeded', 'failed']).toContain(state);
+      // Held by the demo service however fast the machine is: the test decides when it ends.
+      await vi.waitFor(() => expect(fast.demoActions.held()).toHaveLength(1), {
+        timeout: 15_000,
+        interval: 50,
+      });
+      expect(fast.demoActions.held()).toEqual([
+        { serial: noise!.instrument.serialNumber, action: 'Calibration' },
+      ]);
+      expect(['starting', 'running']).toContain(await stateOf());
+      expect(fast.demoActions.release()).toBe(1);
+      // Released at a time scale of 0.01, it is over at the backend's next poll.
+      await vi.waitFor(async () => expect(['succeeded', 'failed']).toContain(await stateOf()), {
+        timeout: 15_000,
+        interval: 100,
+      });
     } finally {
       await fast.close();
       rmSync(otherDir, { recursive: true, force: true });

@@ -15,9 +15,9 @@ const invoke = async (
   channel: string,
   body: unknown,
 ): Promise<{ text: string; envelope: Envelope<unknown> }> => {
-  const response = await fetch(`${harness.url}api/invoke/${channel}`, {
+  const response = await fetch(`${harness.origin}api/invoke/${channel}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${harness.token}` },
     body: JSON.stringify(body),
   });
   const text = await response.text();
