@@ -81,7 +81,7 @@ describe('browser harness', () => {
   it('refuses every API request without its token, whatever its Origin, and any other token', async () => {
     expect(harness.token).toMatch(/^[\w-]{32}$/);
     for (const headers of [
-      {},
+      {} as Record<string, string>,
       { Origin: `http://127.0.0.1:${harness.port}` },
       { Authorization: 'Bearer not-the-token-at-all-0000000000' },
       { Authorization: harness.token },
