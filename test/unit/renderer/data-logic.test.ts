@@ -19,7 +19,7 @@ import {
   shownCopyText,
   timeColumnKeys,
   toInputValue,
-} from '../../../src/renderer/src/logic/data';
+} from '../../../src/renderer/src/features/data/data';
 import {
   availableDatasets,
   defaultDatasets,
@@ -27,7 +27,7 @@ import {
   optionsProblem,
   queryOptions,
   DEFAULT_OPTION_CHOICES,
-} from '../../../src/renderer/src/logic/datasets';
+} from '../../../src/renderer/src/features/data/datasets';
 import {
   buildSyncRequest,
   checkState,
@@ -38,7 +38,7 @@ import {
   syncOutcome,
   syncProgressText,
   toggleAll,
-} from '../../../src/renderer/src/logic/dataSync';
+} from '../../../src/renderer/src/features/sync/logic';
 import { syncSnapshot as snapshot } from './fixtures';
 
 const T0 = Date.UTC(2026, 10, 12, 14, 0); // 12 Nov 2026 14:00 UTC

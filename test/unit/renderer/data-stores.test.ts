@@ -30,10 +30,10 @@ vi.mock('../../../src/renderer/src/api', () => ({
   },
 }));
 
-const { useDataStore } = await import('../../../src/renderer/src/stores/data');
-const { useSyncStore } = await import('../../../src/renderer/src/stores/sync');
-const { useAccountsStore } = await import('../../../src/renderer/src/stores/accounts');
-const { useConnectivityStore } = await import('../../../src/renderer/src/stores/connectivity');
+const { useDataStore } = await import('../../../src/renderer/src/features/data/store');
+const { useSyncStore } = await import('../../../src/renderer/src/features/sync/store');
+const { useAccountsStore } = await import('../../../src/renderer/src/features/accounts/store');
+const { useConnectivityStore } = await import('../../../src/renderer/src/features/connectivity/store');
 
 const query = (dataset: DatasetQuery['dataset'] = 'noiseMeasurements'): DatasetQuery => ({
   serial: 'QT1',

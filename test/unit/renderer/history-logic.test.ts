@@ -6,7 +6,7 @@ import {
   sliceText,
   tableSlice,
   TABLE_ROW_LIMIT,
-} from '../../../src/renderer/src/logic/history';
+} from '../../../src/renderer/src/features/history/logic';
 import {
   calibrationChart,
   LEVEL_AXIS,
@@ -15,7 +15,7 @@ import {
   offsetAxisRange,
   sicChart,
   type ChartPoint,
-} from '../../../src/renderer/src/logic/charts';
+} from '../../../src/renderer/src/features/history/charts';
 
 const DAY = 86_400_000;
 

@@ -29,7 +29,7 @@ vi.mock('../../../src/renderer/src/api', () => ({
   },
 }));
 
-const { useHistoryStore } = await import('../../../src/renderer/src/stores/history');
+const { useHistoryStore } = await import('../../../src/renderer/src/features/history/store');
 
 const T0 = Date.UTC(2025, 5, 1);
 const cached: Provenance = { source: 'cached', cachedAt: T0 - 3_600_000 };

@@ -20,9 +20,9 @@ vi.mock('../../../src/renderer/src/api', () => ({
   },
 }));
 
-const { useInstrumentsStore } = await import('../../../src/renderer/src/stores/instruments');
-const { useAccountsStore } = await import('../../../src/renderer/src/stores/accounts');
-const { useConnectivityStore } = await import('../../../src/renderer/src/stores/connectivity');
+const { useInstrumentsStore } = await import('../../../src/renderer/src/features/instruments/store');
+const { useAccountsStore } = await import('../../../src/renderer/src/features/accounts/store');
+const { useConnectivityStore } = await import('../../../src/renderer/src/features/connectivity/store');
 
 function deferred<T>() {
   let resolve!: (value: T) => void;

@@ -12,21 +12,21 @@ import {
   subscriptionTone,
   typeLabel,
   EMPTY_FILTER,
-} from '../../../src/renderer/src/logic/instruments';
+} from '../../../src/renderer/src/features/instruments/logic';
 import {
   blockedReason,
   missingScopeReason,
   renameBlockedReason,
-} from '../../../src/renderer/src/logic/scopes';
-import { lastRefreshedText, relativeTimeText } from '../../../src/renderer/src/logic/time';
-import { rolledBack, withInstrument, withName } from '../../../src/renderer/src/logic/rename';
+} from '../../../src/renderer/src/features/accounts/scopes';
+import { lastRefreshedText, relativeTimeText } from '../../../src/renderer/src/ui/time';
+import { rolledBack, withInstrument, withName } from '../../../src/renderer/src/features/instruments/rename';
 import {
   checkResultText,
   hostOf,
   keyStorageLabel,
   validateAccountForm,
-} from '../../../src/renderer/src/logic/accounts';
-import { errorMessage } from '../../../src/renderer/src/logic/errors';
+} from '../../../src/renderer/src/features/accounts/logic';
+import { errorMessage } from '../../../src/renderer/src/errors';
 import { FieldDeskError } from '../../../src/shared/errors';
 import { account, entry, FLEET, status } from './fixtures';
 

@@ -31,9 +31,9 @@ vi.mock('../../../src/renderer/src/api', () => ({
   },
 }));
 
-const { useOperationsStore } = await import('../../../src/renderer/src/stores/operations');
-const { useAccountsStore } = await import('../../../src/renderer/src/stores/accounts');
-const { useConnectivityStore } = await import('../../../src/renderer/src/stores/connectivity');
+const { useOperationsStore } = await import('../../../src/renderer/src/features/operations/store');
+const { useAccountsStore } = await import('../../../src/renderer/src/features/accounts/store');
+const { useConnectivityStore } = await import('../../../src/renderer/src/features/connectivity/store');
 
 describe('operations store', () => {
   beforeEach(() => {
