@@ -14,7 +14,7 @@ import {
   Tooltip,
 } from 'chart.js';
 import 'chartjs-adapter-date-fns';
-import { CHART_COLORS } from '../features/history/charts';
+import { CHART_COLORS } from './chart-base';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, TimeScale, Tooltip, Legend, Filler);
 Chart.defaults.font.family =

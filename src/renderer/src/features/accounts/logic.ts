@@ -6,7 +6,7 @@ import {
   type AccountCheck,
   type KeyStorage,
 } from '../../../../shared/accounts';
-import type { z } from 'zod';
+import { fieldError } from '../../ui/forms';
 
 export const KEY_STORAGE_LABELS: Record<KeyStorage, string> = {
   keychain: 'In system keychain',
@@ -23,12 +23,6 @@ export function keyStorageLabel(storage: KeyStorage): string {
 export function checkResultText(check: Pick<AccountCheck, 'instrumentCount'>): string {
   const n = check.instrumentCount;
   return `Key works: ${n} instrument${n === 1 ? '' : 's'}`;
-}
-
-/** The first problem with a field, or `null` when it is fine. */
-export function fieldError(schema: z.ZodType, value: string): string | null {
-  const result = schema.safeParse(value);
-  return result.success ? null : (result.error.issues[0]?.message ?? 'Check this field.');
 }
 
 export interface AccountForm {

@@ -4,7 +4,7 @@
  */
 import type { OperationSnapshot } from '../../../../shared/operations';
 import { isFinishedState } from '../../../../shared/operations';
-import type { Tone } from '../instruments/logic';
+import type { Tone } from '../../ui/tone';
 
 export type VerdictKind = 'pass' | 'fail' | 'noResult';
 

@@ -4,29 +4,18 @@
  * and `normalized: true`). Values far off the scale are drawn at its edge and counted, so one
  * "no calibrator" reading of 45 dB does not flatten the drift everyone is looking for.
  */
-import type { ChartDataset, ChartOptions } from 'chart.js';
+import type { ChartOptions } from 'chart.js';
 import type { CalibrationRecord, SicRecord } from '../../../../shared/operations';
 import { minuteTimeText } from '../../ui/time';
-
-export interface ChartPoint {
-  x: number;
-  y: number;
-}
-
-export type LineDataset = ChartDataset<'line', ChartPoint[]>;
-
-/** The theme's colours (styles/theme.css); the canvas cannot read CSS variables cheaply. */
-export const CHART_COLORS = {
-  text: '#0d0d0d',
-  grid: '#c4c4c4',
-  accent: '#0a3f8f',
-  ok: '#0b5a25',
-  okBand: 'rgba(11, 90, 37, 0.14)',
-  danger: '#9b0d0d',
-  bandLow: '#0a3f8f',
-  bandMid: '#0d0d0d',
-  bandHigh: '#a34a00',
-} as const;
+import {
+  CHART_COLORS,
+  CHART_FONT,
+  lineChartBase,
+  yScale,
+  type AxisRange,
+  type ChartPoint,
+  type LineDataset,
+} from '../../ui/chart-base';
 
 /**
  * Axis ids. Not `offset`: Chart.js resolves scale ids through its scale defaults, where
@@ -49,11 +38,6 @@ function median(values: readonly number[]): number | null {
   return sorted.length % 2 === 1
     ? (sorted[middle] as number)
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
-
-export interface AxisRange {
-  min: number;
-  max: number;
 }
 
 /**
@@ -103,24 +87,6 @@ function spanText(times: readonly number[]): string {
 
 const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
-/** The text of every chart's axes and legend. */
-export const CHART_FONT = { size: 14, weight: 600 } as const;
-
-/**
- * What every line chart here shares: it fills its box, draws at once (no animation) from points
- * already in `{ x, y }` order, and its tooltip follows the time nearest the pointer.
- */
-export function lineChartBase(): ChartOptions<'line'> {
-  return {
-    responsive: true,
-    maintainAspectRatio: false,
-    animation: false,
-    parsing: false,
-    normalized: true,
-    interaction: { mode: 'nearest', axis: 'x', intersect: false },
-  };
-}
-
 function baseOptions(yScales: NonNullable<ChartOptions<'line'>['scales']>): ChartOptions<'line'> {
   return {
     ...lineChartBase(),
@@ -151,19 +117,6 @@ function baseOptions(yScales: NonNullable<ChartOptions<'line'>['scales']>): Char
         },
       },
     },
-  };
-}
-
-/** A value axis. With `grid` its lines cross the plot: one axis a chart, so two grids never clash. */
-export function yScale(title: string, position: 'left' | 'right', range: AxisRange | null, grid: boolean) {
-  return {
-    type: 'linear' as const,
-    position,
-    ...(range === null ? {} : { min: range.min, max: range.max }),
-    title: { display: true, text: title, color: CHART_COLORS.text, font: CHART_FONT },
-    ticks: { color: CHART_COLORS.text, font: CHART_FONT },
-    grid: grid ? { color: CHART_COLORS.grid } : { drawOnChartArea: false },
-    border: { color: CHART_COLORS.text, width: 2 },
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import type { InstrumentEntry } from '../../../../shared/ipc/contract';
 import type { InstrumentStatus } from '../../../../shared/service/schemas';
+import type { Tone } from '../../ui/tone';
 
 export type InstrumentKind = 'Noise' | 'AirQuality' | 'Vibration' | 'Other';
 
@@ -52,9 +53,6 @@ export function instrumentState(status: InstrumentStatus | null): InstrumentStat
 export function stateLabel(status: InstrumentStatus | null): string {
   return STATE_LABELS[instrumentState(status)];
 }
-
-/** Tone of a status pill; always paired with an icon and a word, never colour alone. */
-export type Tone = 'ok' | 'info' | 'warning' | 'danger' | 'neutral';
 
 export const STATE_TONES: Record<InstrumentState, Tone> = {
   unknown: 'neutral',
