@@ -92,11 +92,11 @@ describe('operations store', () => {
     store.stop();
   });
 
-  it('passes a refused start on, noting offline', async () => {
+  it('passes a refused start on, leaving connectivity to the backend', async () => {
     const store = useOperationsStore();
     fake.start.mockRejectedValueOnce(new FieldDeskError('offline', 'Cannot reach the service.'));
     await expect(store.startAction('QT100001', 'Identify')).rejects.toMatchObject({ code: 'offline' });
-    expect(useConnectivityStore().isOffline).toBe(true);
+    expect(useConnectivityStore().isOffline).toBe(false);
   });
 
   it('applies the cancelled snapshot with the backend’s words', async () => {

@@ -1,18 +1,33 @@
-/** Whether the active account's service can be reached, as the backend reports it. */
+/**
+ * features/connectivity — whether the active account's service can be reached, in the backend's
+ * words only: `connectivity.get` once at start, then every `connectivity.changed` event.
+ */
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import { api } from '../../api';
 import type { Connectivity } from '../../../../shared/ipc/contract';
-import type { FieldDeskError } from '../../../../shared/errors';
+import { isUnreachable, type FieldDeskErrorData } from '../../../../shared/errors';
 
 export const useConnectivityStore = defineStore('connectivity', () => {
-  const current = ref<Connectivity>({ state: 'unknown', accountId: null, since: Date.now(), message: null });
+  // `since: 0` until the backend answers, so its first word is never taken for an older one.
+  const current = ref<Connectivity>({ state: 'unknown', accountId: null, since: 0, message: null });
   let unsubscribe: (() => void) | null = null;
+  let asked = false;
 
+  /** The backend's word. An older one (a slow answer crossing an event) is dropped. */
+  function apply(next: Connectivity): void {
+    if (next.since >= current.value.since) current.value = next;
+  }
+
+  /**
+   * Follows the events first, then asks once: an event between the two is kept. A failed
+   * `get` changes nothing: the state stays unknown until the backend says more.
+   */
   function start(): void {
-    unsubscribe ??= api.connectivity.onChanged((next) => {
-      current.value = next;
-    });
+    unsubscribe ??= api.connectivity.onChanged(apply);
+    if (asked) return;
+    asked = true;
+    api.connectivity.get().then(apply, () => undefined);
   }
 
   function stop(): void {
@@ -20,23 +35,15 @@ export const useConnectivityStore = defineStore('connectivity', () => {
     unsubscribe = null;
   }
 
-  /**
-   * A request failed as offline. The backend normally says so with an event (naming the
-   * account); when no event came, the backend itself may be unreachable (browser harness
-   * stopped), so the state names no account and the request's message says why.
-   */
-  function noteOffline(error: FieldDeskError): void {
-    if (current.value.state === 'offline') return;
-    current.value = { state: 'offline', accountId: null, since: Date.now(), message: error.message };
-  }
-
-  /** A request just succeeded: we are evidently online. */
-  function noteOnline(accountId: string | null): void {
-    if (current.value.state === 'online' && current.value.accountId === accountId) return;
-    current.value = { state: 'online', accountId, since: Date.now(), message: null };
-  }
-
   const isOffline = computed(() => current.value.state === 'offline');
 
-  return { current, isOffline, start, stop, noteOffline, noteOnline };
+  /**
+   * Whether the app-wide offline banner already says why `error` happened (the service cannot
+   * be reached and the backend says so), so the screen need not say it again.
+   */
+  function explains(error: Pick<FieldDeskErrorData, 'code'> | null): boolean {
+    return error !== null && isUnreachable(error) && isOffline.value;
+  }
+
+  return { current, isOffline, start, stop, explains };
 });

@@ -13,11 +13,9 @@ import type { DisplayZone } from '../../ui/time';
 import type { RangeChoice } from './ranges';
 import { initialChoices, type OptionChoices } from './datasets';
 import { useAccountsStore } from '../accounts/store';
-import { useConnectivityStore } from '../connectivity/store';
 
 export const useDataStore = defineStore('data', () => {
   const accounts = useAccountsStore();
-  const connectivity = useConnectivityStore();
 
   const zone = ref<DisplayZone>('local');
   const range = ref<RangeChoice>({ kind: 'preset', preset: '24h' });
@@ -53,11 +51,9 @@ export const useDataStore = defineStore('data', () => {
       if (started !== generation) return;
       result.value = markRaw(answer);
       error.value = null;
-      if (answer.provenance.source === 'fresh') connectivity.noteOnline(accounts.activeId);
     } catch (failure) {
       if (started !== generation) return;
       error.value = asFieldDeskError(failure);
-      if (error.value.code === 'offline') connectivity.noteOffline(error.value);
     } finally {
       if (started === generation) loading.value = false;
     }

@@ -17,7 +17,6 @@ import type {
 } from '../../../../shared/operations';
 import { asFieldDeskError } from '../../errors';
 import { DEFAULT_HISTORY_MONTHS, historyRange, newestFirst, type HistoryRangeMonths } from './logic';
-import { useConnectivityStore } from '../connectivity/store';
 
 export interface HistoryPart<T> {
   /** Newest first. */
@@ -53,7 +52,6 @@ const emptyPart = <T>(): HistoryPart<T> => ({
 });
 
 export const useHistoryStore = defineStore('history', () => {
-  const connectivity = useConnectivityStore();
   // Shallow: rows are replaced whole, and hundreds of SIC records need not be reactive one by one.
   const bySerial = shallowRef<Record<string, InstrumentHistory>>({});
   /** Bumped per serial on each load, so an answer for an older range is dropped. */
@@ -97,7 +95,6 @@ export const useHistoryStore = defineStore('history', () => {
     } catch (error) {
       if (generations.get(serial) !== generation) return;
       const failure = asFieldDeskError(error);
-      if (failure.code === 'offline') connectivity.noteOffline(failure);
       // Keep what was shown: an older table with its error beats an empty one.
       setPart(serial, part, {
         ...historyFor(serial)[part],

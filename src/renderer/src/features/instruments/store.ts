@@ -20,7 +20,6 @@ import {
 } from './logic';
 import { rolledBack, withInstrument, withName } from './rename';
 import { useAccountsStore } from '../accounts/store';
-import { useConnectivityStore } from '../connectivity/store';
 
 export const AUTO_REFRESH_MS = 60_000;
 
@@ -32,7 +31,6 @@ export interface RenameState {
 
 export const useInstrumentsStore = defineStore('instruments', () => {
   const accounts = useAccountsStore();
-  const connectivity = useConnectivityStore();
 
   const entries = shallowRef<InstrumentEntry[]>([]);
   const accountId = ref<string | null>(null);
@@ -65,10 +63,6 @@ export const useInstrumentsStore = defineStore('instruments', () => {
     loading.value = false;
   }
 
-  function noteFailure(failure: FieldDeskError): void {
-    if (failure.code === 'offline') connectivity.noteOffline(failure);
-  }
-
   /** Loads the list; concurrent calls share one request. */
   function refresh(): Promise<void> {
     if (inFlight) return inFlight;
@@ -82,12 +76,10 @@ export const useInstrumentsStore = defineStore('instruments', () => {
         accountId.value = list.accountId;
         fetchedAt.value = list.fetchedAt;
         error.value = null;
-        connectivity.noteOnline(list.accountId);
       } catch (failure) {
         if (started !== generation) return;
         // Keep what was loaded: in the field, an old list with its time beats an empty screen.
         error.value = asFieldDeskError(failure);
-        noteFailure(error.value);
       } finally {
         if (started === generation) {
           loading.value = false;
@@ -112,9 +104,7 @@ export const useInstrumentsStore = defineStore('instruments', () => {
       );
     } catch (failure) {
       if (started !== generation) return;
-      const fieldDeskError = asFieldDeskError(failure);
-      detailErrors.value = { ...detailErrors.value, [serial]: fieldDeskError };
-      noteFailure(fieldDeskError);
+      detailErrors.value = { ...detailErrors.value, [serial]: asFieldDeskError(failure) };
     }
   }
 
@@ -161,7 +151,6 @@ export const useInstrumentsStore = defineStore('instruments', () => {
       entries.value = rolledBack(entries.value, serial, name, previous);
       if (details.value[serial]?.instrument.name === name) setDetailName(serial, previous);
       renames.value = { ...renames.value, [serial]: { saving: false, error: errorMessage(failure) } };
-      noteFailure(asFieldDeskError(failure));
       return false;
     }
   }

@@ -11,14 +11,12 @@ import type { FieldDeskError } from '../../../../shared/errors';
 import { asFieldDeskError } from '../../errors';
 import { activeOperationFor, isActive, latestOperationFor, mergeSnapshot, sortOperations } from './logic';
 import { useAccountsStore } from '../accounts/store';
-import { useConnectivityStore } from '../connectivity/store';
 
 /** Elapsed time is shown to the second; half a second keeps it from skipping one. */
 const CLOCK_TICK_MS = 500;
 
 export const useOperationsStore = defineStore('operations', () => {
   const accounts = useAccountsStore();
-  const connectivity = useConnectivityStore();
   const byId = ref<Record<string, OperationSnapshot>>({});
   const loaded = ref(false);
   const loadError = ref<FieldDeskError | null>(null);
@@ -63,15 +61,9 @@ export const useOperationsStore = defineStore('operations', () => {
    * backend's error when it refuses to start (another action running, no account, offline…).
    */
   async function startAction(serial: string, action: ActionName): Promise<OperationSnapshot> {
-    try {
-      const snapshot = await api.actions.start({ serial, action });
-      apply(snapshot);
-      return byId.value[snapshot.id] ?? snapshot;
-    } catch (error) {
-      const failure = asFieldDeskError(error);
-      if (failure.code === 'offline') connectivity.noteOffline(failure);
-      throw failure;
-    }
+    const snapshot = await api.actions.start({ serial, action });
+    apply(snapshot);
+    return byId.value[snapshot.id] ?? snapshot;
   }
 
   /** Stops watching (the instrument is told nothing); the snapshot says so in plain words. */

@@ -12,12 +12,10 @@ import { asFieldDeskError } from '../../errors';
 import { isSyncActive, mergeSyncSnapshot, sortSyncs } from './logic';
 import { useAccountsStore } from '../accounts/store';
 import { useCacheStore } from '../cache/store';
-import { useConnectivityStore } from '../connectivity/store';
 
 export const useSyncStore = defineStore('sync', () => {
   const accounts = useAccountsStore();
   const cache = useCacheStore();
-  const connectivity = useConnectivityStore();
   const byId = ref<Record<string, SyncSnapshot>>({});
   const loadError = ref<FieldDeskError | null>(null);
   let unsubscribe: (() => void) | null = null;
@@ -62,16 +60,11 @@ export const useSyncStore = defineStore('sync', () => {
     started = null;
   }
 
+  /** Applies the snapshot a request answers with; a refusal is thrown as the backend said it. */
   async function call(work: () => Promise<SyncSnapshot>): Promise<SyncSnapshot> {
-    try {
-      const snapshot = await work();
-      apply(snapshot);
-      return byId.value[snapshot.id] ?? snapshot;
-    } catch (failure) {
-      const error = asFieldDeskError(failure);
-      if (error.code === 'offline') connectivity.noteOffline(error);
-      throw error;
-    }
+    const snapshot = await work();
+    apply(snapshot);
+    return byId.value[snapshot.id] ?? snapshot;
   }
 
   /** Starts a sync; progress follows as events. Throws the backend's refusal. */
