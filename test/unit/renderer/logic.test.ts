@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   countText,
-  decibelText,
   filterEntries,
   instrumentState,
   nextSort,
@@ -28,6 +27,7 @@ import {
 } from '../../../src/renderer/src/features/accounts/logic';
 import { errorMessage } from '../../../src/renderer/src/errors';
 import { FieldDeskError } from '../../../src/shared/errors';
+import { dbText } from '../../../src/shared/format';
 import { account, entry, FLEET, status } from './fixtures';
 
 const serials = (list: { instrument: { serialNumber: string } }[]): string[] =>
@@ -115,9 +115,10 @@ describe('counts and numbers', () => {
   it('writes positions with 5 decimals and dB readings with "no reading" for null', () => {
     expect(positionText({ lat: 51.2, long: -2.581234567 })).toBe('51.20000, -2.58123');
     expect(positionText(null)).toBeNull();
-    expect(decibelText(93.88)).toBe('93.9 dB');
-    expect(decibelText(null)).toBe('no reading');
-    expect(decibelText(0)).toBe('0.0 dB');
+    // One dB formatter for the whole app (shared/format), here with one decimal.
+    expect(dbText(93.88, { decimals: 1 })).toBe('93.9 dB');
+    expect(dbText(null, { decimals: 1, missing: 'no reading' })).toBe('no reading');
+    expect(dbText(0, { decimals: 1 })).toBe('0.0 dB');
   });
 });
 

@@ -2,6 +2,7 @@
  * How the outcome of an action reads on screen: a PASS or FAIL that cannot be mistaken (icon,
  * word and colour together), the figures behind it, and the backend's message naming the rule.
  */
+import { dbText } from '../../../../shared/format';
 import type { OperationSnapshot } from '../../../../shared/operations';
 import { isFinishedState } from '../../../../shared/operations';
 import type { Tone } from '../../ui/tone';
@@ -31,32 +32,21 @@ export interface VerdictView {
   message: string;
 }
 
-const MINUS = '\u2212';
+// Which precision each figure gets; the writing itself is shared/format's dbText.
+const NO_READING = 'No reading';
 
 /** "94.12 dB": measured figures keep the instrument's two decimals. */
-export function levelText(value: number | null): string {
-  return value === null ? 'No reading' : `${value.toFixed(2)} dB`;
-}
+export const levelText = (value: number | null): string => dbText(value, { missing: NO_READING });
 
 /** "80.6 dB": SIC tone levels, reported by the instrument to a tenth. */
-export function bandText(value: number | null): string {
-  return value === null ? 'No reading' : `${value.toFixed(1)} dB`;
-}
+export const bandText = (value: number | null): string => dbText(value, { decimals: 1, missing: NO_READING });
 
 /** "+0.12 dB", "−0.31 dB", "±0.00 dB": a deviation always says which way. */
-export function signedDbText(value: number | null): string {
-  if (value === null) return 'No reading';
-  const rounded = Math.round(value * 100) / 100;
-  const sign = rounded > 0 ? '+' : rounded < 0 ? MINUS : '±';
-  return `${sign}${Math.abs(rounded).toFixed(2)} dB`;
-}
+export const signedDbText = (value: number | null): string =>
+  dbText(value, { signed: true, missing: NO_READING });
 
 /** "94.0 dB", "0.5 dB", "0.25 dB": a setting, one decimal unless the second matters. */
-export function settingDbText(value: number): string {
-  const tenths = value * 10;
-  const decimals = Math.abs(tenths - Math.round(tenths)) < 1e-6 ? 1 : 2;
-  return `${value.toFixed(decimals)} dB`;
-}
+export const settingDbText = (value: number): string => dbText(value, { decimals: 'setting' });
 
 const ACTION_TITLES = {
   Calibration: { pass: 'Calibration passed', fail: 'Calibration failed' },

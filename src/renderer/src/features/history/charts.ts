@@ -5,6 +5,7 @@
  * "no calibrator" reading of 45 dB does not flatten the drift everyone is looking for.
  */
 import type { ChartOptions } from 'chart.js';
+import { dbText } from '../../../../shared/format';
 import type { CalibrationRecord, SicRecord } from '../../../../shared/operations';
 import { minuteTimeText } from '../../ui/time';
 import {
@@ -112,7 +113,7 @@ function baseOptions(yScales: NonNullable<ChartOptions<'line'>['scales']>): Char
           label: (item) => {
             const point = item.raw as ChartPoint & { actual?: number };
             const value = point.actual ?? point.y;
-            return `${item.dataset.label ?? ''}: ${value.toFixed(2)} dB`;
+            return `${item.dataset.label ?? ''}: ${dbText(value)}`;
           },
         },
       },
@@ -166,9 +167,10 @@ export function calibrationChart(records: readonly CalibrationRecord[], toleranc
   const edges = times.length === 0 ? [] : [times[0] as number, times[times.length - 1] as number];
   const bandLine = (y: number): ChartPoint[] => edges.map((x) => ({ x, y }));
 
+  const tolerance = dbText(toleranceDb, { decimals: 'setting' });
   const datasets: LineDataset[] = [
     {
-      label: `Tolerance +${toleranceDb} dB`,
+      label: `Tolerance +${tolerance}`,
       data: bandLine(toleranceDb),
       yAxisID: OFFSET_AXIS,
       borderColor: CHART_COLORS.ok,
@@ -181,7 +183,7 @@ export function calibrationChart(records: readonly CalibrationRecord[], toleranc
       fill: '+1',
     },
     {
-      label: `Tolerance −${toleranceDb} dB`,
+      label: `Tolerance −${tolerance}`,
       data: bandLine(-toleranceDb),
       yAxisID: OFFSET_AXIS,
       borderColor: CHART_COLORS.ok,
@@ -218,7 +220,7 @@ export function calibrationChart(records: readonly CalibrationRecord[], toleranc
   const offsetSpan =
     offsets.length === 0
       ? ''
-      : ` Offset from ${signed(Math.min(...offsets))} to ${signed(Math.max(...offsets))} dB against a tolerance of ±${toleranceDb} dB.`;
+      : ` Offset from ${offsetText(Math.min(...offsets))} to ${offsetText(Math.max(...offsets))} dB against a tolerance of ±${tolerance}.`;
   const summary =
     sorted.length === 0
       ? 'No calibrations in this range.'
@@ -239,9 +241,7 @@ export function calibrationChart(records: readonly CalibrationRecord[], toleranc
   };
 }
 
-function signed(value: number): string {
-  return `${value > 0 ? '+' : value < 0 ? '\u2212' : '±'}${Math.abs(value).toFixed(2)}`;
-}
+const offsetText = (value: number): string => dbText(value, { signed: true, unit: false });
 
 const SIC_BANDS = [
   { key: '_500Hz', label: '500 Hz', color: CHART_COLORS.bandLow, dash: [] as number[], style: 'circle' },

@@ -189,8 +189,3 @@ export function positionText(position: { lat: number; long: number } | null): st
   if (position === null) return null;
   return `${position.lat.toFixed(5)}, ${position.long.toFixed(5)}`;
 }
-
-/** Decibel readings: one decimal, "no reading" for null (never zero). */
-export function decibelText(value: number | null): string {
-  return value === null ? 'no reading' : `${value.toFixed(1)} dB`;
-}

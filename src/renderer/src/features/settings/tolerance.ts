@@ -1,9 +1,10 @@
 /** Checking the calibration settings typed on the Settings page before they are saved. */
+import { dbText } from '../../../../shared/format';
 import { CALIBRATION_TOLERANCE_MAX_DB, CALIBRATION_TOLERANCE_MIN_DB } from '../../../../shared/operations';
 
 export type ToleranceCheck = { ok: true; value: number } | { ok: false; message: string };
 
-const RANGE = `between ${CALIBRATION_TOLERANCE_MIN_DB.toFixed(1)} dB and ${CALIBRATION_TOLERANCE_MAX_DB.toFixed(1)} dB`;
+const RANGE = `between ${dbText(CALIBRATION_TOLERANCE_MIN_DB, { decimals: 1 })} and ${dbText(CALIBRATION_TOLERANCE_MAX_DB, { decimals: 1 })}`;
 
 /** "0.5", " 0,5 " (a decimal comma is common in the field) → 0.5; anything else says why not. */
 export function parseTolerance(text: string): ToleranceCheck {
