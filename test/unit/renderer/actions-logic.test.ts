@@ -12,8 +12,8 @@ import {
   mergeSnapshot,
   progressView,
   PROGRESS_CAP,
-  stopwatchText,
 } from '../../../src/renderer/src/features/operations/logic';
+import { stopwatchText } from '../../../src/renderer/src/ui/time';
 import {
   actionRecordBadge,
   operationVerdict,

@@ -17,7 +17,7 @@ import {
   missingScopeReason,
   renameBlockedReason,
 } from '../../../src/renderer/src/features/accounts/scopes';
-import { lastRefreshedText, relativeTimeText } from '../../../src/renderer/src/ui/time';
+import { durationText, lastRefreshedText, relativeTimeText } from '../../../src/renderer/src/ui/time';
 import { rolledBack, withInstrument, withName } from '../../../src/renderer/src/features/instruments/rename';
 import {
   checkResultText,
@@ -145,6 +145,13 @@ describe('relative time', () => {
     expect(relativeTimeText(now - 3_600_000, now)).toBe('1 hour ago');
     expect(relativeTimeText(now - 5 * 86_400_000, now)).toBe('5 days ago');
     expect(relativeTimeText(now - 90 * 86_400_000, now)).toBe('3 months ago');
+  });
+
+  it('says a duration in its largest whole unit, at least a minute, months by the calendar', () => {
+    expect(durationText(0, 20_000)).toBe('1 min');
+    expect(durationText(0, 89 * 60_000)).toBe('1 hour');
+    expect(durationText(Date.UTC(2026, 0, 31), Date.UTC(2026, 2, 3))).toBe('1 month');
+    expect(durationText(Date.UTC(2024, 2, 4), now)).toBe('2 years');
   });
 
   it('makes the "last refreshed" line', () => {

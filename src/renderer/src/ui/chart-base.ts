@@ -29,6 +29,22 @@ export interface AxisRange {
   max: number;
 }
 
+/**
+ * Tick labels of every time axis, on a 24-hour clock: the date-fns adapter's own defaults are
+ * 12-hour ("2 PM"), which a short range or a zoomed history would otherwise show.
+ */
+export const TIME_AXIS_FORMATS = {
+  millisecond: 'HH:mm:ss.SSS',
+  second: 'HH:mm:ss',
+  minute: 'HH:mm',
+  hour: 'HH:mm',
+  day: 'd MMM',
+  week: 'd MMM',
+  month: 'MMM yyyy',
+  quarter: 'QQQ yyyy',
+  year: 'yyyy',
+} as const;
+
 /** The text of every chart's axes and legend. */
 export const CHART_FONT = { size: 14, weight: 600 } as const;
 

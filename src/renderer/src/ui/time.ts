@@ -1,26 +1,67 @@
 /**
- * How times read on screen, in local time or in the zone the user chose for data. Times inside
- * the app are epoch milliseconds.
+ * How times and durations read on screen: date-fns patterns on a 24-hour clock, in local time or
+ * in the zone the user chose for data. Times inside the app are epoch milliseconds.
  */
-import { format } from 'date-fns';
+import { format, formatDuration, intervalToDuration, isValid, parse, type Locale } from 'date-fns';
+import { enGB } from 'date-fns/locale';
+import { tz } from '@date-fns/tz';
 import type { TimeInterval } from '../../../shared/data';
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
 export const DAY_MS = 24 * HOUR_MS;
 
-/** "just now", "2 min ago", "3 hours ago", "5 days ago", "4 months ago". */
-export function relativeTimeText(then: number, now: number): string {
-  const elapsed = now - then;
-  if (elapsed < 45_000) return 'just now';
-  if (elapsed < HOUR_MS) return `${Math.max(1, Math.round(elapsed / MINUTE_MS))} min ago`;
-  if (elapsed < DAY_MS) return plural(Math.floor(elapsed / HOUR_MS), 'hour');
-  if (elapsed < 60 * DAY_MS) return plural(Math.floor(elapsed / DAY_MS), 'day');
-  return plural(Math.floor(elapsed / (30 * DAY_MS)), 'month');
+/** Times on screen are the user's choice; site time comes later. */
+export type DisplayZone = 'local' | 'utc';
+
+export const ZONE_LABELS: Readonly<Record<DisplayZone, string>> = { local: 'Local', utc: 'UTC' };
+
+const UTC = tz('UTC');
+
+/** `epochMs` in a date-fns pattern, read in `zone`. */
+function formatIn(epochMs: number, pattern: string, zone: DisplayZone = 'local'): string {
+  return format(epochMs, pattern, zone === 'utc' ? { in: UTC } : {});
 }
 
-function plural(count: number, unit: string): string {
-  return `${count} ${unit}${count === 1 ? '' : 's'} ago`;
+/** " UTC" after a time shown in UTC; local times go without. */
+export const zoneSuffix = (zone: DisplayZone): string => (zone === 'utc' ? ' UTC' : '');
+
+/** "10:42", for "Showing what was loaded at 10:42" and "fetched 14:42 UTC". */
+export const clockText = (epochMs: number, zone: DisplayZone = 'local'): string =>
+  formatIn(epochMs, 'HH:mm', zone);
+
+/** Date and time to the minute, for detail fields: "2026-03-04 10:42". */
+export const minuteTimeText = (epochMs: number): string => formatIn(epochMs, 'yyyy-MM-dd HH:mm');
+
+/** Date and time to the second, for table cells and hover titles: "2026-03-04 10:42:07". */
+export const exactTimeText = (epochMs: number, zone: DisplayZone = 'local'): string =>
+  formatIn(epochMs, 'yyyy-MM-dd HH:mm:ss', zone);
+
+// ---- durations --------------------------------------------------------------------------------
+
+/** date-fns' English words, but "min" as FieldDesk writes minutes ("2 min ago"). */
+const DURATION_LOCALE: Locale = {
+  ...enGB,
+  formatDistance: (token, count, options) =>
+    token === 'xMinutes' ? `${count} min` : enGB.formatDistance(token, count, options),
+};
+const DURATION_UNITS = ['years', 'months', 'days', 'hours', 'minutes'] as const;
+
+/**
+ * The time from `start` to `end` in words, in its largest whole unit, to the nearest minute and
+ * at least one: "1 min", "3 hours", "5 days", "4 months". The renderer's one duration in words,
+ * for "… ago" and "about … left"; calendar-aware, so months are months.
+ */
+export function durationText(start: number, end: number): string {
+  const minutes = Math.max(1, Math.round((end - start) / MINUTE_MS));
+  const duration = intervalToDuration({ start, end: start + minutes * MINUTE_MS });
+  const unit = DURATION_UNITS.find((u) => (duration[u] ?? 0) > 0) ?? 'minutes';
+  return formatDuration({ [unit]: duration[unit] ?? 0 }, { format: [unit], locale: DURATION_LOCALE });
+}
+
+/** "just now", "2 min ago", "3 hours ago", "5 days ago", "4 months ago". */
+export function relativeTimeText(then: number, now: number): string {
+  return now - then < 45_000 ? 'just now' : `${durationText(then, now)} ago`;
 }
 
 /** "Last refreshed 2 min ago" / "Not refreshed yet". */
@@ -28,109 +69,28 @@ export function lastRefreshedText(fetchedAt: number | null, now: number): string
   return fetchedAt === null ? 'Not refreshed yet' : `Last refreshed ${relativeTimeText(fetchedAt, now)}`;
 }
 
-/** "10:42", for "Showing what was loaded at 10:42". */
-export function clockText(epochMs: number): string {
-  return format(new Date(epochMs), 'HH:mm');
+/** "0:18", "1:05", "1:02:03": elapsed time in whole seconds, as a stopwatch shows it. */
+export function stopwatchText(ms: number): string {
+  const whole = Math.max(0, Math.floor(ms / 1000) * 1000);
+  return formatIn(whole, whole >= HOUR_MS ? 'H:mm:ss' : 'm:ss', 'utc');
 }
 
-/** Local date and time to the minute, for detail fields: "2026-03-04 10:42". */
-export function minuteTimeText(epochMs: number): string {
-  return format(new Date(epochMs), 'yyyy-MM-dd HH:mm');
-}
+// ---- intervals in a chosen zone ---------------------------------------------------------------
 
-/** Full local date and time for hover titles: "2026-03-04 10:42:07". */
-export function exactTimeText(epochMs: number): string {
-  return format(new Date(epochMs), 'yyyy-MM-dd HH:mm:ss');
-}
-
-// ---- in a chosen zone -----------------------------------------------------------------------
-
-/** Times on screen are the user's choice; site time comes later. */
-export type DisplayZone = 'local' | 'utc';
-
-export const ZONE_LABELS: Readonly<Record<DisplayZone, string>> = { local: 'Local', utc: 'UTC' };
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-interface WallClock {
-  year: number;
-  /** 0–11 */
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-function wallClock(epochMs: number, zone: DisplayZone): WallClock {
-  const d = new Date(epochMs);
-  return zone === 'utc'
-    ? {
-        year: d.getUTCFullYear(),
-        month: d.getUTCMonth(),
-        day: d.getUTCDate(),
-        hour: d.getUTCHours(),
-        minute: d.getUTCMinutes(),
-        second: d.getUTCSeconds(),
-      }
-    : {
-        year: d.getFullYear(),
-        month: d.getMonth(),
-        day: d.getDate(),
-        hour: d.getHours(),
-        minute: d.getMinutes(),
-        second: d.getSeconds(),
-      };
-}
-
-const two = (n: number): string => String(n).padStart(2, '0');
-export const zoneSuffix = (zone: DisplayZone): string => (zone === 'utc' ? ' UTC' : '');
-
-/** "14:05" */
-export function clockIn(epochMs: number, zone: DisplayZone): string {
-  const w = wallClock(epochMs, zone);
-  return `${two(w.hour)}:${two(w.minute)}`;
-}
-
-/** "12 Nov" */
-export function dayIn(epochMs: number, zone: DisplayZone): string {
-  const w = wallClock(epochMs, zone);
-  return `${w.day} ${MONTHS[w.month]}`;
-}
-
-/** "12 Nov 14:05" */
-export function dayMinuteIn(epochMs: number, zone: DisplayZone): string {
-  return `${dayIn(epochMs, zone)} ${clockIn(epochMs, zone)}`;
-}
-
-/** "2026-11-12 14:05:09", for table cells and tooltips. */
-export function fullTimeIn(epochMs: number, zone: DisplayZone): string {
-  const w = wallClock(epochMs, zone);
-  return `${w.year}-${two(w.month + 1)}-${two(w.day)} ${two(w.hour)}:${two(w.minute)}:${two(w.second)}`;
-}
-
-const sameDay = (a: WallClock, b: WallClock): boolean =>
-  a.year === b.year && a.month === b.month && a.day === b.day;
-
-/** "14:05:09" */
-function clockSecondsIn(epochMs: number, zone: DisplayZone): string {
-  const w = wallClock(epochMs, zone);
-  return `${two(w.hour)}:${two(w.minute)}:${two(w.second)}`;
-}
+const sameIn = (a: number, b: number, pattern: string, zone: DisplayZone): boolean =>
+  formatIn(a, pattern, zone) === formatIn(b, pattern, zone);
 
 /**
  * "12 Nov 14:00 – 18:00", or "12 Nov 22:00 – 13 Nov 02:00" across midnight; with seconds when
  * both ends fall in the same minute ("12 Nov 14:00:05 – 14:00:40").
  */
-export function intervalText(interval: TimeInterval, zone: DisplayZone): string {
-  const from = wallClock(interval.start, zone);
-  const to = wallClock(interval.end, zone);
-  if (sameDay(from, to) && clockIn(interval.start, zone) === clockIn(interval.end, zone)) {
-    const start = `${dayIn(interval.start, zone)} ${clockSecondsIn(interval.start, zone)}`;
-    return `${start} – ${clockSecondsIn(interval.end, zone)}${zoneSuffix(zone)}`;
+export function intervalText({ start, end }: TimeInterval, zone: DisplayZone): string {
+  const sameDay = sameIn(start, end, 'yyyy-MM-dd', zone);
+  if (sameDay && sameIn(start, end, 'HH:mm', zone)) {
+    return `${formatIn(start, 'd MMM HH:mm:ss', zone)} – ${formatIn(end, 'HH:mm:ss', zone)}${zoneSuffix(zone)}`;
   }
-  const end = sameDay(from, to) ? clockIn(interval.end, zone) : dayMinuteIn(interval.end, zone);
-  return `${dayMinuteIn(interval.start, zone)} – ${end}${zoneSuffix(zone)}`;
+  const endText = formatIn(end, sameDay ? 'HH:mm' : 'd MMM HH:mm', zone);
+  return `${formatIn(start, 'd MMM HH:mm', zone)} – ${endText}${zoneSuffix(zone)}`;
 }
 
 /**
@@ -140,41 +100,34 @@ export function intervalText(interval: TimeInterval, zone: DisplayZone): string 
  */
 export function coveredText(interval: TimeInterval, zone: DisplayZone, now: number): string {
   if (interval.end - interval.start < 2 * DAY_MS) return intervalText(interval, zone);
-  const from = wallClock(interval.start, zone);
-  const to = wallClock(Math.max(interval.start, interval.end - 1), zone);
-  const thisYear = wallClock(now, zone).year;
-  const year = (w: WallClock): string => (w.year === thisYear ? '' : ` ${w.year}`);
-  if (from.year !== to.year) {
-    return `${from.day} ${MONTHS[from.month]} ${from.year} – ${to.day} ${MONTHS[to.month]} ${to.year}`;
+  const from = interval.start;
+  const to = Math.max(interval.start, interval.end - 1);
+  if (!sameIn(from, to, 'yyyy', zone)) {
+    return `${formatIn(from, 'd MMM yyyy', zone)} – ${formatIn(to, 'd MMM yyyy', zone)}`;
   }
-  if (from.month === to.month) {
-    const days = from.day === to.day ? `${from.day}` : `${from.day}–${to.day}`;
-    return `${days} ${MONTHS[from.month]}${year(to)}`;
+  const year = sameIn(to, now, 'yyyy', zone) ? '' : ` ${formatIn(to, 'yyyy', zone)}`;
+  if (sameIn(from, to, 'MM', zone)) {
+    const days = sameIn(from, to, 'd', zone)
+      ? formatIn(from, 'd', zone)
+      : `${formatIn(from, 'd', zone)}–${formatIn(to, 'd', zone)}`;
+    return `${days} ${formatIn(to, 'MMM', zone)}${year}`;
   }
-  return `${from.day} ${MONTHS[from.month]} – ${to.day} ${MONTHS[to.month]}${year(to)}`;
+  return `${formatIn(from, 'd MMM', zone)} – ${formatIn(to, 'd MMM', zone)}${year}`;
 }
+
+// ---- <input type="datetime-local"> ------------------------------------------------------------
+
+const INPUT_PATTERNS = ["yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss"] as const;
 
 /** The value of an `<input type="datetime-local">` showing `epochMs` in `zone`. */
-export function toInputValue(epochMs: number, zone: DisplayZone): string {
-  const w = wallClock(epochMs, zone);
-  return `${w.year}-${two(w.month + 1)}-${two(w.day)}T${two(w.hour)}:${two(w.minute)}`;
-}
+export const toInputValue = (epochMs: number, zone: DisplayZone): string =>
+  formatIn(epochMs, INPUT_PATTERNS[0], zone);
 
-/** Reads an `<input type="datetime-local">` value as a time in `zone`; null when incomplete. */
+/** Reads an `<input type="datetime-local">` value (seconds optional) as a time in `zone`; null when incomplete. */
 export function fromInputValue(value: string, zone: DisplayZone): number | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value);
-  if (!match) return null;
-  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const ms =
-    zone === 'utc'
-      ? Date.UTC(year, month - 1, day, hour, minute, second)
-      : new Date(year, month - 1, day, hour, minute, second).getTime();
-  return Number.isFinite(ms) ? ms : null;
+  for (const pattern of INPUT_PATTERNS) {
+    const date = parse(value, pattern, new Date(0), zone === 'utc' ? { in: UTC } : {});
+    if (isValid(date)) return date.getTime();
+  }
+  return null;
 }

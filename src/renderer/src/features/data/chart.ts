@@ -8,6 +8,7 @@ import {
   CHART_COLORS,
   CHART_FONT,
   lineChartBase,
+  TIME_AXIS_FORMATS,
   yScale,
   type ChartPoint,
   type LineDataset,
@@ -218,7 +219,7 @@ export function buildDataChart(
         max: displayX(range.end, zone),
         time: {
           tooltipFormat: 'yyyy-MM-dd HH:mm:ss',
-          displayFormats: { minute: 'HH:mm', hour: 'HH:mm', day: 'd MMM', month: 'MMM yyyy' },
+          displayFormats: TIME_AXIS_FORMATS,
         },
         title: {
           display: true,

@@ -1,7 +1,7 @@
 /** What a read's provenance says in words: live, an offline copy and its age, or what is missing and why. */
 import type { Provenance } from '../../../../shared/data';
 import type { FieldDeskErrorData } from '../../../../shared/errors';
-import { clockIn, intervalText, relativeTimeText, zoneSuffix, type DisplayZone } from '../../ui/time';
+import { clockText, intervalText, relativeTimeText, zoneSuffix, type DisplayZone } from '../../ui/time';
 import type { Tone } from '../../ui/tone';
 
 export interface ProvenanceView {
@@ -44,7 +44,7 @@ export function provenanceView(provenance: Provenance, now: number, zone: Displa
       return {
         tone: 'ok',
         icon: 'online',
-        text: `Live from the service, fetched ${clockIn(provenance.fetchedAt, zone)}${zoneSuffix(zone)}`,
+        text: `Live from the service, fetched ${clockText(provenance.fetchedAt, zone)}${zoneSuffix(zone)}`,
         copyAt: null,
       };
     case 'cached':

@@ -1,7 +1,7 @@
 /** A dataset's record table: newest first, a page at a time, times shown in the chosen zone. */
 import type { CellValue, RecordTable } from '../../../../shared/data';
 import { tableSlice, type TableSlice } from '../../ui/table-slice';
-import { fullTimeIn, type DisplayZone } from '../../ui/time';
+import { exactTimeText, type DisplayZone } from '../../ui/time';
 
 export const RECORD_PAGE_SIZE = 200;
 
@@ -74,7 +74,7 @@ export function cellText(value: CellValue | undefined, isTime: boolean, zone: Di
   if (value === null || value === undefined) return NO_READING;
   if (isTime) {
     const ms = timeValue(value);
-    return ms === null ? String(value) : fullTimeIn(ms, zone);
+    return ms === null ? String(value) : exactTimeText(ms, zone);
   }
   if (typeof value === 'number') return Number.isNaN(value) ? NO_READING : numberFormat.format(value);
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';

@@ -12,6 +12,7 @@ import {
   CHART_COLORS,
   CHART_FONT,
   lineChartBase,
+  TIME_AXIS_FORMATS,
   yScale,
   type AxisRange,
   type ChartPoint,
@@ -94,7 +95,7 @@ function baseOptions(yScales: NonNullable<ChartOptions<'line'>['scales']>): Char
     scales: {
       x: {
         type: 'time',
-        time: { tooltipFormat: 'yyyy-MM-dd HH:mm', displayFormats: { day: 'd MMM', month: 'MMM yyyy' } },
+        time: { tooltipFormat: 'yyyy-MM-dd HH:mm', displayFormats: TIME_AXIS_FORMATS },
         ticks: { color: CHART_COLORS.text, font: CHART_FONT, maxRotation: 0, autoSkipPadding: 16 },
         grid: { color: CHART_COLORS.grid },
         border: { color: CHART_COLORS.text, width: 2 },

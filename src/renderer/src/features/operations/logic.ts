@@ -3,6 +3,7 @@
  * the operation of an instrument, and the progress bar's numbers and words.
  */
 import { isFinishedState, type ActionName, type OperationSnapshot } from '../../../../shared/operations';
+import { stopwatchText } from '../../ui/time';
 
 /**
  * The bar never claims more than this before the result is in: the instrument's timing is an
@@ -61,15 +62,6 @@ export function latestOperationFor(
         s.serial === serial && s.accountId === accountId && (action === undefined || s.action === action),
     ) ?? null
   );
-}
-
-/** "0:18", "1:05", "1:02:03": minutes and seconds as a stopwatch shows them. */
-export function stopwatchText(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 1000));
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const seconds = String(total % 60).padStart(2, '0');
-  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
 }
 
 export interface ProgressView {

@@ -11,15 +11,13 @@ import {
   type TimeInterval,
 } from '../../../../shared/data';
 import { bytesText } from '../../../../shared/format';
+import { durationText, MINUTE_MS } from '../../ui/time';
 
 /** "about 2 min left", "less than a minute left", "working out the time left". */
 export function etaText(etaMs: number | null): string {
   if (etaMs === null) return 'working out the time left';
-  if (etaMs < 60_000) return 'less than a minute left';
-  const minutes = Math.round(etaMs / 60_000);
-  if (minutes < 90) return `about ${minutes} min left`;
-  const hours = Math.round(etaMs / 3_600_000);
-  return `about ${hours} hour${hours === 1 ? '' : 's'} left`;
+  if (etaMs < MINUTE_MS) return 'less than a minute left';
+  return `about ${durationText(0, etaMs)} left`;
 }
 
 export function isSyncActive(snapshot: Pick<SyncSnapshot, 'state'>): boolean {
