@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import type { Connectivity } from '../../../src/shared/ipc/contract';
 import { FieldDeskError } from '../../../src/shared/errors';
+import { deferred } from './fixtures';
 
 /** The fake backend the stores talk to instead of `window.fielddesk`, typed from the contract. */
 const backend = await vi.hoisted(async () => (await import('./fake-api')).createFakeBackend());
@@ -23,12 +24,6 @@ const online = (since: number): Connectivity => ({
   since,
   message: null,
 });
-
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((res) => (resolve = res));
-  return { promise, resolve };
-}
 
 beforeEach(() => {
   setActivePinia(createPinia());

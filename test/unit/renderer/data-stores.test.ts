@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import type { DataReadResult, DatasetQuery } from '../../../src/shared/data';
 import { FieldDeskError } from '../../../src/shared/errors';
-import { account, syncSnapshot as snapshot } from './fixtures';
+import { account, deferred, syncSnapshot as snapshot } from './fixtures';
 
 /** The fake backend the stores talk to instead of `window.fielddesk`, typed from the contract. */
 const backend = await vi.hoisted(async () => (await import('./fake-api')).createFakeBackend());
@@ -23,12 +23,6 @@ const query = (dataset: DatasetQuery['dataset'] = 'noiseMeasurements'): DatasetQ
 
 function answer(q: DatasetQuery, provenance: DataReadResult['provenance']): DataReadResult {
   return { query: q, provenance, series: [], records: null };
-}
-
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((res) => (resolve = res));
-  return { promise, resolve };
 }
 
 beforeEach(() => {

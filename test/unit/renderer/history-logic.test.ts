@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { CalibrationRecord, SicRecord } from '../../../src/shared/operations';
-import { historyRange, newestFirst } from '../../../src/renderer/src/features/history/logic';
-import { sliceText, tableSlice, TABLE_ROW_LIMIT } from '../../../src/renderer/src/ui/table-slice';
+import { historyRange } from '../../../src/renderer/src/features/history/logic';
+import {
+  newestFirst,
+  sliceText,
+  tableSlice,
+  TABLE_ROW_LIMIT,
+} from '../../../src/renderer/src/ui/table-slice';
 import {
   calibrationChart,
   LEVEL_AXIS,

@@ -4,7 +4,7 @@ import { expectCalledWith } from './fake-api';
 import { FieldDeskError } from '../../../src/shared/errors';
 import type { InstrumentList } from '../../../src/shared/ipc/contract';
 import type { Instrument } from '../../../src/shared/service/schemas';
-import { account, FLEET } from './fixtures';
+import { account, deferred, FLEET } from './fixtures';
 
 /** The fake backend the stores talk to instead of `window.fielddesk`, typed from the contract. */
 const backend = await vi.hoisted(async () => (await import('./fake-api')).createFakeBackend());
@@ -14,16 +14,6 @@ const fake = backend.api;
 const { useInstrumentsStore } = await import('../../../src/renderer/src/features/instruments/store');
 const { useAccountsStore } = await import('../../../src/renderer/src/features/accounts/store');
 const { useConnectivityStore } = await import('../../../src/renderer/src/features/connectivity/store');
-
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (reason: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 async function loadedStore() {
   const accounts = useAccountsStore();

@@ -1,4 +1,5 @@
-/** Long tables cut to their newest rows until "Show all" (history tables, record pages). */
+/** Long tables newest first, cut to their newest rows until "Show all" (history tables, record pages). */
+import { countOf } from './words';
 
 /** Tables show this many newest rows until "Show all" is pressed. */
 export const TABLE_ROW_LIMIT = 50;
@@ -18,7 +19,11 @@ export function tableSlice<T>(rows: readonly T[], showAll: boolean, limit = TABL
 
 /** "Showing the latest 50 of 312 calibrations." / "12 calibrations." */
 export function sliceText(slice: TableSlice<unknown>, noun: string, nounPlural = `${noun}s`): string {
-  const plural = slice.total === 1 ? noun : nounPlural;
-  if (slice.hidden === 0) return `${slice.total} ${plural}.`;
-  return `Showing the latest ${slice.rows.length} of ${slice.total} ${plural}.`;
+  const total = countOf(slice.total, noun, nounPlural);
+  return slice.hidden === 0 ? `${total}.` : `Showing the latest ${slice.rows.length} of ${total}.`;
+}
+
+/** A copy sorted newest first by `key` (the input is left alone). */
+export function newestFirst<T>(rows: Iterable<T>, key: (row: T) => number): T[] {
+  return [...rows].sort((a, b) => key(b) - key(a));
 }

@@ -7,6 +7,7 @@ import {
   type KeyStorage,
 } from '../../../../shared/accounts';
 import { fieldError } from '../../ui/forms';
+import { countOf } from '../../ui/words';
 
 export const KEY_STORAGE_LABELS: Record<KeyStorage, string> = {
   keychain: 'In system keychain',
@@ -21,8 +22,7 @@ export function keyStorageLabel(storage: KeyStorage): string {
 
 /** "Key works: 10 instruments". */
 export function checkResultText(check: Pick<AccountCheck, 'instrumentCount'>): string {
-  const n = check.instrumentCount;
-  return `Key works: ${n} instrument${n === 1 ? '' : 's'}`;
+  return `Key works: ${countOf(check.instrumentCount, 'instrument')}`;
 }
 
 export interface AccountForm {

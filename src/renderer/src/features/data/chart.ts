@@ -14,6 +14,7 @@ import {
   type LineDataset,
 } from '../../ui/chart-base';
 import { intervalText, MINUTE_MS, ZONE_LABELS, type DisplayZone } from '../../ui/time';
+import { countOf } from '../../ui/words';
 
 /** High-contrast line colours, each with its own dash so lines differ without colour too. */
 const SERIES_STYLES: ReadonlyArray<{ color: string; dash: number[] }> = [
@@ -151,7 +152,7 @@ function chartSummary(
   const span = readingSpan(series);
   if (span === null) return `${names}, ${intervalText(range, zone)}: no readings in this range.`;
   const points = Math.max(...series.map((s) => s.values.length));
-  const count = `${points.toLocaleString('en-GB')} reading${points === 1 ? '' : 's'}${series.length > 1 ? ' each' : ''}`;
+  const count = `${countOf(points, 'reading')}${series.length > 1 ? ' each' : ''}`;
   const missing =
     missingCount === 0
       ? ''

@@ -8,6 +8,7 @@ import type { ChartOptions } from 'chart.js';
 import { dbText } from '../../../../shared/format';
 import type { CalibrationRecord, SicRecord } from '../../../../shared/operations';
 import { minuteTimeText } from '../../ui/time';
+import { countOf } from '../../ui/words';
 import {
   CHART_COLORS,
   CHART_FONT,
@@ -86,8 +87,6 @@ function spanText(times: readonly number[]): string {
   const last = times[times.length - 1] as number;
   return first === last ? ` on ${dayText(first)}` : `, ${dayText(first)} to ${dayText(last)}`;
 }
-
-const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 function baseOptions(yScales: NonNullable<ChartOptions<'line'>['scales']>): ChartOptions<'line'> {
   return {
@@ -225,9 +224,9 @@ export function calibrationChart(records: readonly CalibrationRecord[], toleranc
   const summary =
     sorted.length === 0
       ? 'No calibrations in this range.'
-      : `${plural(sorted.length, 'calibration')}${spanText(times)}; ${failed.length} failed, marked with a red cross.` +
+      : `${countOf(sorted.length, 'calibration')}${spanText(times)}; ${failed.length} failed, marked with a red cross.` +
         offsetSpan +
-        (offScaleCount > 0 ? ` ${plural(offScaleCount, 'value')} off the scale drawn at its edge.` : '');
+        (offScaleCount > 0 ? ` ${countOf(offScaleCount, 'value')} off the scale drawn at its edge.` : '');
 
   return {
     datasets,
@@ -292,7 +291,7 @@ export function sicChart(records: readonly SicRecord[]): ChartModel {
   const summary =
     sorted.length === 0
       ? 'No system integrity checks in this range.'
-      : `${plural(sorted.length, 'system integrity check')}${spanText(sorted.map((r) => r.time))}; ` +
+      : `${countOf(sorted.length, 'system integrity check')}${spanText(sorted.map((r) => r.time))}; ` +
         `${failed.length} failed or could not run, marked with a red cross. Lines: 500 Hz, 1 kHz and 8 kHz tone levels.`;
   return {
     datasets,

@@ -1,4 +1,4 @@
-/** The instrument's history on screen: the range of months to read, and rows newest first. */
+/** The instrument's history on screen: the range of months to read. */
 import { subMonths } from 'date-fns';
 
 /** Ranges offered, in months back from now. */
@@ -12,9 +12,4 @@ export function historyRange(months: HistoryRangeMonths, nowMs: number): { start
 
 export function rangeLabel(months: HistoryRangeMonths): string {
   return months === 12 ? 'Last 12 months' : months === 24 ? 'Last 24 months' : 'Last 3 months';
-}
-
-/** A copy sorted newest first by `key` (the input is left alone). */
-export function newestFirst<T>(rows: readonly T[], key: (row: T) => number): T[] {
-  return [...rows].sort((a, b) => key(b) - key(a));
 }

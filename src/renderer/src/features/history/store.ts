@@ -16,7 +16,8 @@ import type {
   SicRecord,
 } from '../../../../shared/operations';
 import { asFieldDeskError } from '../../errors';
-import { DEFAULT_HISTORY_MONTHS, historyRange, newestFirst, type HistoryRangeMonths } from './logic';
+import { DEFAULT_HISTORY_MONTHS, historyRange, type HistoryRangeMonths } from './logic';
+import { newestFirst } from '../../ui/table-slice';
 
 export interface HistoryPart<T> {
   /** Newest first. */

@@ -5,6 +5,7 @@
 import type { InstrumentEntry } from '../../../../shared/ipc/contract';
 import type { InstrumentStatus } from '../../../../shared/service/schemas';
 import type { Tone } from '../../ui/tone';
+import { countOf } from '../../ui/words';
 
 export type InstrumentKind = 'Noise' | 'AirQuality' | 'Vibration' | 'Other';
 
@@ -175,13 +176,9 @@ export function nextSort(current: SortOrder, key: SortKey): SortOrder {
   return { key, direction: current.direction === 'ascending' ? 'descending' : 'ascending' };
 }
 
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
-}
-
 /** "8 of 10 instruments", or "10 instruments" when nothing is filtered out. */
 export function countText(shown: number, total: number): string {
-  return shown === total ? plural(total, 'instrument') : `${shown} of ${plural(total, 'instrument')}`;
+  return shown === total ? countOf(total, 'instrument') : `${shown} of ${countOf(total, 'instrument')}`;
 }
 
 /** "51.50123, -0.12345", or `null` without a position. */

@@ -113,6 +113,11 @@ export const useInstrumentsStore = defineStore('instruments', () => {
     return details.value[serial] ?? entries.value.find((e) => e.instrument.serialNumber === serial) ?? null;
   }
 
+  /** The instrument's name, or its serial while it has none or is not loaded. */
+  function nameOf(serial: string): string {
+    return entryFor(serial)?.instrument.name || serial;
+  }
+
   function setDetailName(serial: string, name: string): void {
     const detail = details.value[serial];
     if (detail) {
@@ -218,6 +223,7 @@ export const useInstrumentsStore = defineStore('instruments', () => {
     refresh,
     loadDetail,
     entryFor,
+    nameOf,
     rename,
     clearRenameError,
     sortBy,

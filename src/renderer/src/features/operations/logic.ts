@@ -3,6 +3,7 @@
  * the operation of an instrument, and the progress bar's numbers and words.
  */
 import { isFinishedState, type ActionName, type OperationSnapshot } from '../../../../shared/operations';
+import { newestFirst } from '../../ui/table-slice';
 import { stopwatchText } from '../../ui/time';
 
 /**
@@ -32,10 +33,9 @@ export function mergeSnapshot(
   return incoming.updatedAt >= current.updatedAt ? incoming : current;
 }
 
-/** Newest first. */
-export function sortOperations(snapshots: Iterable<OperationSnapshot>): OperationSnapshot[] {
-  return [...snapshots].sort((a, b) => b.startedAt - a.startedAt);
-}
+/** Newest started first. */
+export const sortOperations = (snapshots: Iterable<OperationSnapshot>): OperationSnapshot[] =>
+  newestFirst(snapshots, (s) => s.startedAt);
 
 /** The running operation on an instrument (newest, should there be more than one), or null. */
 export function activeOperationFor(

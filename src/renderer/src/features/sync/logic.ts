@@ -45,11 +45,6 @@ export function mergeSyncSnapshot(current: SyncSnapshot | undefined, next: SyncS
   return next.updatedAt >= current.updatedAt ? next : current;
 }
 
-/** Newest first. */
-export function sortSyncs(snapshots: readonly SyncSnapshot[]): SyncSnapshot[] {
-  return [...snapshots].sort((a, b) => b.startedAt - a.startedAt);
-}
-
 /** "Weather for AQ132935: the key lacks data.enviro:read" */
 export function failureText(failure: SyncSnapshot['failures'][number]): string {
   return `${DATASET_LABELS[failure.dataset]} for ${failure.serial}: ${failure.message}`;

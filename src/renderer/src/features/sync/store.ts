@@ -9,7 +9,8 @@ import { api } from '../../api';
 import type { SyncRequest, SyncSnapshot } from '../../../../shared/data';
 import type { FieldDeskError } from '../../../../shared/errors';
 import { asFieldDeskError } from '../../errors';
-import { isSyncActive, mergeSyncSnapshot, sortSyncs } from './logic';
+import { isSyncActive, mergeSyncSnapshot } from './logic';
+import { newestFirst } from '../../ui/table-slice';
 import { useAccountsStore } from '../accounts/store';
 import { useCacheStore } from '../cache/store';
 
@@ -23,7 +24,9 @@ export const useSyncStore = defineStore('sync', () => {
 
   /** The active account's syncs, newest first. */
   const all = computed(() =>
-    sortSyncs(Object.values(byId.value)).filter((s) => s.accountId === accounts.activeId),
+    newestFirst(Object.values(byId.value), (s) => s.startedAt).filter(
+      (s) => s.accountId === accounts.activeId,
+    ),
   );
   const active = computed(() => all.value.find(isSyncActive) ?? null);
   /** A sync cut short by a restart, offered for resuming (the newest one). */
