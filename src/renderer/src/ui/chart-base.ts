@@ -11,7 +11,7 @@ export interface ChartPoint {
 
 export type LineDataset = ChartDataset<'line', ChartPoint[]>;
 
-/** The theme's colours (styles/theme.css); the canvas cannot read CSS variables cheaply. */
+/** The theme's colours (styles/tokens.css); the canvas cannot read CSS variables cheaply. */
 export const CHART_COLORS = {
   text: '#0d0d0d',
   grid: '#c4c4c4',
