@@ -11,6 +11,7 @@ vi.mock('../../../src/renderer/src/api', () => ({ api: backend.api }));
 const fake = backend.api;
 
 const { useOperationsStore } = await import('../../../src/renderer/src/features/operations/store');
+const { useActionsStore } = await import('../../../src/renderer/src/features/actions/store');
 const { useAccountsStore } = await import('../../../src/renderer/src/features/accounts/store');
 const { useConnectivityStore } = await import('../../../src/renderer/src/features/connectivity/store');
 
@@ -61,7 +62,7 @@ describe('operations store', () => {
       );
       return snapshot({ state: 'starting', phase: 'Sending request', updatedAt: 1_000 });
     });
-    const started = await store.startAction('QT100001', 'Calibration');
+    const started = await useActionsStore().start('QT100001', 'Calibration');
     expectCalledWith(fake.actions.start, { serial: 'QT100001', action: 'Calibration' });
     expect(started.phase).toBe('Waiting for the instrument');
     store.stop();
@@ -77,9 +78,8 @@ describe('operations store', () => {
   });
 
   it('passes a refused start on, leaving connectivity to the backend', async () => {
-    const store = useOperationsStore();
     fake.actions.start.mockRejectedValueOnce(new FieldDeskError('offline', 'Cannot reach the service.'));
-    await expect(store.startAction('QT100001', 'Identify')).rejects.toMatchObject({ code: 'offline' });
+    await expect(useActionsStore().start('QT100001', 'Identify')).rejects.toMatchObject({ code: 'offline' });
     expect(useConnectivityStore().isOffline).toBe(false);
   });
 

@@ -1,7 +1,9 @@
 /**
- * How times and durations read on screen: date-fns patterns on a 24-hour clock, in local time or
- * in the zone the user chose for data. Times inside the app are epoch milliseconds.
+ * ui — what every feature shows the same way: states, banners, pills, icons, dialogs, progress,
+ * tables and charts' base, and how times, durations, counts and tones read (this file, words.ts, tone.ts).
  */
+// How times and durations read on screen: date-fns patterns on a 24-hour clock, in local time or
+// in the zone the user chose for data. Times inside the app are epoch milliseconds.
 import { format, formatDuration, intervalToDuration, isValid, parse, type Locale } from 'date-fns';
 import { enGB } from 'date-fns/locale';
 import { tz } from '@date-fns/tz';

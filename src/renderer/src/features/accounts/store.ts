@@ -1,6 +1,6 @@
 /**
- * Accounts as the backend knows them. The renderer never holds a stored key: it only passes
- * on the one the user is typing, and reads summaries back.
+ * features/accounts — accounts.* and accounts.onChanged: this store, the first-run and accounts
+ * screens, the account card and form, the key field, labels and checks (logic.ts, scopes.ts).
  */
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
@@ -9,6 +9,10 @@ import type { AccountCheck, AccountsState, AccountSummary, VaultStatus } from '.
 import type { FieldDeskError } from '../../../../shared/errors';
 import { asFieldDeskError } from '../../errors';
 
+/**
+ * Accounts as the backend knows them. The renderer never holds a stored key: it only passes
+ * on the one the user is typing, and reads summaries back.
+ */
 export const useAccountsStore = defineStore('accounts', () => {
   const accounts = ref<AccountSummary[]>([]);
   const activeId = ref<string | null>(null);

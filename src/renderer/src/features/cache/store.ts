@@ -1,4 +1,7 @@
-/** What is kept offline (`cache.summary`) and clearing it, per instrument or all at once. */
+/**
+ * features/cache — cache.summary and cache.clear: this store, the offline data screen, and what
+ * each instrument has offline in words (logic.ts).
+ */
 import { defineStore } from 'pinia';
 import { ref, shallowRef, watch } from 'vue';
 import { api } from '../../api';
@@ -7,6 +10,7 @@ import type { FieldDeskError } from '../../../../shared/errors';
 import { asFieldDeskError } from '../../errors';
 import { useAccountsStore } from '../accounts/store';
 
+/** What is kept offline (`cache.summary`) and clearing it, per instrument or all at once. */
 export const useCacheStore = defineStore('cache', () => {
   const accounts = useAccountsStore();
   const summary = shallowRef<CacheSummary | null>(null);

@@ -1,7 +1,6 @@
 /**
- * The data view's state: what it shows (instrument, dataset, range, options, time zone), the
- * last answer with its provenance, and whether it is on screen (the app's offline banner then
- * says how old the shown copy is). Answers to superseded reads are dropped.
+ * features/data — data.read: this store and the data view with its chart, record table, range,
+ * provenance line and options (chart.ts, records.ts, ranges.ts, provenance.ts, datasets.ts).
  */
 import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowRef, watch } from 'vue';
@@ -14,6 +13,11 @@ import type { RangeChoice } from './ranges';
 import { initialChoices, type OptionChoices } from './datasets';
 import { useAccountsStore } from '../accounts/store';
 
+/**
+ * The data view's state: what it shows (instrument, dataset, range, options, time zone), the
+ * last answer with its provenance, and whether it is on screen (the app's offline banner then
+ * says how old the shown copy is). Answers to superseded reads are dropped.
+ */
 export const useDataStore = defineStore('data', () => {
   const accounts = useAccountsStore();
 

@@ -1,8 +1,6 @@
 /**
- * One instrument's history: calibrations, the calibration log and SIC results for a range of
- * months, read through the cache (so offline they show what a site sync or an earlier read
- * stored, with where it came from), and the local record of actions run from FieldDesk.
- * Each part loads and fails on its own, so a missing scope for one does not hide the others.
+ * features/history — history.calibrations, .calibrationLog and .sic: this store and an instrument's
+ * history section with its charts (charts.ts) and tables (the local action record via actions/store).
  */
 import { defineStore } from 'pinia';
 import { shallowRef } from 'vue';
@@ -18,6 +16,7 @@ import type {
 import { asFieldDeskError } from '../../errors';
 import { DEFAULT_HISTORY_MONTHS, historyRange, type HistoryRangeMonths } from './logic';
 import { newestFirst } from '../../ui/table-slice';
+import { useActionsStore } from '../actions/store';
 
 export interface HistoryPart<T> {
   /** Newest first. */
@@ -52,7 +51,14 @@ const emptyPart = <T>(): HistoryPart<T> => ({
   provenance: null,
 });
 
+/**
+ * One instrument's history: calibrations, the calibration log and SIC results for a range of
+ * months, read through the cache (so offline they show what a site sync or an earlier read
+ * stored, with where it came from), and the local record of actions run from FieldDesk.
+ * Each part loads and fails on its own, so a missing scope for one does not hide the others.
+ */
 export const useHistoryStore = defineStore('history', () => {
+  const actions = useActionsStore();
   // Shallow: rows are replaced whole, and hundreds of SIC records need not be reactive one by one.
   const bySerial = shallowRef<Record<string, InstrumentHistory>>({});
   /** Bumped per serial on each load, so an answer for an older range is dropped. */
@@ -126,7 +132,7 @@ export const useHistoryStore = defineStore('history', () => {
       ),
       loadPart(serial, 'sic', generation, async () => byTime(await api.history.sic(range))),
       loadPart(serial, 'actions', generation, async () => ({
-        rows: newestFirst(await api.actions.history({ serial }), (r) => r.finishedAt),
+        rows: await actions.record(serial),
         provenance: null,
       })),
     ]);

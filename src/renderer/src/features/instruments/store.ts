@@ -1,6 +1,6 @@
 /**
- * The active account's instruments: the list with its time, search and filters, details, and
- * renaming with an optimistic update. A failed refresh keeps the last loaded list on screen.
+ * features/instruments — instruments.list, .get and .rename: this store, the list and detail
+ * screens, the name editor, and the list's pure logic (logic.ts, rename.ts, icons.ts).
  */
 import { defineStore } from 'pinia';
 import { computed, reactive, ref, shallowRef, watch } from 'vue';
@@ -29,6 +29,10 @@ export interface RenameState {
   error: string | null;
 }
 
+/**
+ * The active account's instruments: the list with its time, search and filters, details, and
+ * renaming with an optimistic update. A failed refresh keeps the last loaded list on screen.
+ */
 export const useInstrumentsStore = defineStore('instruments', () => {
   const accounts = useAccountsStore();
 

@@ -1,7 +1,6 @@
 /**
- * Long-running work the backend does for us (field actions today). Loads `operations.list()` at
- * start and follows `operations.onProgress`, so a reloaded window re-attaches to what runs.
- * Keeps a clock ticking while something runs, for the elapsed time on the progress bars.
+ * features/operations — operations.list, .cancel and .onProgress: this store (actions start in
+ * actions/store.ts), the progress bars' logic (logic.ts) and the top bar's running-actions link.
  */
 import { defineStore } from 'pinia';
 import { computed, ref, watch } from 'vue';
@@ -15,6 +14,11 @@ import { useAccountsStore } from '../accounts/store';
 /** Elapsed time is shown to the second; half a second keeps it from skipping one. */
 const CLOCK_TICK_MS = 500;
 
+/**
+ * Long-running work the backend does for us (field actions today). Loads `operations.list()` at
+ * start and follows `operations.onProgress`, so a reloaded window re-attaches to what runs.
+ * Keeps a clock ticking while something runs, for the elapsed time on the progress bars.
+ */
 export const useOperationsStore = defineStore('operations', () => {
   const accounts = useAccountsStore();
   const byId = ref<Record<string, OperationSnapshot>>({});
@@ -54,16 +58,6 @@ export const useOperationsStore = defineStore('operations', () => {
   function stop(): void {
     unsubscribe?.();
     unsubscribe = null;
-  }
-
-  /**
-   * Starts an action; the snapshot comes back at once and progress follows as events. Throws the
-   * backend's error when it refuses to start (another action running, no account, offline…).
-   */
-  async function startAction(serial: string, action: ActionName): Promise<OperationSnapshot> {
-    const snapshot = await api.actions.start({ serial, action });
-    apply(snapshot);
-    return byId.value[snapshot.id] ?? snapshot;
   }
 
   /** Stops watching (the instrument is told nothing); the snapshot says so in plain words. */
@@ -111,7 +105,6 @@ export const useOperationsStore = defineStore('operations', () => {
     load,
     start,
     stop,
-    startAction,
     cancel,
     get,
     activeFor,

@@ -1,4 +1,7 @@
-/** The app's own settings (calibration reference level and tolerance), read and saved by the backend. */
+/**
+ * features/settings — settings.get and settings.update: this store, the settings screen and the
+ * check of a typed tolerance (tolerance.ts).
+ */
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import { api } from '../../api';
@@ -7,6 +10,7 @@ import { errorMessage } from '../../errors';
 
 export type SettingsChange = Partial<Settings>;
 
+/** The app's own settings (calibration reference level and tolerance), read and saved by the backend. */
 export const useSettingsStore = defineStore('settings', () => {
   const current = ref<Settings>({ ...DEFAULT_SETTINGS });
   const loaded = ref(false);

@@ -1,7 +1,6 @@
 /**
- * Site syncs ("Prepare for site visit"): started here, followed through `sync.onProgress`, and
- * re-attached after a reload through `sync.list()`. When one finishes, the cache summary is
- * reloaded so the dialog can say what is now available offline.
+ * features/sync — sync.start, .list, .cancel, .resume and .onProgress: this store, "Prepare for
+ * site visit" (launcher, dialog, result) and its pure logic (logic.ts).
  */
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
@@ -14,6 +13,11 @@ import { newestFirst } from '../../ui/table-slice';
 import { useAccountsStore } from '../accounts/store';
 import { useCacheStore } from '../cache/store';
 
+/**
+ * Site syncs ("Prepare for site visit"): started here, followed through `sync.onProgress`, and
+ * re-attached after a reload through `sync.list()`. When one finishes, the cache summary is
+ * reloaded so the dialog can say what is now available offline.
+ */
 export const useSyncStore = defineStore('sync', () => {
   const accounts = useAccountsStore();
   const cache = useCacheStore();
