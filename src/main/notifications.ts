@@ -3,17 +3,12 @@
  * engineer walks to the monitor with the calibrator and the laptop's window is not in front.
  * The decision is a pure function so it is tested in Node; index.ts shows it with Electron.
  */
+import { dbText } from '../shared/format';
 import { isFinishedState, type OperationSnapshot } from '../shared/operations';
 
 export interface Notice {
   title: string;
   body: string;
-}
-
-function formatDb(value: number | null, signed = false): string {
-  if (value === null) return '—';
-  const text = value.toFixed(2);
-  return signed && value > 0 ? `+${text} dB` : `${text} dB`;
 }
 
 /** What to tell the user about a finished operation, or null when there is nothing to say. */
@@ -28,13 +23,13 @@ export function finishedActionNotice(snapshot: OperationSnapshot): Notice | null
     const verdict = result.passed ? 'PASS' : 'FAIL';
     return {
       title: `Calibration ${verdict} — ${serial}`,
-      body: `Level ${formatDb(result.level)} (reference ${result.referenceDb.toFixed(1)} dB, deviation ${formatDb(result.deviationDb, true)}, tolerance ±${result.toleranceDb.toFixed(1)} dB).`,
+      body: `Level ${dbText(result.level)} (reference ${dbText(result.referenceDb, { decimals: 'setting' })}, deviation ${dbText(result.deviationDb, { signed: true })}, tolerance ±${dbText(result.toleranceDb, { decimals: 'setting' })}).`,
     };
   }
   if (result?.kind === 'sic') {
     return {
       title: `SIC ${result.passed ? 'PASS' : 'FAIL'} — ${serial}`,
-      body: `500 Hz ${formatDb(result._500Hz)}, 1 kHz ${formatDb(result._1KHz)}, 8 kHz ${formatDb(result._8KHz)}.`,
+      body: `500 Hz ${dbText(result._500Hz)}, 1 kHz ${dbText(result._1KHz)}, 8 kHz ${dbText(result._8KHz)}.`,
     };
   }
   return { title: `${action} on ${serial}`, body: snapshot.message };

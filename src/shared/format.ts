@@ -12,3 +12,41 @@ export function bytesText(bytes: number): string {
   }
   return `${(bytes / 1_000_000_000).toFixed(2)} GB`;
 }
+
+const MINUS = '\u2212';
+
+export interface DbTextOptions {
+  /**
+   * Decimal places: 2 (the default: levels as instruments report them), 1, or `'setting'`: one,
+   * or two when the second matters ("94.0 dB", "0.25 dB"), for levels and tolerances people set.
+   */
+  decimals?: 1 | 2 | 'setting';
+  /** Say which way a deviation goes: "+0.12 dB", "−0.31 dB", "±0.00 dB". */
+  signed?: boolean;
+  /** Leave out " dB", where the unit is said once around the figures. */
+  unit?: boolean;
+  /** What a missing reading reads as; "—" unless said otherwise. */
+  missing?: string;
+}
+
+/**
+ * Decibels as FieldDesk writes them everywhere (screens, notifications, the backend's messages),
+ * so a level never reads differently in two places: "94.02 dB", "+0.12 dB", "94.0 dB".
+ */
+export function dbText(value: number | null, options: DbTextOptions = {}): string {
+  if (value === null) return options.missing ?? '—';
+  const tenths = value * 10;
+  const decimals =
+    options.decimals === 'setting'
+      ? Math.abs(tenths - Math.round(tenths)) < 1e-6
+        ? 1
+        : 2
+      : (options.decimals ?? 2);
+  const unit = options.unit === false ? '' : ' dB';
+  if (!options.signed) return `${value.toFixed(decimals)}${unit}`;
+  // The sign of what is shown, so a deviation that rounds to zero reads "±0.00", never "−0.00".
+  const scale = 10 ** decimals;
+  const rounded = Math.round(value * scale) / scale;
+  const sign = rounded > 0 ? '+' : rounded < 0 ? MINUS : '±';
+  return `${sign}${Math.abs(rounded).toFixed(decimals)}${unit}`;
+}

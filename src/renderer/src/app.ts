@@ -1,9 +1,12 @@
 /** Starts the one renderer app; the Electron and browser entries differ only in the transport. */
 import { createApp } from 'vue';
 import { createPinia } from 'pinia';
+// Tokens, then the base every screen uses, then (through App) each component's scoped styles.
+import './styles/tokens.css';
+import './styles/base.css';
+import './styles/controls.css';
 import App from './App.vue';
 import { createAppRouter } from './router';
-import './styles/theme.css';
 
 export function startApp(selector = '#app'): void {
   const pinia = createPinia();

@@ -1,14 +1,14 @@
 /** Screens, in hash history (the Electron build loads from a custom scheme without a server). */
 import { createRouter, createWebHashHistory, type Router } from 'vue-router';
 import type { Pinia } from 'pinia';
-import FirstRunView from './views/FirstRunView.vue';
-import InstrumentsView from './views/InstrumentsView.vue';
-import InstrumentDetailView from './views/InstrumentDetailView.vue';
-import AccountsView from './views/AccountsView.vue';
-import SettingsView from './views/SettingsView.vue';
-import DataView from './views/DataView.vue';
-import CacheView from './views/CacheView.vue';
-import { useAccountsStore } from './stores/accounts';
+import FirstRunView from './features/accounts/FirstRunView.vue';
+import InstrumentsView from './features/instruments/InstrumentsView.vue';
+import InstrumentDetailView from './features/instruments/InstrumentDetailView.vue';
+import AccountsView from './features/accounts/AccountsView.vue';
+import SettingsView from './features/settings/SettingsView.vue';
+import DataView from './features/data/DataView.vue';
+import CacheView from './features/cache/CacheView.vue';
+import { useAccountsStore } from './features/accounts/store';
 
 export function createAppRouter(pinia: Pinia): Router {
   const router = createRouter({

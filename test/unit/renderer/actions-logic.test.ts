@@ -5,23 +5,23 @@ import {
   actionBlockedReason,
   actionsAvailability,
   type ActionContext,
-} from '../../../src/renderer/src/logic/actions';
+} from '../../../src/renderer/src/features/actions/logic';
 import {
   activeOperationFor,
   latestOperationFor,
   mergeSnapshot,
   progressView,
   PROGRESS_CAP,
-  stopwatchText,
-} from '../../../src/renderer/src/logic/operations';
+} from '../../../src/renderer/src/features/operations/logic';
+import { stopwatchText } from '../../../src/renderer/src/ui/time';
 import {
   actionRecordBadge,
   operationVerdict,
   serviceStatusBadge,
   settingDbText,
   signedDbText,
-} from '../../../src/renderer/src/logic/verdict';
-import { parseTolerance } from '../../../src/renderer/src/logic/settings';
+} from '../../../src/renderer/src/features/actions/verdict';
+import { parseTolerance } from '../../../src/renderer/src/features/settings/tolerance';
 import { account, actionSnapshot, entry, status } from './fixtures';
 
 /** Last pushed at 100 s on the test clock, so progress can be read against later times. */

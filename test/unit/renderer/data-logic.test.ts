@@ -1,25 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordTable, SeriesChannel } from '../../../src/shared/data';
+import { buildDataChart, displayX, minMaxReduce } from '../../../src/renderer/src/features/data/chart';
 import {
-  buildDataChart,
   cellText,
-  coveredText,
-  customRangeProblem,
-  displayX,
-  fromInputValue,
   headerText,
-  intervalText,
   isNumericColumn,
-  minMaxReduce,
   NO_READING,
-  provenanceView,
   recordSlice,
   recordsNewestFirst,
-  resolveRange,
-  shownCopyText,
   timeColumnKeys,
-  toInputValue,
-} from '../../../src/renderer/src/logic/data';
+} from '../../../src/renderer/src/features/data/records';
+import { coveredText, fromInputValue, intervalText, toInputValue } from '../../../src/renderer/src/ui/time';
+import { customRangeProblem, resolveRange } from '../../../src/renderer/src/features/data/ranges';
+import { provenanceView, shownCopyText } from '../../../src/renderer/src/features/data/provenance';
 import {
   availableDatasets,
   defaultDatasets,
@@ -27,18 +20,18 @@ import {
   optionsProblem,
   queryOptions,
   DEFAULT_OPTION_CHOICES,
-} from '../../../src/renderer/src/logic/datasets';
+} from '../../../src/renderer/src/features/data/datasets';
 import {
   buildSyncRequest,
   checkState,
-  coverageGroups,
   etaText,
   failureText,
   mergeSyncSnapshot,
   syncOutcome,
   syncProgressText,
   toggleAll,
-} from '../../../src/renderer/src/logic/dataSync';
+} from '../../../src/renderer/src/features/sync/logic';
+import { coverageGroups } from '../../../src/renderer/src/features/cache/logic';
 import { syncSnapshot as snapshot } from './fixtures';
 
 const T0 = Date.UTC(2026, 10, 12, 14, 0); // 12 Nov 2026 14:00 UTC

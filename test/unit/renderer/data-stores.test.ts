@@ -1,39 +1,18 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
-import type { CacheSummary, DataReadResult, DatasetQuery, SyncSnapshot } from '../../../src/shared/data';
+import type { DataReadResult, DatasetQuery } from '../../../src/shared/data';
 import { FieldDeskError } from '../../../src/shared/errors';
-import { account, syncSnapshot as snapshot } from './fixtures';
+import { account, deferred, syncSnapshot as snapshot } from './fixtures';
 
-/** The fake backend the stores talk to instead of `window.fielddesk`. */
-const fake = vi.hoisted(() => ({
-  read: vi.fn<(query: DatasetQuery) => Promise<DataReadResult>>(),
-  syncList: vi.fn<() => Promise<SyncSnapshot[]>>(),
-  syncStart: vi.fn(),
-  summary: vi.fn<() => Promise<CacheSummary>>(),
-  progress: null as ((snapshot: SyncSnapshot) => void) | null,
-}));
+/** The fake backend the stores talk to instead of `window.fielddesk`, typed from the contract. */
+const backend = await vi.hoisted(async () => (await import('./fake-api')).createFakeBackend());
+vi.mock('../../../src/renderer/src/api', () => ({ api: backend.api }));
+const fake = backend.api;
 
-vi.mock('../../../src/renderer/src/api', () => ({
-  api: {
-    data: { read: fake.read },
-    sync: {
-      list: fake.syncList,
-      start: fake.syncStart,
-      onProgress: (listener: (snapshot: SyncSnapshot) => void) => {
-        fake.progress = listener;
-        return () => (fake.progress = null);
-      },
-    },
-    cache: { summary: fake.summary },
-    accounts: { onChanged: () => () => undefined },
-    connectivity: { onChanged: () => () => undefined },
-  },
-}));
-
-const { useDataStore } = await import('../../../src/renderer/src/stores/data');
-const { useSyncStore } = await import('../../../src/renderer/src/stores/sync');
-const { useAccountsStore } = await import('../../../src/renderer/src/stores/accounts');
-const { useConnectivityStore } = await import('../../../src/renderer/src/stores/connectivity');
+const { useDataStore } = await import('../../../src/renderer/src/features/data/store');
+const { useSyncStore } = await import('../../../src/renderer/src/features/sync/store');
+const { useAccountsStore } = await import('../../../src/renderer/src/features/accounts/store');
+const { useConnectivityStore } = await import('../../../src/renderer/src/features/connectivity/store');
 
 const query = (dataset: DatasetQuery['dataset'] = 'noiseMeasurements'): DatasetQuery => ({
   serial: 'QT1',
@@ -46,15 +25,9 @@ function answer(q: DatasetQuery, provenance: DataReadResult['provenance']): Data
   return { query: q, provenance, series: [], records: null };
 }
 
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((res) => (resolve = res));
-  return { promise, resolve };
-}
-
 beforeEach(() => {
   setActivePinia(createPinia());
-  vi.resetAllMocks();
+  backend.reset();
   useAccountsStore().apply({
     accounts: [account()],
     activeId: 'acc-1',
@@ -66,8 +39,8 @@ describe('data store', () => {
   it('drops an answer to a read that a newer read replaced', async () => {
     const store = useDataStore();
     const slow = deferred<DataReadResult>();
-    fake.read.mockReturnValueOnce(slow.promise);
-    fake.read.mockResolvedValueOnce(answer(query('events'), { source: 'fresh', fetchedAt: 5 }));
+    fake.data.read.mockReturnValueOnce(slow.promise);
+    fake.data.read.mockResolvedValueOnce(answer(query('events'), { source: 'fresh', fetchedAt: 5 }));
     const first = store.read(query());
     await store.read(query('events'));
     slow.resolve(answer(query(), { source: 'fresh', fetchedAt: 1 }));
@@ -78,32 +51,32 @@ describe('data store', () => {
 
   it('says how old the shown copy is only while the data view shows a cached answer', async () => {
     const store = useDataStore();
-    fake.read.mockResolvedValueOnce(answer(query(), { source: 'cached', cachedAt: 1234 }));
+    fake.data.read.mockResolvedValueOnce(answer(query(), { source: 'cached', cachedAt: 1234 }));
     await store.read(query());
     expect(store.shownCopyAt).toBeNull();
     store.onScreen = true;
     expect(store.shownCopyAt).toBe(1234);
-    fake.read.mockResolvedValueOnce(answer(query(), { source: 'fresh', fetchedAt: 2000 }));
+    fake.data.read.mockResolvedValueOnce(answer(query(), { source: 'fresh', fetchedAt: 2000 }));
     await store.read(query());
     expect(store.shownCopyAt).toBeNull();
   });
 
-  it('keeps the last answer and marks the app offline when a read fails as offline', async () => {
+  it('keeps the last answer when a read fails as offline, leaving connectivity to the backend', async () => {
     const store = useDataStore();
-    fake.read.mockResolvedValueOnce(answer(query(), { source: 'cached', cachedAt: 1 }));
+    fake.data.read.mockResolvedValueOnce(answer(query(), { source: 'cached', cachedAt: 1 }));
     await store.read(query());
-    fake.read.mockRejectedValueOnce(new FieldDeskError('offline', 'Cannot reach the service.'));
+    fake.data.read.mockRejectedValueOnce(new FieldDeskError('offline', 'Cannot reach the service.'));
     await store.read({ ...query(), end: 7_200_000 });
     expect(store.result?.provenance.source).toBe('cached');
     expect(store.error?.code).toBe('offline');
-    expect(useConnectivityStore().isOffline).toBe(true);
+    expect(useConnectivityStore().isOffline).toBe(false);
   });
 
   it('does not show one instrument’s answer while another one loads', async () => {
     const store = useDataStore();
-    fake.read.mockResolvedValueOnce(answer(query(), { source: 'fresh', fetchedAt: 1 }));
+    fake.data.read.mockResolvedValueOnce(answer(query(), { source: 'fresh', fetchedAt: 1 }));
     await store.read(query());
-    fake.read.mockReturnValueOnce(new Promise(() => undefined));
+    fake.data.read.mockReturnValueOnce(new Promise(() => undefined));
     void store.read({ ...query(), serial: 'QT2' });
     expect(store.result).toBeNull();
   });
@@ -111,26 +84,26 @@ describe('data store', () => {
 
 describe('sync store', () => {
   it('re-attaches from sync.list, follows progress, and reloads the cache summary when done', async () => {
-    fake.syncList.mockResolvedValueOnce([snapshot(), snapshot({ id: 'other', accountId: 'acc-2' })]);
-    fake.summary.mockResolvedValue({ totalBytes: 0, instruments: [] });
+    fake.sync.list.mockResolvedValueOnce([snapshot(), snapshot({ id: 'other', accountId: 'acc-2' })]);
+    fake.cache.summary.mockResolvedValue({ totalBytes: 0, instruments: [] });
     const sync = useSyncStore();
     await sync.start();
     expect(sync.active?.id).toBe('s1');
     expect(sync.all).toHaveLength(1);
 
-    fake.progress!(snapshot({ updatedAt: 2, done: 3 }));
+    backend.emit('sync.progress', snapshot({ updatedAt: 2, done: 3 }));
     expect(sync.get('s1')?.done).toBe(3);
-    fake.progress!(snapshot({ updatedAt: 1, done: 1 })); // late, older: ignored
+    backend.emit('sync.progress', snapshot({ updatedAt: 1, done: 1 })); // late, older: ignored
     expect(sync.get('s1')?.done).toBe(3);
-    expect(fake.summary).not.toHaveBeenCalled();
+    expect(fake.cache.summary).not.toHaveBeenCalled();
 
-    fake.progress!(snapshot({ updatedAt: 3, done: 4, state: 'succeeded' }));
+    backend.emit('sync.progress', snapshot({ updatedAt: 3, done: 4, state: 'succeeded' }));
     expect(sync.active).toBeNull();
-    expect(fake.summary).toHaveBeenCalledTimes(1);
+    expect(fake.cache.summary).toHaveBeenCalledTimes(1);
   });
 
   it('offers an interrupted sync for resuming', async () => {
-    fake.syncList.mockResolvedValueOnce([snapshot({ state: 'interrupted' })]);
+    fake.sync.list.mockResolvedValueOnce([snapshot({ state: 'interrupted' })]);
     const sync = useSyncStore();
     await sync.start();
     expect(sync.interrupted?.id).toBe('s1');

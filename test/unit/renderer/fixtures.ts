@@ -114,3 +114,14 @@ export function syncSnapshot(overrides: Partial<SyncSnapshot> = {}): SyncSnapsho
     ...overrides,
   };
 }
+
+/** A promise the test settles when it wants, to hold an answer back. */
+export function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { CalibrationRecord, SicRecord } from '../../../src/shared/operations';
+import { historyRange } from '../../../src/renderer/src/features/history/logic';
 import {
-  historyRange,
   newestFirst,
   sliceText,
   tableSlice,
   TABLE_ROW_LIMIT,
-} from '../../../src/renderer/src/logic/history';
+} from '../../../src/renderer/src/ui/table-slice';
 import {
   calibrationChart,
   LEVEL_AXIS,
@@ -14,8 +14,8 @@ import {
   OFFSET_AXIS,
   offsetAxisRange,
   sicChart,
-  type ChartPoint,
-} from '../../../src/renderer/src/logic/charts';
+} from '../../../src/renderer/src/features/history/charts';
+import type { ChartPoint } from '../../../src/renderer/src/ui/chart-base';
 
 const DAY = 86_400_000;
 

@@ -1,35 +1,17 @@
 /** The history store: rows newest first with where they came from, per part, offline too. */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
-import type { HistoryRead, Provenance } from '../../../src/shared/data';
+import { expectCalledWith } from './fake-api';
+import type { Provenance } from '../../../src/shared/data';
 import { FieldDeskError } from '../../../src/shared/errors';
-import type {
-  ActionRecord,
-  CalibrationLogEntry,
-  CalibrationRecord,
-  SicRecord,
-} from '../../../src/shared/operations';
+import type { CalibrationRecord } from '../../../src/shared/operations';
 
-type Range = { serial: string; start: number; end: number };
+/** The fake backend the stores talk to instead of `window.fielddesk`, typed from the contract. */
+const backend = await vi.hoisted(async () => (await import('./fake-api')).createFakeBackend());
+vi.mock('../../../src/renderer/src/api', () => ({ api: backend.api }));
+const fake = backend.api;
 
-/** The fake backend the store talks to instead of `window.fielddesk`. */
-const fake = vi.hoisted(() => ({
-  calibrations: vi.fn<(range: Range) => Promise<HistoryRead<CalibrationRecord>>>(),
-  calibrationLog: vi.fn<(range: Range) => Promise<HistoryRead<CalibrationLogEntry>>>(),
-  sic: vi.fn<(range: Range) => Promise<HistoryRead<SicRecord>>>(),
-  actions: vi.fn<(arg: { serial: string }) => Promise<ActionRecord[]>>(),
-}));
-
-vi.mock('../../../src/renderer/src/api', () => ({
-  api: {
-    history: { calibrations: fake.calibrations, calibrationLog: fake.calibrationLog, sic: fake.sic },
-    actions: { history: fake.actions },
-    accounts: { onChanged: () => () => undefined },
-    connectivity: { onChanged: () => () => undefined },
-  },
-}));
-
-const { useHistoryStore } = await import('../../../src/renderer/src/stores/history');
+const { useHistoryStore } = await import('../../../src/renderer/src/features/history/store');
 
 const T0 = Date.UTC(2025, 5, 1);
 const cached: Provenance = { source: 'cached', cachedAt: T0 - 3_600_000 };
@@ -43,13 +25,13 @@ const calibration = (time: number): CalibrationRecord => ({
 
 beforeEach(() => {
   setActivePinia(createPinia());
-  vi.resetAllMocks();
-  fake.calibrations.mockResolvedValue({
+  backend.reset();
+  fake.history.calibrations.mockResolvedValue({
     records: [calibration(T0), calibration(T0 + 1000)],
     provenance: cached,
   });
-  fake.calibrationLog.mockResolvedValue({ records: [], provenance: cached });
-  fake.sic.mockResolvedValue({
+  fake.history.calibrationLog.mockResolvedValue({ records: [], provenance: cached });
+  fake.history.sic.mockResolvedValue({
     records: [],
     provenance: {
       source: 'partial',
@@ -58,7 +40,7 @@ beforeEach(() => {
       reason: { code: 'offline', message: 'The service cannot be reached.', retryable: true },
     },
   });
-  fake.actions.mockResolvedValue([]);
+  fake.actions.history.mockResolvedValue([]);
 });
 
 describe('history store', () => {
@@ -72,13 +54,15 @@ describe('history store', () => {
     expect(history.sic.provenance).toMatchObject({ source: 'partial', reason: { code: 'offline' } });
     expect(history.actions).toMatchObject({ provenance: null, error: null });
     expect(history.calibrations.loadedAt).not.toBeNull();
-    expect(fake.calibrations).toHaveBeenCalledWith(expect.objectContaining({ serial: 'QT1' }));
+    expectCalledWith(fake.history.calibrations, expect.objectContaining({ serial: 'QT1' }));
   });
 
   it('keeps the earlier rows and provenance when a later read fails', async () => {
     const store = useHistoryStore();
     await store.load('QT1');
-    fake.calibrations.mockRejectedValue(new FieldDeskError('serverError', 'The service had a problem.'));
+    fake.history.calibrations.mockRejectedValue(
+      new FieldDeskError('serverError', 'The service had a problem.'),
+    );
     await store.load('QT1');
     const part = store.historyFor('QT1').calibrations;
     expect(part.rows).toHaveLength(2);

@@ -79,6 +79,27 @@ describe('http bridge', () => {
     expect(source.closed).toBe(true);
   });
 
+  it('asks for connectivity again whenever the event stream is ready, as events may have been lost', async () => {
+    FakeEventSource.instances = [];
+    const connectivity = { state: 'offline', accountId: 'acc-1', since: 5, message: 'Cannot reach it.' };
+    const fetch = vi.fn(async () => new Response(JSON.stringify({ ok: true, value: connectivity })));
+    const bridge = createHttpBridge({ fetch, EventSource: FakeEventSource as unknown as typeof EventSource });
+    const accounts: unknown[] = [];
+    bridge.accounts.onChanged((p) => accounts.push(p));
+    FakeEventSource.instances[0]!.emit('ready', '{}');
+    expect(fetch).not.toHaveBeenCalled(); // nobody follows connectivity yet
+
+    const received: unknown[] = [];
+    bridge.connectivity.onChanged((p) => received.push(p));
+    FakeEventSource.instances[0]!.emit('ready', '{}');
+    await vi.waitFor(() => expect(received).toEqual([connectivity]));
+    expect(fetch).toHaveBeenCalledWith(
+      '/api/invoke/connectivity.get',
+      expect.objectContaining({ body: '{}' }),
+    );
+    expect(accounts).toEqual([]);
+  });
+
   it('restores typed arrays in answers and events (time series keep their type and NaNs)', async () => {
     const times = new Float64Array([1_763_000_000_000, 1_763_000_001_000]);
     const values = new Float32Array([52.5, Number.NaN]);

@@ -1,43 +1,24 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
+import { expectCalledWith } from './fake-api';
 import { FieldDeskError } from '../../../src/shared/errors';
 import type { InstrumentList } from '../../../src/shared/ipc/contract';
 import type { Instrument } from '../../../src/shared/service/schemas';
-import { account, FLEET } from './fixtures';
+import { account, deferred, FLEET } from './fixtures';
 
-/** The fake backend the stores talk to instead of `window.fielddesk`. */
-const fake = vi.hoisted(() => ({
-  list: vi.fn<() => Promise<InstrumentList>>(),
-  rename: vi.fn<(arg: { serial: string; name: string }) => Promise<Instrument>>(),
-  get: vi.fn(),
-}));
+/** The fake backend the stores talk to instead of `window.fielddesk`, typed from the contract. */
+const backend = await vi.hoisted(async () => (await import('./fake-api')).createFakeBackend());
+vi.mock('../../../src/renderer/src/api', () => ({ api: backend.api }));
+const fake = backend.api;
 
-vi.mock('../../../src/renderer/src/api', () => ({
-  api: {
-    instruments: { list: fake.list, rename: fake.rename, get: fake.get },
-    accounts: { onChanged: () => () => undefined },
-    connectivity: { onChanged: () => () => undefined },
-  },
-}));
-
-const { useInstrumentsStore } = await import('../../../src/renderer/src/stores/instruments');
-const { useAccountsStore } = await import('../../../src/renderer/src/stores/accounts');
-const { useConnectivityStore } = await import('../../../src/renderer/src/stores/connectivity');
-
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (reason: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+const { useInstrumentsStore } = await import('../../../src/renderer/src/features/instruments/store');
+const { useAccountsStore } = await import('../../../src/renderer/src/features/accounts/store');
+const { useConnectivityStore } = await import('../../../src/renderer/src/features/connectivity/store');
 
 async function loadedStore() {
   const accounts = useAccountsStore();
   accounts.apply({ accounts: [account()], activeId: 'acc-1', vault: { storage: 'keychain', reason: null } });
-  fake.list.mockResolvedValueOnce({ accountId: 'acc-1', entries: FLEET, fetchedAt: 1_000 });
+  fake.instruments.list.mockResolvedValueOnce({ accountId: 'acc-1', entries: FLEET, fetchedAt: 1_000 });
   const store = useInstrumentsStore();
   await store.refresh();
   return store;
@@ -49,17 +30,16 @@ const nameOf = (store: ReturnType<typeof useInstrumentsStore>, serial: string) =
 describe('instruments store', () => {
   beforeEach(() => {
     setActivePinia(createPinia());
-    fake.list.mockReset();
-    fake.rename.mockReset();
+    backend.reset();
   });
 
   it('renames at once, then keeps the service’s answer', async () => {
     const store = await loadedStore();
     const answer = deferred<Instrument>();
-    fake.rename.mockReturnValueOnce(answer.promise);
+    fake.instruments.rename.mockReturnValueOnce(answer.promise);
 
     const saving = store.rename('QT100001', '  Gate 3  ');
-    expect(fake.rename).toHaveBeenCalledWith({ serial: 'QT100001', name: 'Gate 3' });
+    expectCalledWith(fake.instruments.rename, { serial: 'QT100001', name: 'Gate 3' });
     expect(nameOf(store, 'QT100001')).toBe('Gate 3');
     expect(store.renames.QT100001).toEqual({ saving: true, error: null });
 
@@ -71,7 +51,7 @@ describe('instruments store', () => {
 
   it('puts the old name back and keeps the reason when the service refuses', async () => {
     const store = await loadedStore();
-    fake.rename.mockRejectedValueOnce(
+    fake.instruments.rename.mockRejectedValueOnce(
       new FieldDeskError('forbidden', 'This key cannot rename instruments: it lacks instruments:write.', {
         missingScope: 'instruments:write',
       }),
@@ -89,17 +69,20 @@ describe('instruments store', () => {
   it('does not call the service when the name did not change', async () => {
     const store = await loadedStore();
     await expect(store.rename('QT100001', 'Hinkley Point C – east boundary ')).resolves.toBe(true);
-    expect(fake.rename).not.toHaveBeenCalled();
+    expect(fake.instruments.rename).not.toHaveBeenCalled();
   });
 
   it('keeps the last loaded list and its time when a refresh fails offline', async () => {
     const store = await loadedStore();
-    fake.list.mockRejectedValueOnce(new FieldDeskError('offline', 'Cannot reach api.mycirrus.cloud.'));
+    fake.instruments.list.mockRejectedValueOnce(
+      new FieldDeskError('offline', 'Cannot reach api.mycirrus.cloud.'),
+    );
     await store.refresh();
     expect(store.entries).toHaveLength(FLEET.length);
     expect(store.fetchedAt).toBe(1_000);
     expect(store.error?.code).toBe('offline');
-    expect(useConnectivityStore().isOffline).toBe(true);
+    // The backend alone says the app is offline (connectivity.changed); a failed request does not.
+    expect(useConnectivityStore().isOffline).toBe(false);
   });
 
   it('filters and counts through the shared logic', async () => {
@@ -116,7 +99,7 @@ describe('instruments store', () => {
   it('drops an answer that arrives after the account changed', async () => {
     const store = await loadedStore();
     const late = deferred<InstrumentList>();
-    fake.list.mockReturnValueOnce(late.promise);
+    fake.instruments.list.mockReturnValueOnce(late.promise);
     const pending = store.refresh();
     store.clear();
     late.resolve({ accountId: 'acc-1', entries: FLEET.slice(0, 1), fetchedAt: 2_000 });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   countText,
-  decibelText,
   filterEntries,
   instrumentState,
   nextSort,
@@ -12,22 +11,23 @@ import {
   subscriptionTone,
   typeLabel,
   EMPTY_FILTER,
-} from '../../../src/renderer/src/logic/instruments';
+} from '../../../src/renderer/src/features/instruments/logic';
 import {
   blockedReason,
   missingScopeReason,
   renameBlockedReason,
-} from '../../../src/renderer/src/logic/scopes';
-import { lastRefreshedText, relativeTimeText } from '../../../src/renderer/src/logic/time';
-import { rolledBack, withInstrument, withName } from '../../../src/renderer/src/logic/rename';
+} from '../../../src/renderer/src/features/accounts/scopes';
+import { durationText, lastRefreshedText, relativeTimeText } from '../../../src/renderer/src/ui/time';
+import { rolledBack, withInstrument, withName } from '../../../src/renderer/src/features/instruments/rename';
 import {
   checkResultText,
   hostOf,
   keyStorageLabel,
   validateAccountForm,
-} from '../../../src/renderer/src/logic/accounts';
-import { errorMessage } from '../../../src/renderer/src/logic/errors';
+} from '../../../src/renderer/src/features/accounts/logic';
+import { errorMessage } from '../../../src/renderer/src/errors';
 import { FieldDeskError } from '../../../src/shared/errors';
+import { dbText } from '../../../src/shared/format';
 import { account, entry, FLEET, status } from './fixtures';
 
 const serials = (list: { instrument: { serialNumber: string } }[]): string[] =>
@@ -115,9 +115,10 @@ describe('counts and numbers', () => {
   it('writes positions with 5 decimals and dB readings with "no reading" for null', () => {
     expect(positionText({ lat: 51.2, long: -2.581234567 })).toBe('51.20000, -2.58123');
     expect(positionText(null)).toBeNull();
-    expect(decibelText(93.88)).toBe('93.9 dB');
-    expect(decibelText(null)).toBe('no reading');
-    expect(decibelText(0)).toBe('0.0 dB');
+    // One dB formatter for the whole app (shared/format), here with one decimal.
+    expect(dbText(93.88, { decimals: 1 })).toBe('93.9 dB');
+    expect(dbText(null, { decimals: 1, missing: 'no reading' })).toBe('no reading');
+    expect(dbText(0, { decimals: 1 })).toBe('0.0 dB');
   });
 });
 
@@ -144,6 +145,13 @@ describe('relative time', () => {
     expect(relativeTimeText(now - 3_600_000, now)).toBe('1 hour ago');
     expect(relativeTimeText(now - 5 * 86_400_000, now)).toBe('5 days ago');
     expect(relativeTimeText(now - 90 * 86_400_000, now)).toBe('3 months ago');
+  });
+
+  it('says a duration in its largest whole unit, at least a minute, months by the calendar', () => {
+    expect(durationText(0, 20_000)).toBe('1 min');
+    expect(durationText(0, 89 * 60_000)).toBe('1 hour');
+    expect(durationText(Date.UTC(2026, 0, 31), Date.UTC(2026, 2, 3))).toBe('1 month');
+    expect(durationText(Date.UTC(2024, 2, 4), now)).toBe('2 years');
   });
 
   it('makes the "last refreshed" line', () => {

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
 import { mount } from '@vue/test-utils';
-import InstrumentNameEditor from '../../../src/renderer/src/components/InstrumentNameEditor.vue';
+import InstrumentNameEditor from '../../../src/renderer/src/features/instruments/InstrumentNameEditor.vue';
 import { INSTRUMENT_NAME_MAX_LENGTH } from '../../../src/shared/service/limits';
 
 function mountEditor(props: Record<string, unknown> = {}) {

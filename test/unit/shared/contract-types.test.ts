@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { buildFacade, EVENT_CHANNELS, REQUEST_CHANNELS } from '../../../src/shared/ipc/channels';
-import type { FieldDeskBridge } from '../../../src/shared/ipc/contract';
-import { dispatchRequest, type BackendHandlers } from '../../../src/shared/ipc/contract';
+import type { RequestChannel } from '../../../src/shared/ipc/channels';
+import {
+  dispatchRequest,
+  REQUESTS,
+  type BackendHandlers,
+  type FieldDeskApi,
+  type FieldDeskBridge,
+} from '../../../src/shared/ipc/contract';
 
 describe('facade built from channel names', () => {
   it('exposes one named method per request and one on… method per event, nothing else', async () => {
@@ -74,13 +80,60 @@ describe('dispatchRequest', () => {
   });
 });
 
-// Compile-time checks of the facade's shape (vue-tsc/tsc fail the build if these break).
+// ---- the facade's shape, checked by the compiler -------------------------------------------
+// `npm run typecheck` fails when one of these no longer holds (vue-tsc and tsc both read this file).
+
+/** Requests that take no argument: the facade must let them be called with none. */
+const NO_ARGUMENT_REQUESTS = [
+  'app.getInfo',
+  'accounts.getState',
+  'accounts.tryDemo',
+  'instruments.list',
+  'operations.list',
+  'settings.get',
+  'sync.list',
+  'cache.summary',
+  'connectivity.get',
+  // Every field optional: "clear everything", and a change of nothing.
+  'cache.clear',
+  'settings.update',
+] as const satisfies readonly RequestChannel[];
+type NoArgumentRequest = (typeof NO_ARGUMENT_REQUESTS)[number];
+
 type Expect<T extends true> = T;
-type _NoArgRequestTakesNoArgument = Expect<
-  Parameters<FieldDeskBridge['accounts']['getState']>['length'] extends 0 | 1 ? true : false
+/** Exact type equality (a union of true and false, or `any`, is not `true`). */
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+/** The facade method of a channel, or a string naming what is missing (never `never`, which would pass). */
+type MethodOf<Facade, C extends string> = C extends `${infer N}.${infer M}`
+  ? N extends keyof Facade
+    ? M extends keyof Facade[N]
+      ? Facade[N][M]
+      : 'no such method'
+    : 'no such namespace'
+  : 'not a channel';
+/** Whether the method can be called with no argument at all. */
+type CallableWithout<F> = F extends () => unknown ? true : false;
+/** `true` when every channel of `C` is callable with no argument on `Facade`, else `false`. */
+type AllCallableWithout<Facade, C extends string> = { [K in C]: CallableWithout<MethodOf<Facade, K>> }[C];
+
+// A no-argument request that starts requiring an argument makes these `boolean` or `false`.
+type _NoArgumentRequestsOnTheBridge = Expect<
+  Equal<AllCallableWithout<FieldDeskBridge, NoArgumentRequest>, true>
+>;
+type _NoArgumentRequestsOnTheApi = Expect<Equal<AllCallableWithout<FieldDeskApi, NoArgumentRequest>, true>>;
+// Every other request insists on its argument.
+type _OtherRequestsNeedTheirArgument = Expect<
+  Equal<AllCallableWithout<FieldDeskBridge, Exclude<RequestChannel, NoArgumentRequest>>, false>
 >;
 type _RenameNeedsOneArgument = Expect<
-  Parameters<FieldDeskBridge['instruments']['rename']> extends [{ serial: string; name: string }]
-    ? true
-    : false
+  Equal<Parameters<FieldDeskBridge['instruments']['rename']>, [{ serial: string; name: string }]>
 >;
+
+describe('requests without an argument', () => {
+  it('are exactly those whose argument schema accepts an empty object', () => {
+    const acceptingNothing = REQUEST_CHANNELS.filter(
+      (channel) => REQUESTS[channel].arg.safeParse({}).success,
+    );
+    expect([...acceptingNothing].sort()).toEqual([...NO_ARGUMENT_REQUESTS].sort());
+  });
+});

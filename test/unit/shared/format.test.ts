@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bytesText } from '../../../src/shared/format';
+import { bytesText, dbText } from '../../../src/shared/format';
 
 describe('bytesText', () => {
   it('reads sizes in decimal units, never showing a non-empty size as zero', () => {
@@ -16,5 +16,29 @@ describe('bytesText', () => {
     expect(bytesText(999_700)).toBe('1.0 MB');
     expect(bytesText(9_970_000)).toBe('10 MB');
     expect(bytesText(999_600_000)).toBe('1.00 GB');
+  });
+});
+
+describe('dbText', () => {
+  it('writes levels to the hundredth, or as asked, with a dash or the caller’s words for no reading', () => {
+    expect(dbText(94.016)).toBe('94.02 dB');
+    expect(dbText(93.88, { decimals: 1 })).toBe('93.9 dB');
+    expect(dbText(0, { decimals: 1 })).toBe('0.0 dB');
+    expect(dbText(null)).toBe('—');
+    expect(dbText(null, { missing: 'no reading' })).toBe('no reading');
+  });
+
+  it('says which way a deviation goes, with a true minus, and ± for none', () => {
+    expect(dbText(0.123, { signed: true })).toBe('+0.12 dB');
+    expect(dbText(-0.314, { signed: true })).toBe('\u22120.31 dB');
+    expect(dbText(0, { signed: true })).toBe('±0.00 dB');
+    expect(dbText(-0.001, { signed: true })).toBe('±0.00 dB');
+    expect(dbText(-0.2, { signed: true, unit: false })).toBe('\u22120.20');
+  });
+
+  it('writes settings with one decimal unless the second matters', () => {
+    expect(dbText(94, { decimals: 'setting' })).toBe('94.0 dB');
+    expect(dbText(0.5, { decimals: 'setting' })).toBe('0.5 dB');
+    expect(dbText(0.25, { decimals: 'setting' })).toBe('0.25 dB');
   });
 });

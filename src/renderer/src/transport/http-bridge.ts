@@ -51,6 +51,21 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): FieldDeskBrid
   const listeners = new Map<EventChannel, Set<(payload: unknown) => void>>();
   let source: EventSource | null = null;
 
+  const deliver = (channel: EventChannel, payload: unknown): void => {
+    for (const listener of [...(listeners.get(channel) ?? [])]) listener(payload);
+  };
+
+  /**
+   * Events sent while the stream was (re)connecting are lost, unlike over Electron IPC. The one
+   * that is a state rather than a happening, connectivity, is asked for again once the harness
+   * says the stream is `ready`, and passed on as if it had been pushed.
+   */
+  const catchUpConnectivity = async (): Promise<void> => {
+    if (!listeners.get('connectivity.changed')?.size) return;
+    const answer = await invoke('connectivity.get', {});
+    if (answer.ok) deliver('connectivity.changed', answer.value);
+  };
+
   const open = (): EventSource => {
     const stream = new EventSourceImpl(`${baseUrl}/api/events`);
     for (const channel of EVENT_CHANNELS) {
@@ -61,9 +76,10 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): FieldDeskBrid
         } catch {
           return; // A malformed event is dropped; the next full state event corrects the view.
         }
-        for (const listener of [...(listeners.get(channel) ?? [])]) listener(payload);
+        deliver(channel, payload);
       });
     }
+    stream.addEventListener('ready', () => void catchUpConnectivity());
     return stream;
   };
 

@@ -1,8 +1,0 @@
-/**
- * The history charts' Chart.js setup plus the decimation plugin the data charts enable (see
- * `buildDataChart`): registered here so the history charts' bundle does not carry it.
- */
-import { Chart, Decimation } from 'chart.js';
-import './setup';
-
-Chart.register(Decimation);

@@ -1,0 +1,62 @@
+/**
+ * features/cache — cache.summary and cache.clear: this store, the offline data screen, and what
+ * each instrument has offline in words (logic.ts).
+ */
+import { defineStore } from 'pinia';
+import { ref, shallowRef, watch } from 'vue';
+import { api } from '../../api';
+import type { CacheSummary, CachedInstrumentSummary } from '../../../../shared/data';
+import type { FieldDeskError } from '../../../../shared/errors';
+import { asFieldDeskError } from '../../errors';
+import { useAccountsStore } from '../accounts/store';
+
+/** What is kept offline (`cache.summary`) and clearing it, per instrument or all at once. */
+export const useCacheStore = defineStore('cache', () => {
+  const accounts = useAccountsStore();
+  const summary = shallowRef<CacheSummary | null>(null);
+  const loading = ref(false);
+  const error = ref<FieldDeskError | null>(null);
+  /** The serial being cleared, `'all'`, or null. */
+  const clearing = ref<string | null>(null);
+
+  async function load(): Promise<void> {
+    loading.value = true;
+    try {
+      summary.value = await api.cache.summary();
+      error.value = null;
+    } catch (failure) {
+      error.value = asFieldDeskError(failure);
+    } finally {
+      loading.value = false;
+    }
+  }
+
+  /** Clears one instrument's cached data, or everything when `serial` is absent. Throws on failure. */
+  async function clear(serial?: string): Promise<void> {
+    clearing.value = serial ?? 'all';
+    try {
+      summary.value = await api.cache.clear(serial === undefined ? {} : { serial });
+      error.value = null;
+    } finally {
+      clearing.value = null;
+    }
+  }
+
+  /** The active account's cached instruments (the cache may hold other accounts' too). */
+  function instrumentsOfActiveAccount(): CachedInstrumentSummary[] {
+    return (summary.value?.instruments ?? []).filter((i) => i.accountId === accounts.activeId);
+  }
+
+  function forSerial(serial: string): CachedInstrumentSummary | null {
+    return instrumentsOfActiveAccount().find((i) => i.serial === serial) ?? null;
+  }
+
+  watch(
+    () => accounts.activeId,
+    (id, previous) => {
+      if (id !== previous && summary.value !== null) void load();
+    },
+  );
+
+  return { summary, loading, error, clearing, load, clear, instrumentsOfActiveAccount, forSerial };
+});

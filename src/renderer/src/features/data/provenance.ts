@@ -1,0 +1,79 @@
+/** What a read's provenance says in words: live, an offline copy and its age, or what is missing and why. */
+import type { Provenance } from '../../../../shared/data';
+import type { FieldDeskErrorData } from '../../../../shared/errors';
+import { clockText, intervalText, relativeTimeText, zoneSuffix, type DisplayZone } from '../../ui/time';
+import type { Tone } from '../../ui/tone';
+
+export interface ProvenanceView {
+  tone: Tone;
+  icon: 'online' | 'cloud-off' | 'warning';
+  text: string;
+  /** When the shown copy was fetched, when it is not live (for the offline banner). */
+  copyAt: number | null;
+}
+
+/** Why part of a range could not be fetched, in a few words for the brackets. */
+export function missingReasonText(reason: FieldDeskErrorData): string {
+  switch (reason.code) {
+    case 'offline':
+      return 'offline';
+    case 'forbidden':
+      return reason.missingScope
+        ? `the key lacks ${reason.missingScope}`
+        : 'the key is not allowed to read it';
+    case 'unauthorized':
+      return 'the service refused the key';
+    case 'rateLimited':
+      return 'the service asked us to slow down';
+    case 'timeout':
+      return 'the service did not answer in time';
+    case 'serverError':
+      return 'the service had an error';
+    case 'cancelled':
+      return 'cancelled';
+    default:
+      return reason.message;
+  }
+}
+
+const MISSING_SHOWN = 2;
+
+export function provenanceView(provenance: Provenance, now: number, zone: DisplayZone): ProvenanceView {
+  switch (provenance.source) {
+    case 'fresh':
+      return {
+        tone: 'ok',
+        icon: 'online',
+        text: `Live from the service, fetched ${clockText(provenance.fetchedAt, zone)}${zoneSuffix(zone)}`,
+        copyAt: null,
+      };
+    case 'cached':
+      return {
+        tone: 'info',
+        icon: 'cloud-off',
+        text: `From the cache, fetched ${relativeTimeText(provenance.cachedAt, now)} (offline copy)`,
+        copyAt: provenance.cachedAt,
+      };
+    case 'partial': {
+      const shown = provenance.missing.slice(0, MISSING_SHOWN).map((m) => intervalText(m, zone));
+      const more = provenance.missing.length - shown.length;
+      const missing =
+        shown.length === 0 ? 'some of this range' : shown.join(', ') + (more > 0 ? ` and ${more} more` : '');
+      const rest =
+        provenance.cachedAt === null
+          ? ''
+          : `. The rest is from the cache, fetched ${relativeTimeText(provenance.cachedAt, now)}`;
+      return {
+        tone: 'warning',
+        icon: 'warning',
+        text: `Partly available: missing ${missing} (${missingReasonText(provenance.reason)})${rest}`,
+        copyAt: provenance.cachedAt,
+      };
+    }
+  }
+}
+
+/** Added to the app's offline banner while a screen shows a copy: "The data shown was fetched 2 days ago." */
+export function shownCopyText(copyAt: number | null, now: number): string | null {
+  return copyAt === null ? null : `The data shown was fetched ${relativeTimeText(copyAt, now)}.`;
+}

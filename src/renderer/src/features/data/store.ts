@@ -1,0 +1,103 @@
+/**
+ * features/data — data.read: this store and the data view with its chart, record table, range,
+ * provenance line and options (chart.ts, records.ts, ranges.ts, provenance.ts, datasets.ts).
+ */
+import { defineStore } from 'pinia';
+import { computed, markRaw, ref, shallowRef, watch } from 'vue';
+import { api } from '../../api';
+import type { DataReadResult, Dataset, DatasetQuery } from '../../../../shared/data';
+import type { FieldDeskError } from '../../../../shared/errors';
+import { asFieldDeskError } from '../../errors';
+import type { DisplayZone } from '../../ui/time';
+import type { RangeChoice } from './ranges';
+import { initialChoices, type OptionChoices } from './datasets';
+import { useAccountsStore } from '../accounts/store';
+
+/**
+ * The data view's state: what it shows (instrument, dataset, range, options, time zone), the
+ * last answer with its provenance, and whether it is on screen (the app's offline banner then
+ * says how old the shown copy is). Answers to superseded reads are dropped.
+ */
+export const useDataStore = defineStore('data', () => {
+  const accounts = useAccountsStore();
+
+  const zone = ref<DisplayZone>('local');
+  const range = ref<RangeChoice>({ kind: 'preset', preset: '24h' });
+  /** Option choices per dataset, kept while moving between datasets. */
+  const choices = ref<Partial<Record<Dataset, OptionChoices>>>({});
+
+  /** The answer on screen; raw, so Vue never walks its typed arrays. */
+  const result = shallowRef<DataReadResult | null>(null);
+  const loading = ref(false);
+  const error = ref<FieldDeskError | null>(null);
+  const onScreen = ref(false);
+  let generation = 0;
+
+  function choicesFor(dataset: Dataset): OptionChoices {
+    return choices.value[dataset] ?? initialChoices(dataset);
+  }
+
+  function setChoices(dataset: Dataset, next: OptionChoices): void {
+    choices.value = { ...choices.value, [dataset]: next };
+  }
+
+  /** Whether the shown answer is for this instrument and dataset (a new range keeps it visible while loading). */
+  function shows(serial: string, dataset: Dataset): boolean {
+    return result.value?.query.serial === serial && result.value.query.dataset === dataset;
+  }
+
+  async function read(query: DatasetQuery): Promise<void> {
+    const started = ++generation;
+    if (!shows(query.serial, query.dataset)) result.value = null;
+    loading.value = true;
+    try {
+      const answer = await api.data.read(query);
+      if (started !== generation) return;
+      result.value = markRaw(answer);
+      error.value = null;
+    } catch (failure) {
+      if (started !== generation) return;
+      error.value = asFieldDeskError(failure);
+    } finally {
+      if (started === generation) loading.value = false;
+    }
+  }
+
+  /** When the copy on screen was fetched, while the data view shows one that is not live. */
+  const shownCopyAt = computed((): number | null => {
+    const provenance = result.value?.provenance;
+    if (!onScreen.value || !provenance || provenance.source === 'fresh') return null;
+    return provenance.cachedAt;
+  });
+
+  function clear(): void {
+    generation += 1;
+    result.value = null;
+    error.value = null;
+    loading.value = false;
+  }
+
+  // Another account is another fleet: never show its data under the new one.
+  watch(
+    () => accounts.activeId,
+    (id, previous) => {
+      if (id !== previous) clear();
+    },
+  );
+
+  return {
+    zone,
+    range,
+    choices,
+    result,
+    loading,
+    error,
+    onScreen,
+    shownCopyAt,
+    choicesFor,
+    setChoices,
+    shows,
+    read,
+    clear,
+  };
+});

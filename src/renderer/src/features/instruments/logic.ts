@@ -1,0 +1,188 @@
+/**
+ * Pure functions behind the instrument list: labels, state derivation, filtering, sorting.
+ * Stores and views call these; tests exercise them directly.
+ */
+import type { InstrumentEntry } from '../../../../shared/ipc/contract';
+import type { InstrumentStatus } from '../../../../shared/service/schemas';
+import type { Tone } from '../../ui/tone';
+import { countOf } from '../../ui/words';
+
+export type InstrumentKind = 'Noise' | 'AirQuality' | 'Vibration' | 'Other';
+
+const TYPE_LABELS: Record<InstrumentKind, string> = {
+  Noise: 'Noise',
+  AirQuality: 'Air quality',
+  Vibration: 'Vibration',
+  Other: 'Other',
+};
+
+export function instrumentKind(type: string): InstrumentKind {
+  const lower = type.toLowerCase();
+  if (lower === 'noise') return 'Noise';
+  if (lower === 'airquality') return 'AirQuality';
+  if (lower === 'vibration') return 'Vibration';
+  return 'Other';
+}
+
+/** "Air quality" for `AirQuality`; an unknown type is shown as the service sent it. */
+export function typeLabel(type: string): string {
+  const kind = instrumentKind(type);
+  return kind === 'Other' ? type || 'Other' : TYPE_LABELS[kind];
+}
+
+/** The one state an instrument is shown in; more urgent states win. */
+export type InstrumentState = 'unknown' | 'offline' | 'calibrating' | 'sic' | 'measuring' | 'idle';
+
+export const STATE_LABELS: Record<InstrumentState, string> = {
+  unknown: 'Status unknown',
+  offline: 'Offline',
+  calibrating: 'Calibrating',
+  sic: 'SIC running',
+  measuring: 'Measuring',
+  idle: 'Idle',
+};
+
+export function instrumentState(status: InstrumentStatus | null): InstrumentState {
+  if (status === null) return 'unknown';
+  if (!status.online) return 'offline';
+  if (status.calibrationInProgress) return 'calibrating';
+  if (status.sicInProgress) return 'sic';
+  if (status.measuring) return 'measuring';
+  return 'idle';
+}
+
+export function stateLabel(status: InstrumentStatus | null): string {
+  return STATE_LABELS[instrumentState(status)];
+}
+
+export const STATE_TONES: Record<InstrumentState, Tone> = {
+  unknown: 'neutral',
+  offline: 'danger',
+  calibrating: 'info',
+  sic: 'info',
+  measuring: 'ok',
+  idle: 'neutral',
+};
+
+/** "Active · Premium", or "No subscription". */
+export function subscriptionText(entry: InstrumentEntry): string {
+  const subscription = entry.instrument.subscription;
+  const parts = [subscription?.status, subscription?.tier].filter((p): p is string => !!p && p.trim() !== '');
+  return parts.length === 0 ? 'No subscription' : parts.join(' · ');
+}
+
+export function subscriptionTone(entry: InstrumentEntry): Tone {
+  const status = entry.instrument.subscription?.status?.toLowerCase() ?? '';
+  if (status === '') return 'neutral';
+  if (status === 'active') return 'ok';
+  if (/expir|suspend|cancel|lapsed|inactive/.test(status)) return 'warning';
+  return 'neutral';
+}
+
+export type StateFilter = 'all' | 'online' | InstrumentState;
+export type TypeFilter = 'all' | InstrumentKind;
+
+export interface ListFilter {
+  text: string;
+  type: TypeFilter;
+  state: StateFilter;
+}
+
+export const EMPTY_FILTER: ListFilter = { text: '', type: 'all', state: 'all' };
+
+function matchesState(entry: InstrumentEntry, filter: StateFilter): boolean {
+  if (filter === 'all') return true;
+  const state = instrumentState(entry.status);
+  if (filter === 'online') return state !== 'offline' && state !== 'unknown';
+  return state === filter;
+}
+
+/** Every word typed must appear in the serial, name, model or type (in any order). */
+function matchesText(entry: InstrumentEntry, text: string): boolean {
+  const words = text.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return true;
+  const { instrument } = entry;
+  const haystack = [instrument.serialNumber, instrument.name, instrument.model, typeLabel(instrument.type)]
+    .join(' ')
+    .toLowerCase();
+  return words.every((word) => haystack.includes(word));
+}
+
+export function filterEntries(entries: readonly InstrumentEntry[], filter: ListFilter): InstrumentEntry[] {
+  return entries.filter(
+    (entry) =>
+      (filter.type === 'all' || instrumentKind(entry.instrument.type) === filter.type) &&
+      matchesState(entry, filter.state) &&
+      matchesText(entry, filter.text),
+  );
+}
+
+export function isFiltered(filter: ListFilter): boolean {
+  return filter.text.trim() !== '' || filter.type !== 'all' || filter.state !== 'all';
+}
+
+export type SortKey = 'type' | 'serial' | 'name' | 'model' | 'state' | 'subscription';
+export interface SortOrder {
+  key: SortKey;
+  direction: 'ascending' | 'descending';
+}
+
+const STATE_ORDER: Record<InstrumentState, number> = {
+  offline: 0,
+  unknown: 1,
+  calibrating: 2,
+  sic: 3,
+  measuring: 4,
+  idle: 5,
+};
+
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
+function sortValue(entry: InstrumentEntry, key: SortKey): string | number {
+  const { instrument } = entry;
+  switch (key) {
+    case 'type':
+      return typeLabel(instrument.type);
+    case 'serial':
+      return instrument.serialNumber;
+    case 'name':
+      return instrument.name;
+    case 'model':
+      return instrument.model;
+    case 'state':
+      return STATE_ORDER[instrumentState(entry.status)];
+    case 'subscription':
+      return subscriptionText(entry);
+  }
+}
+
+/** Stable sort; ties fall back to the serial number so the order never jumps on refresh. */
+export function sortEntries(entries: readonly InstrumentEntry[], order: SortOrder): InstrumentEntry[] {
+  const sign = order.direction === 'ascending' ? 1 : -1;
+  return [...entries].sort((a, b) => {
+    const va = sortValue(a, order.key);
+    const vb = sortValue(b, order.key);
+    const primary =
+      typeof va === 'number' && typeof vb === 'number' ? va - vb : collator.compare(String(va), String(vb));
+    return primary !== 0
+      ? primary * sign
+      : collator.compare(a.instrument.serialNumber, b.instrument.serialNumber);
+  });
+}
+
+/** Clicking the sorted column flips it; another column starts ascending. */
+export function nextSort(current: SortOrder, key: SortKey): SortOrder {
+  if (current.key !== key) return { key, direction: 'ascending' };
+  return { key, direction: current.direction === 'ascending' ? 'descending' : 'ascending' };
+}
+
+/** "8 of 10 instruments", or "10 instruments" when nothing is filtered out. */
+export function countText(shown: number, total: number): string {
+  return shown === total ? countOf(total, 'instrument') : `${shown} of ${countOf(total, 'instrument')}`;
+}
+
+/** "51.50123, -0.12345", or `null` without a position. */
+export function positionText(position: { lat: number; long: number } | null): string | null {
+  if (position === null) return null;
+  return `${position.lat.toFixed(5)}, ${position.long.toFixed(5)}`;
+}

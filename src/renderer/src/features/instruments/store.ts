@@ -1,0 +1,238 @@
+/**
+ * features/instruments — instruments.list, .get and .rename: this store, the list and detail
+ * screens, the name editor, and the list's pure logic (logic.ts, rename.ts, icons.ts).
+ */
+import { defineStore } from 'pinia';
+import { computed, reactive, ref, shallowRef, watch } from 'vue';
+import { api } from '../../api';
+import type { InstrumentDetail, InstrumentEntry } from '../../../../shared/ipc/contract';
+import type { FieldDeskError } from '../../../../shared/errors';
+import { asFieldDeskError, errorMessage } from '../../errors';
+import {
+  EMPTY_FILTER,
+  filterEntries,
+  isFiltered,
+  nextSort,
+  sortEntries,
+  type ListFilter,
+  type SortKey,
+  type SortOrder,
+} from './logic';
+import { rolledBack, withInstrument, withName } from './rename';
+import { useAccountsStore } from '../accounts/store';
+
+export const AUTO_REFRESH_MS = 60_000;
+
+export interface RenameState {
+  saving: boolean;
+  /** Why the last attempt failed, in the backend's words. */
+  error: string | null;
+}
+
+/**
+ * The active account's instruments: the list with its time, search and filters, details, and
+ * renaming with an optimistic update. A failed refresh keeps the last loaded list on screen.
+ */
+export const useInstrumentsStore = defineStore('instruments', () => {
+  const accounts = useAccountsStore();
+
+  const entries = shallowRef<InstrumentEntry[]>([]);
+  const accountId = ref<string | null>(null);
+  const fetchedAt = ref<number | null>(null);
+  const loading = ref(false);
+  const error = ref<FieldDeskError | null>(null);
+  const filter = reactive<ListFilter>({ ...EMPTY_FILTER });
+  const sort = ref<SortOrder>({ key: 'name', direction: 'ascending' });
+  const details = ref<Record<string, InstrumentDetail>>({});
+  const detailErrors = ref<Record<string, FieldDeskError | null>>({});
+  const renames = ref<Record<string, RenameState>>({});
+
+  const visibleEntries = computed(() => sortEntries(filterEntries(entries.value, filter), sort.value));
+  const filtered = computed(() => isFiltered(filter));
+
+  /** Bumped whenever the account changes so answers for the previous account are dropped. */
+  let generation = 0;
+  let inFlight: Promise<void> | null = null;
+
+  function clear(): void {
+    generation += 1;
+    entries.value = [];
+    accountId.value = null;
+    fetchedAt.value = null;
+    error.value = null;
+    details.value = {};
+    detailErrors.value = {};
+    renames.value = {};
+    inFlight = null;
+    loading.value = false;
+  }
+
+  /** Loads the list; concurrent calls share one request. */
+  function refresh(): Promise<void> {
+    if (inFlight) return inFlight;
+    const started = generation;
+    loading.value = true;
+    inFlight = (async () => {
+      try {
+        const list = await api.instruments.list();
+        if (started !== generation) return;
+        entries.value = list.entries;
+        accountId.value = list.accountId;
+        fetchedAt.value = list.fetchedAt;
+        error.value = null;
+      } catch (failure) {
+        if (started !== generation) return;
+        // Keep what was loaded: in the field, an old list with its time beats an empty screen.
+        error.value = asFieldDeskError(failure);
+      } finally {
+        if (started === generation) {
+          loading.value = false;
+          inFlight = null;
+        }
+      }
+    })();
+    return inFlight;
+  }
+
+  async function loadDetail(serial: string): Promise<void> {
+    const started = generation;
+    try {
+      const detail = await api.instruments.get({ serial });
+      if (started !== generation) return;
+      details.value = { ...details.value, [serial]: detail };
+      detailErrors.value = { ...detailErrors.value, [serial]: null };
+      entries.value = entries.value.map((e) =>
+        e.instrument.serialNumber === serial
+          ? { instrument: detail.instrument, status: detail.status, statusError: detail.statusError }
+          : e,
+      );
+    } catch (failure) {
+      if (started !== generation) return;
+      detailErrors.value = { ...detailErrors.value, [serial]: asFieldDeskError(failure) };
+    }
+  }
+
+  /** What is known about one instrument: its detail if loaded, else its list entry. */
+  function entryFor(serial: string): InstrumentEntry | null {
+    return details.value[serial] ?? entries.value.find((e) => e.instrument.serialNumber === serial) ?? null;
+  }
+
+  /** The instrument's name, or its serial while it has none or is not loaded. */
+  function nameOf(serial: string): string {
+    return entryFor(serial)?.instrument.name || serial;
+  }
+
+  function setDetailName(serial: string, name: string): void {
+    const detail = details.value[serial];
+    if (detail) {
+      details.value = {
+        ...details.value,
+        [serial]: { ...detail, instrument: { ...detail.instrument, name } },
+      };
+    }
+  }
+
+  /**
+   * Renames at once on screen, then asks the service; on failure the old name comes back and
+   * the reason is kept in `renames[serial].error`. Returns whether the rename was saved.
+   */
+  async function rename(serial: string, requestedName: string): Promise<boolean> {
+    const name = requestedName.trim();
+    const previous = entryFor(serial)?.instrument.name ?? '';
+    if (name === previous) {
+      renames.value = { ...renames.value, [serial]: { saving: false, error: null } };
+      return true;
+    }
+    const started = generation;
+    entries.value = withName(entries.value, serial, name);
+    setDetailName(serial, name);
+    renames.value = { ...renames.value, [serial]: { saving: true, error: null } };
+    try {
+      const instrument = await api.instruments.rename({ serial, name });
+      if (started !== generation) return true;
+      entries.value = withInstrument(entries.value, instrument);
+      const detail = details.value[serial];
+      if (detail) details.value = { ...details.value, [serial]: { ...detail, instrument } };
+      renames.value = { ...renames.value, [serial]: { saving: false, error: null } };
+      return true;
+    } catch (failure) {
+      if (started !== generation) return false;
+      entries.value = rolledBack(entries.value, serial, name, previous);
+      if (details.value[serial]?.instrument.name === name) setDetailName(serial, previous);
+      renames.value = { ...renames.value, [serial]: { saving: false, error: errorMessage(failure) } };
+      return false;
+    }
+  }
+
+  function clearRenameError(serial: string): void {
+    const state = renames.value[serial];
+    if (state?.error) renames.value = { ...renames.value, [serial]: { ...state, error: null } };
+  }
+
+  function sortBy(key: SortKey): void {
+    sort.value = nextSort(sort.value, key);
+  }
+
+  function resetFilter(): void {
+    Object.assign(filter, EMPTY_FILTER);
+  }
+
+  /**
+   * Refreshes every minute while the window is visible and the computer is online, and at once
+   * when the window comes back after the list went stale. Returns a stop function.
+   */
+  function startAutoRefresh(): () => void {
+    const canRefresh = (): boolean =>
+      accounts.activeId !== null && document.visibilityState === 'visible' && navigator.onLine;
+    const isStale = (): boolean =>
+      fetchedAt.value === null || Date.now() - fetchedAt.value >= AUTO_REFRESH_MS;
+    const timer = setInterval(() => {
+      if (canRefresh()) void refresh();
+    }, AUTO_REFRESH_MS);
+    const onWake = (): void => {
+      if (canRefresh() && isStale()) void refresh();
+    };
+    document.addEventListener('visibilitychange', onWake);
+    window.addEventListener('online', onWake);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', onWake);
+      window.removeEventListener('online', onWake);
+    };
+  }
+
+  // A different account means a different fleet: never show one account's list under another.
+  watch(
+    () => accounts.activeId,
+    (id, previousId) => {
+      if (id === previousId) return;
+      clear();
+      if (id !== null) void refresh();
+    },
+  );
+
+  return {
+    entries,
+    accountId,
+    fetchedAt,
+    loading,
+    error,
+    filter,
+    sort,
+    details,
+    detailErrors,
+    renames,
+    visibleEntries,
+    filtered,
+    refresh,
+    loadDetail,
+    entryFor,
+    nameOf,
+    rename,
+    clearRenameError,
+    sortBy,
+    resetFilter,
+    startAutoRefresh,
+    clear,
+  };
+});

@@ -1,0 +1,135 @@
+/**
+ * ui — what every feature shows the same way: states, banners, pills, icons, dialogs, progress,
+ * tables and charts' base, and how times, durations, counts and tones read (this file, words.ts, tone.ts).
+ */
+// How times and durations read on screen: date-fns patterns on a 24-hour clock, in local time or
+// in the zone the user chose for data. Times inside the app are epoch milliseconds.
+import { format, formatDuration, intervalToDuration, isValid, parse, type Locale } from 'date-fns';
+import { enGB } from 'date-fns/locale';
+import { tz } from '@date-fns/tz';
+import type { TimeInterval } from '../../../shared/data';
+
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 60 * MINUTE_MS;
+export const DAY_MS = 24 * HOUR_MS;
+
+/** Times on screen are the user's choice; site time comes later. */
+export type DisplayZone = 'local' | 'utc';
+
+export const ZONE_LABELS: Readonly<Record<DisplayZone, string>> = { local: 'Local', utc: 'UTC' };
+
+const UTC = tz('UTC');
+
+/** `epochMs` in a date-fns pattern, read in `zone`. */
+function formatIn(epochMs: number, pattern: string, zone: DisplayZone = 'local'): string {
+  return format(epochMs, pattern, zone === 'utc' ? { in: UTC } : {});
+}
+
+/** " UTC" after a time shown in UTC; local times go without. */
+export const zoneSuffix = (zone: DisplayZone): string => (zone === 'utc' ? ' UTC' : '');
+
+/** "10:42", for "Showing what was loaded at 10:42" and "fetched 14:42 UTC". */
+export const clockText = (epochMs: number, zone: DisplayZone = 'local'): string =>
+  formatIn(epochMs, 'HH:mm', zone);
+
+/** Date and time to the minute, for detail fields: "2026-03-04 10:42". */
+export const minuteTimeText = (epochMs: number): string => formatIn(epochMs, 'yyyy-MM-dd HH:mm');
+
+/** Date and time to the second, for table cells and hover titles: "2026-03-04 10:42:07". */
+export const exactTimeText = (epochMs: number, zone: DisplayZone = 'local'): string =>
+  formatIn(epochMs, 'yyyy-MM-dd HH:mm:ss', zone);
+
+// ---- durations --------------------------------------------------------------------------------
+
+/** date-fns' English words, but "min" as FieldDesk writes minutes ("2 min ago"). */
+const DURATION_LOCALE: Locale = {
+  ...enGB,
+  formatDistance: (token, count, options) =>
+    token === 'xMinutes' ? `${count} min` : enGB.formatDistance(token, count, options),
+};
+const DURATION_UNITS = ['years', 'months', 'days', 'hours', 'minutes'] as const;
+
+/**
+ * The time from `start` to `end` in words, in its largest whole unit, to the nearest minute and
+ * at least one: "1 min", "3 hours", "5 days", "4 months". The renderer's one duration in words,
+ * for "… ago" and "about … left"; calendar-aware, so months are months.
+ */
+export function durationText(start: number, end: number): string {
+  const minutes = Math.max(1, Math.round((end - start) / MINUTE_MS));
+  const duration = intervalToDuration({ start, end: start + minutes * MINUTE_MS });
+  const unit = DURATION_UNITS.find((u) => (duration[u] ?? 0) > 0) ?? 'minutes';
+  return formatDuration({ [unit]: duration[unit] ?? 0 }, { format: [unit], locale: DURATION_LOCALE });
+}
+
+/** "just now", "2 min ago", "3 hours ago", "5 days ago", "4 months ago". */
+export function relativeTimeText(then: number, now: number): string {
+  return now - then < 45_000 ? 'just now' : `${durationText(then, now)} ago`;
+}
+
+/** "Last refreshed 2 min ago" / "Not refreshed yet". */
+export function lastRefreshedText(fetchedAt: number | null, now: number): string {
+  return fetchedAt === null ? 'Not refreshed yet' : `Last refreshed ${relativeTimeText(fetchedAt, now)}`;
+}
+
+/** "0:18", "1:05", "1:02:03": elapsed time in whole seconds, as a stopwatch shows it. */
+export function stopwatchText(ms: number): string {
+  const whole = Math.max(0, Math.floor(ms / 1000) * 1000);
+  return formatIn(whole, whole >= HOUR_MS ? 'H:mm:ss' : 'm:ss', 'utc');
+}
+
+// ---- intervals in a chosen zone ---------------------------------------------------------------
+
+const sameIn = (a: number, b: number, pattern: string, zone: DisplayZone): boolean =>
+  formatIn(a, pattern, zone) === formatIn(b, pattern, zone);
+
+/**
+ * "12 Nov 14:00 – 18:00", or "12 Nov 22:00 – 13 Nov 02:00" across midnight; with seconds when
+ * both ends fall in the same minute ("12 Nov 14:00:05 – 14:00:40").
+ */
+export function intervalText({ start, end }: TimeInterval, zone: DisplayZone): string {
+  const sameDay = sameIn(start, end, 'yyyy-MM-dd', zone);
+  if (sameDay && sameIn(start, end, 'HH:mm', zone)) {
+    return `${formatIn(start, 'd MMM HH:mm:ss', zone)} – ${formatIn(end, 'HH:mm:ss', zone)}${zoneSuffix(zone)}`;
+  }
+  const endText = formatIn(end, sameDay ? 'HH:mm' : 'd MMM HH:mm', zone);
+  return `${formatIn(start, 'd MMM HH:mm', zone)} – ${endText}${zoneSuffix(zone)}`;
+}
+
+/**
+ * A covered range, short: "12–19 Nov", "28 Oct – 3 Nov", "28 Dec 2025 – 3 Jan 2026"; under two
+ * days it keeps the times ("21 Nov 14:00 – 22 Nov 14:00"). The end is exclusive, so a range
+ * ending at midnight ends on the day before. The year shows when it is not `now`'s year.
+ */
+export function coveredText(interval: TimeInterval, zone: DisplayZone, now: number): string {
+  if (interval.end - interval.start < 2 * DAY_MS) return intervalText(interval, zone);
+  const from = interval.start;
+  const to = Math.max(interval.start, interval.end - 1);
+  if (!sameIn(from, to, 'yyyy', zone)) {
+    return `${formatIn(from, 'd MMM yyyy', zone)} – ${formatIn(to, 'd MMM yyyy', zone)}`;
+  }
+  const year = sameIn(to, now, 'yyyy', zone) ? '' : ` ${formatIn(to, 'yyyy', zone)}`;
+  if (sameIn(from, to, 'MM', zone)) {
+    const days = sameIn(from, to, 'd', zone)
+      ? formatIn(from, 'd', zone)
+      : `${formatIn(from, 'd', zone)}–${formatIn(to, 'd', zone)}`;
+    return `${days} ${formatIn(to, 'MMM', zone)}${year}`;
+  }
+  return `${formatIn(from, 'd MMM', zone)} – ${formatIn(to, 'd MMM', zone)}${year}`;
+}
+
+// ---- <input type="datetime-local"> ------------------------------------------------------------
+
+const INPUT_PATTERNS = ["yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss"] as const;
+
+/** The value of an `<input type="datetime-local">` showing `epochMs` in `zone`. */
+export const toInputValue = (epochMs: number, zone: DisplayZone): string =>
+  formatIn(epochMs, INPUT_PATTERNS[0], zone);
+
+/** Reads an `<input type="datetime-local">` value (seconds optional) as a time in `zone`; null when incomplete. */
+export function fromInputValue(value: string, zone: DisplayZone): number | null {
+  for (const pattern of INPUT_PATTERNS) {
+    const date = parse(value, pattern, new Date(0), zone === 'utc' ? { in: UTC } : {});
+    if (isValid(date)) return date.getTime();
+  }
+  return null;
+}
