@@ -65,7 +65,9 @@ async function main(): Promise<void> {
     },
   });
   await vite.listen();
-  console.log(`FieldDesk (browser, hot reload): http://127.0.0.1:${vitePort}/web.html?token=${harness.token}`);
+  console.log(
+    `FieldDesk (browser, hot reload): http://127.0.0.1:${vitePort}/web.html?token=${harness.token}`,
+  );
   console.log(`Backend harness: ${harness.origin}  (data: ${dataDir})`);
 
   const stop = (): void => {

@@ -1,6 +1,6 @@
 /** Browser entry: installs the HTTP transport to the harness as `window.fielddesk`, then the same app. */
-import { installHttpBridge } from './transport/http-bridge';
+import { installHttpBridge, takeHarnessToken } from './transport/http-bridge';
 import { startApp } from './app';
 
-installHttpBridge();
+installHttpBridge({ token: takeHarnessToken(window.location, window.sessionStorage, window.history) });
 startApp();

@@ -244,11 +244,12 @@ describe('chart model', () => {
 
 describe('record table', () => {
   const table: RecordTable = {
+    timeKey: 'startTime',
     columns: [
-      { key: 'startTime', label: 'Start', unit: null },
-      { key: 'endTime', label: 'End', unit: null },
-      { key: 'LAeq', label: 'LAeq', unit: 'dB' },
-      { key: 'note', label: 'Note', unit: null },
+      { key: 'startTime', label: 'Start', unit: null, type: 'time' },
+      { key: 'endTime', label: 'End', unit: null, type: 'time' },
+      { key: 'LAeq', label: 'LAeq', unit: 'dB', type: 'number' },
+      { key: 'note', label: 'Note', unit: null, type: 'text' },
     ],
     rows: [
       { startTime: T0, endTime: T0 + 900_000, LAeq: 52.345678, note: 'a' },
@@ -349,6 +350,7 @@ describe('site sync', () => {
     const failure = {
       serial: 'AQ132935',
       dataset: 'weather' as const,
+      missing: [{ start: T0, end: T0 + 3_600_000 }],
       message: 'the key lacks data.enviro:read',
     };
     expect(failureText(failure)).toBe('Weather for AQ132935: the key lacks data.enviro:read');

@@ -1,23 +1,42 @@
 import { describe, expect, it, vi } from 'vitest';
-import { BACKEND_NOT_RUNNING, createHttpBridge } from '../../../src/renderer/src/transport/http-bridge';
+import {
+  BACKEND_NOT_RUNNING,
+  createHttpBridge,
+  takeHarnessToken,
+} from '../../../src/renderer/src/transport/http-bridge';
 import { stringifyTypedJson } from '../../../src/shared/ipc/typed-json';
 
-class FakeEventSource {
-  static instances: FakeEventSource[] = [];
-  readonly listeners = new Map<string, Array<(event: { data: string }) => void>>();
-  closed = false;
-  constructor(readonly url: string) {
-    FakeEventSource.instances.push(this);
-  }
-  addEventListener(type: string, listener: (event: { data: string }) => void): void {
-    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
-  }
-  emit(type: string, data: string): void {
-    for (const listener of this.listeners.get(type) ?? []) listener({ data });
-  }
-  close(): void {
-    this.closed = true;
-  }
+/**
+ * A fake harness for the event stream: each GET /api/events answers a body the test writes SSE
+ * frames into (`push`) and may end (`end`); invoke calls answer `answer(url)`.
+ */
+function fakeHarness(answer: (url: string) => Response = () => new Response('{"ok":true,"value":null}')) {
+  const streams: Array<ReadableStreamDefaultController<Uint8Array>> = [];
+  const calls: Array<{ url: string; init: RequestInit | undefined }> = [];
+  const encoder = new TextEncoder();
+  const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    calls.push({ url, init });
+    if (!url.endsWith('/api/events')) return answer(url);
+    let own: ReadableStreamDefaultController<Uint8Array> | undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        own = controller;
+        streams.push(controller);
+      },
+    });
+    // Closing the stream from the bridge's side forgets it here.
+    init?.signal?.addEventListener('abort', () => streams.splice(streams.indexOf(own!), 1));
+    return new Response(body, { headers: { 'Content-Type': 'text/event-stream' } });
+  });
+  return {
+    fetch,
+    calls,
+    streamsOpen: () => streams.length,
+    push: (event: string, data: string) =>
+      streams.at(-1)!.enqueue(encoder.encode(`event: ${event}\ndata: ${data}\n\n`)),
+    end: () => streams.pop()!.close(),
+  };
 }
 
 describe('http bridge', () => {
@@ -56,57 +75,79 @@ describe('http bridge', () => {
     });
   });
 
-  it('shares one event stream between listeners and closes it after the last one leaves', () => {
-    FakeEventSource.instances = [];
-    const bridge = createHttpBridge({
-      fetch: vi.fn(),
-      EventSource: FakeEventSource as unknown as typeof EventSource,
-    });
+  it('shares one event stream between listeners, sends the token, and closes it after the last one leaves', async () => {
+    const harness = fakeHarness();
+    const bridge = createHttpBridge({ fetch: harness.fetch, token: 'tok-123' });
     const connectivity: unknown[] = [];
     const accounts: unknown[] = [];
     const stopA = bridge.connectivity.onChanged((p) => connectivity.push(p));
     const stopB = bridge.accounts.onChanged((p) => accounts.push(p));
-    expect(FakeEventSource.instances).toHaveLength(1);
-    const source = FakeEventSource.instances[0]!;
-    expect(source.url).toBe('/api/events');
-    source.emit('connectivity.changed', '{"state":"online"}');
-    source.emit('accounts.changed', 'not json');
-    expect(connectivity).toEqual([{ state: 'online' }]);
+    await vi.waitFor(() => expect(harness.streamsOpen()).toBe(1));
+    expect(harness.calls[0]).toMatchObject({
+      url: '/api/events',
+      init: { headers: { Authorization: 'Bearer tok-123' } },
+    });
+    harness.push('connectivity.changed', '{"state":"online"}');
+    harness.push('accounts.changed', 'not json');
+    await vi.waitFor(() => expect(connectivity).toEqual([{ state: 'online' }]));
     expect(accounts).toEqual([]);
     stopA();
-    expect(source.closed).toBe(false);
+    expect(harness.streamsOpen()).toBe(1);
     stopB();
-    expect(source.closed).toBe(true);
+    expect(harness.streamsOpen()).toBe(0);
   });
 
-  it('asks for connectivity again whenever the event stream is ready, as events may have been lost', async () => {
-    FakeEventSource.instances = [];
+  it('opens the stream again when it ends, and asks for connectivity once it is ready', async () => {
     const connectivity = { state: 'offline', accountId: 'acc-1', since: 5, message: 'Cannot reach it.' };
-    const fetch = vi.fn(async () => new Response(JSON.stringify({ ok: true, value: connectivity })));
-    const bridge = createHttpBridge({ fetch, EventSource: FakeEventSource as unknown as typeof EventSource });
+    const harness = fakeHarness(() => new Response(JSON.stringify({ ok: true, value: connectivity })));
+    const bridge = createHttpBridge({ fetch: harness.fetch, reconnectMs: 1 });
     const accounts: unknown[] = [];
     bridge.accounts.onChanged((p) => accounts.push(p));
-    FakeEventSource.instances[0]!.emit('ready', '{}');
-    expect(fetch).not.toHaveBeenCalled(); // nobody follows connectivity yet
+    await vi.waitFor(() => expect(harness.streamsOpen()).toBe(1));
+    harness.push('ready', '{}');
+    // Nobody follows connectivity yet: nothing to catch up.
+    expect(harness.calls.filter((c) => c.url.includes('connectivity.get'))).toHaveLength(0);
 
     const received: unknown[] = [];
     bridge.connectivity.onChanged((p) => received.push(p));
-    FakeEventSource.instances[0]!.emit('ready', '{}');
+    harness.end();
+    await vi.waitFor(() => expect(harness.streamsOpen()).toBe(1));
+    harness.push('ready', '{}');
     await vi.waitFor(() => expect(received).toEqual([connectivity]));
-    expect(fetch).toHaveBeenCalledWith(
-      '/api/invoke/connectivity.get',
-      expect.objectContaining({ body: '{}' }),
-    );
+    expect(harness.calls.find((c) => c.url === '/api/invoke/connectivity.get')?.init).toMatchObject({
+      body: '{}',
+    });
     expect(accounts).toEqual([]);
+  });
+
+  it('takes the token from the page address once, keeps it for the tab, and removes it from the address', () => {
+    const store = new Map<string, string>();
+    const storage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+    };
+    const replaced: string[] = [];
+    const history = {
+      state: null,
+      replaceState: (_s: unknown, _t: string, url: string) => void replaced.push(url),
+    };
+    const at = (search: string) =>
+      ({ search, pathname: '/', hash: '#/instruments/QT1' }) as unknown as Location;
+    expect(takeHarnessToken(at('?token=abc&x=1'), storage as Storage, history as unknown as History)).toBe(
+      'abc',
+    );
+    expect(replaced).toEqual(['/?x=1#/instruments/QT1']);
+    expect(takeHarnessToken(at(''), storage as Storage, history as unknown as History)).toBe('abc');
+    expect(replaced).toHaveLength(1);
   });
 
   it('restores typed arrays in answers and events (time series keep their type and NaNs)', async () => {
     const times = new Float64Array([1_763_000_000_000, 1_763_000_001_000]);
     const values = new Float32Array([52.5, Number.NaN]);
-    const bridge = createHttpBridge({
-      fetch: async () => new Response(stringifyTypedJson({ ok: true, value: { times, values } })),
-      EventSource: FakeEventSource as unknown as typeof EventSource,
-    });
+    const harness = fakeHarness(
+      () => new Response(stringifyTypedJson({ ok: true, value: { times, values } })),
+    );
+    const bridge = createHttpBridge({ fetch: harness.fetch });
     const answer = (await bridge.data.read({
       serial: 'QT1',
       dataset: 'noiseMeasurements',
@@ -121,10 +162,11 @@ describe('http bridge', () => {
     expect(answer.value.values).toBeInstanceOf(Float32Array);
     expect(Number.isNaN(answer.value.values[1])).toBe(true);
 
-    FakeEventSource.instances = [];
     const events: unknown[] = [];
     bridge.sync.onProgress((p) => events.push(p));
-    FakeEventSource.instances[0]!.emit('sync.progress', stringifyTypedJson({ id: 's1', sample: values }));
+    await vi.waitFor(() => expect(harness.streamsOpen()).toBe(1));
+    harness.push('sync.progress', stringifyTypedJson({ id: 's1', sample: values }));
+    await vi.waitFor(() => expect(events).toHaveLength(1));
     expect((events[0] as { sample: unknown }).sample).toBeInstanceOf(Float32Array);
   });
 });

@@ -18,7 +18,12 @@ const { useConnectivityStore } = await import('../../../src/renderer/src/feature
 async function loadedStore() {
   const accounts = useAccountsStore();
   accounts.apply({ accounts: [account()], activeId: 'acc-1', vault: { storage: 'keychain', reason: null } });
-  fake.instruments.list.mockResolvedValueOnce({ accountId: 'acc-1', entries: FLEET, fetchedAt: 1_000 });
+  fake.instruments.list.mockResolvedValueOnce({
+    accountId: 'acc-1',
+    entries: FLEET,
+    fetchedAt: 1_000,
+    skipped: [],
+  });
   const store = useInstrumentsStore();
   await store.refresh();
   return store;
@@ -102,7 +107,7 @@ describe('instruments store', () => {
     fake.instruments.list.mockReturnValueOnce(late.promise);
     const pending = store.refresh();
     store.clear();
-    late.resolve({ accountId: 'acc-1', entries: FLEET.slice(0, 1), fetchedAt: 2_000 });
+    late.resolve({ accountId: 'acc-1', entries: FLEET.slice(0, 1), fetchedAt: 2_000, skipped: [] });
     await pending;
     expect(store.entries).toEqual([]);
     expect(store.fetchedAt).toBeNull();

@@ -86,6 +86,8 @@ describe('dispatchRequest', () => {
 /** Requests that take no argument: the facade must let them be called with none. */
 const NO_ARGUMENT_REQUESTS = [
   'app.getInfo',
+  'app.notices',
+  'settings.confirm',
   'accounts.getState',
   'accounts.tryDemo',
   'instruments.list',

@@ -2,8 +2,11 @@
  * The browser transport: the same `FieldDeskBridge` the Electron preload exposes, talking to
  * the browser harness (src/harness) instead — requests as `POST /api/invoke/<channel>`
  * answering an envelope, pushed events over one Server-Sent Events stream. Both carry JSON with
- * typed arrays in the tagged encoding of `shared/ipc/typed-json`.
+ * typed arrays in the tagged encoding of `shared/ipc/typed-json`, and the harness's token as
+ * `Authorization: Bearer …` — which is why the stream is read with fetch (EventSource cannot
+ * send a header) and parsed by eventsource-parser.
  */
+import { createParser } from 'eventsource-parser';
 import { buildFacade, EVENT_CHANNELS, type EventChannel } from '../../../shared/ipc/channels';
 import type { Envelope, FieldDeskBridge } from '../../../shared/ipc/contract';
 import { parseTypedJson } from '../../../shared/ipc/typed-json';
@@ -11,8 +14,34 @@ import { parseTypedJson } from '../../../shared/ipc/typed-json';
 export interface HttpBridgeOptions {
   /** Prefix of the harness routes; same origin by default. */
   baseUrl?: string;
+  /** The harness's token (from the page's `?token=`); sent with every request. */
+  token?: string | null;
   fetch?: typeof fetch;
-  EventSource?: typeof EventSource;
+  /** Wait before opening the event stream again after it ended (ms, default 2 s). */
+  reconnectMs?: number;
+}
+
+const TOKEN_KEY = 'fielddesk.harnessToken';
+
+/**
+ * The harness token the page was opened with (`/?token=…`), kept for this tab so a reload or a
+ * navigation keeps it, and taken out of the address bar so it is not shown or shared by mistake.
+ */
+export function takeHarnessToken(location: Location, storage: Storage, history: History): string | null {
+  const params = new URLSearchParams(location.search);
+  const given = params.get('token');
+  if (given !== null) {
+    storage.setItem(TOKEN_KEY, given);
+    params.delete('token');
+    const query = params.toString();
+    history.replaceState(
+      history.state,
+      '',
+      `${location.pathname}${query === '' ? '' : `?${query}`}${location.hash}`,
+    );
+    return given;
+  }
+  return storage.getItem(TOKEN_KEY);
 }
 
 export const BACKEND_NOT_RUNNING = 'FieldDesk’s backend is not running. Start it and try again.';
@@ -24,14 +53,16 @@ function failure(code: 'offline' | 'badResponse', message: string): Envelope<nev
 export function createHttpBridge(options: HttpBridgeOptions = {}): FieldDeskBridge {
   const baseUrl = options.baseUrl ?? '';
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
-  const EventSourceImpl = options.EventSource ?? globalThis.EventSource;
+  const reconnectMs = options.reconnectMs ?? 2_000;
+  const auth: Record<string, string> =
+    options.token === undefined || options.token === null ? {} : { Authorization: `Bearer ${options.token}` };
 
   const invoke = async (channel: string, arg: unknown): Promise<Envelope<unknown>> => {
     let response: Response;
     try {
       response = await doFetch(`${baseUrl}/api/invoke/${encodeURIComponent(channel)}`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', ...auth },
         body: JSON.stringify(arg ?? {}),
       });
     } catch {
@@ -49,7 +80,7 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): FieldDeskBrid
 
   // One stream for every channel, opened on the first subscription and closed after the last.
   const listeners = new Map<EventChannel, Set<(payload: unknown) => void>>();
-  let source: EventSource | null = null;
+  let stream: AbortController | null = null;
 
   const deliver = (channel: EventChannel, payload: unknown): void => {
     for (const listener of [...(listeners.get(channel) ?? [])]) listener(payload);
@@ -66,34 +97,63 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): FieldDeskBrid
     if (answer.ok) deliver('connectivity.changed', answer.value);
   };
 
-  const open = (): EventSource => {
-    const stream = new EventSourceImpl(`${baseUrl}/api/events`);
-    for (const channel of EVENT_CHANNELS) {
-      stream.addEventListener(channel, (event) => {
+  const isChannel = (name: string): name is EventChannel =>
+    (EVENT_CHANNELS as readonly string[]).includes(name);
+
+  /** Reads the event stream until it is closed, opening it again whenever it ends. */
+  const open = (): AbortController => {
+    const controller = new AbortController();
+    const parser = createParser({
+      onEvent(event) {
+        if (event.event === 'ready') return void catchUpConnectivity();
+        if (event.event === undefined || !isChannel(event.event)) return;
         let payload: unknown;
         try {
-          payload = parseTypedJson((event as MessageEvent<string>).data);
+          payload = parseTypedJson(event.data);
         } catch {
           return; // A malformed event is dropped; the next full state event corrects the view.
         }
-        deliver(channel, payload);
-      });
-    }
-    stream.addEventListener('ready', () => void catchUpConnectivity());
-    return stream;
+        deliver(event.event, payload);
+      },
+    });
+    const run = async (): Promise<void> => {
+      while (!controller.signal.aborted) {
+        try {
+          const response = await doFetch(`${baseUrl}/api/events`, {
+            headers: auth,
+            signal: controller.signal,
+          });
+          if (response.ok && response.body !== null) {
+            const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+            for (;;) {
+              const { value, done } = await reader.read();
+              if (done) break;
+              parser.feed(value);
+            }
+          }
+        } catch {
+          // The harness is gone or restarting: try again after a pause, as EventSource would.
+        }
+        parser.reset();
+        if (controller.signal.aborted) return;
+        await new Promise((resolve) => setTimeout(resolve, reconnectMs));
+      }
+    };
+    void run();
+    return controller;
   };
 
   const subscribe = (channel: EventChannel, listener: (payload: unknown) => void): (() => void) => {
     let set = listeners.get(channel);
     if (!set) listeners.set(channel, (set = new Set()));
     set.add(listener);
-    source ??= open();
+    stream ??= open();
     return () => {
       set.delete(listener);
       const remaining = [...listeners.values()].reduce((n, s) => n + s.size, 0);
-      if (remaining === 0 && source) {
-        source.close();
-        source = null;
+      if (remaining === 0 && stream) {
+        stream.abort();
+        stream = null;
       }
     };
   };

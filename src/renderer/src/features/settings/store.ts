@@ -1,11 +1,11 @@
 /**
- * features/settings — settings.get and settings.update: this store, the settings screen and the
- * check of a typed tolerance (tolerance.ts).
+ * features/settings — settings.get, settings.update and settings.confirm: this store, the settings
+ * screen and the check of a typed tolerance (tolerance.ts).
  */
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import { api } from '../../api';
-import { DEFAULT_SETTINGS, type Settings } from '../../../../shared/operations';
+import { DEFAULT_SETTINGS, type Settings, type SettingsState } from '../../../../shared/operations';
 import { errorMessage } from '../../errors';
 
 export type SettingsChange = Partial<Settings>;
@@ -13,6 +13,10 @@ export type SettingsChange = Partial<Settings>;
 /** The app's own settings (calibration reference level and tolerance), read and saved by the backend. */
 export const useSettingsStore = defineStore('settings', () => {
   const current = ref<Settings>({ ...DEFAULT_SETTINGS });
+  /** Why the saved settings could not be used; null when all was well. */
+  const notice = ref<string | null>(null);
+  /** Defaults nobody chose yet: a calibration asks for them to be confirmed first. */
+  const needsConfirmation = ref(false);
   const loaded = ref(false);
   const loadError = ref<string | null>(null);
   const saving = ref(false);
@@ -25,9 +29,15 @@ export const useSettingsStore = defineStore('settings', () => {
     return loading;
   }
 
+  function apply(state: SettingsState): void {
+    current.value = state.settings;
+    notice.value = state.notice;
+    needsConfirmation.value = state.needsConfirmation;
+  }
+
   async function reload(): Promise<void> {
     try {
-      current.value = await api.settings.get();
+      apply(await api.settings.get());
       loaded.value = true;
       loadError.value = null;
     } catch (error) {
@@ -38,10 +48,19 @@ export const useSettingsStore = defineStore('settings', () => {
 
   /** Saves a change; returns whether it was saved (the reason is in `saveError` otherwise). */
   async function update(change: SettingsChange): Promise<boolean> {
+    return saved(() => api.settings.update(change));
+  }
+
+  /** Accepts the calibration settings as they are (after saved ones could not be read). */
+  async function confirm(): Promise<boolean> {
+    return saved(() => api.settings.confirm());
+  }
+
+  async function saved(write: () => Promise<SettingsState>): Promise<boolean> {
     saving.value = true;
     saveError.value = null;
     try {
-      current.value = await api.settings.update(change);
+      apply(await write());
       loaded.value = true;
       return true;
     } catch (error) {
@@ -52,5 +71,17 @@ export const useSettingsStore = defineStore('settings', () => {
     }
   }
 
-  return { current, loaded, loadError, saving, saveError, load, reload, update };
+  return {
+    current,
+    notice,
+    needsConfirmation,
+    loaded,
+    loadError,
+    saving,
+    saveError,
+    load,
+    reload,
+    update,
+    confirm,
+  };
 });
