@@ -1,3 +1,7 @@
+/** How FieldDesk writes figures in words, one way everywhere: sizes, decibels, durations. */
+import { formatDuration, type Locale } from 'date-fns';
+import { enGB } from 'date-fns/locale';
+
 /**
  * Byte counts as people read download sizes: "0 kB", "<1 kB", "340 kB", "3.4 MB", "1.25 GB"
  * (decimal SI units). One formatter for the backend's messages and the renderer's figures, so a
@@ -14,6 +18,30 @@ export function bytesText(bytes: number): string {
 }
 
 const MINUS = '\u2212';
+
+/** date-fns's English, but minutes as FieldDesk writes them ("2 min"): for every duration in words. */
+export const DURATION_LOCALE: Locale = {
+  ...enGB,
+  formatDistance: (token, count, options) =>
+    token === 'xMinutes' ? `${count} min` : enGB.formatDistance(token, count, options),
+};
+
+/**
+ * A wait or a time limit in words for messages, rounded up to its unit: "40 seconds", "2 min",
+ * "3 hours", "2 days". One wording for the backend's messages (time-outs, Retry-After).
+ */
+export function durationWords(ms: number): string {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  const duration =
+    seconds < 90
+      ? { seconds }
+      : seconds < 90 * 60
+        ? { minutes: Math.ceil(seconds / 60) }
+        : seconds < 48 * 3600
+          ? { hours: Math.ceil(seconds / 3600) }
+          : { days: Math.ceil(seconds / 86_400) };
+  return formatDuration(duration, { locale: DURATION_LOCALE });
+}
 
 export interface DbTextOptions {
   /**

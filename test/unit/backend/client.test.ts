@@ -160,7 +160,7 @@ describe('service client: retries', () => {
     );
     const error = await failure(clientFor(server.baseUrl).listInstruments());
     expect(error.code).toBe('rateLimited');
-    expect(error.message).toContain('2 minutes');
+    expect(error.message).toContain('Wait about 2 min ');
     expect(error.message).toContain('Quota used');
     expect(server.requests).toHaveLength(1);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bytesText, dbText } from '../../../src/shared/format';
+import { bytesText, dbText, durationWords } from '../../../src/shared/format';
 
 describe('bytesText', () => {
   it('reads sizes in decimal units, never showing a non-empty size as zero', () => {
@@ -40,5 +40,17 @@ describe('dbText', () => {
     expect(dbText(94, { decimals: 'setting' })).toBe('94.0 dB');
     expect(dbText(0.5, { decimals: 'setting' })).toBe('0.5 dB');
     expect(dbText(0.25, { decimals: 'setting' })).toBe('0.25 dB');
+  });
+});
+
+describe('durationWords', () => {
+  it('says a wait or a time limit in its unit, rounded up, with FieldDesk’s "min"', () => {
+    expect(durationWords(1)).toBe('1 second');
+    expect(durationWords(15_000)).toBe('15 seconds');
+    expect(durationWords(89_000)).toBe('89 seconds');
+    expect(durationWords(120_000)).toBe('2 min');
+    expect(durationWords(121_000)).toBe('3 min');
+    expect(durationWords(3 * 3_600_000)).toBe('3 hours');
+    expect(durationWords(3 * 86_400_000)).toBe('3 days');
   });
 });

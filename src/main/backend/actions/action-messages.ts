@@ -1,8 +1,9 @@
 /**
  * What the action operations say to the engineer: the phase names and the messages of every step
- * (`formatDuration` for the time-outs they name). Kept apart from the state machine so the wording
+ * (time-outs in words by `durationWords`, shared/format.ts). Kept apart from the state machine so the wording
  * can be read and reviewed in one place, and the machine reads as transitions only.
  */
+import { durationWords } from '../../../shared/format';
 import type { FieldDeskErrorData } from '../../../shared/errors';
 import type { ActionName } from '../../../shared/operations';
 
@@ -53,7 +54,7 @@ export const ACTION_MESSAGES = {
   cannotFollow: (action: ActionName, error: FieldDeskErrorData) =>
     `FieldDesk cannot follow ${WHAT[action]}: ${error.message} The instrument may still be running it; check its status.`,
   timedOut: (action: ActionName, timeoutMs: number, lostContact: boolean) => {
-    const within = formatDuration(timeoutMs);
+    const within = durationWords(timeoutMs);
     if (lostContact) {
       return `FieldDesk could not reach the service and did not learn the result within ${within}. Check your connection, then check the instrument's status.`;
     }
@@ -71,10 +72,3 @@ export const ACTION_MESSAGES = {
   /** Added to a start failure when the request may have reached the service after all. */
   maybeStarted: ' The request may have reached the instrument anyway: check its status before trying again.',
 } as const;
-
-/** "2 min", "90 s". */
-export function formatDuration(ms: number): string {
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 120 || seconds % 60 !== 0) return `${seconds} s`;
-  return `${seconds / 60} min`;
-}

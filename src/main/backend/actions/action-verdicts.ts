@@ -3,16 +3,13 @@
  * from the instrument's result and (for a calibration) the reference and tolerance in force. Pure
  * functions apart from the state machine, so each verdict can be tested on its own.
  */
+import { dbText } from '../../../shared/format';
 import type { CalibrationOutcome, Settings, SicOutcome } from '../../../shared/operations';
 import type { CalibrationStatus, SicStatus } from '../../../shared/service/schemas';
 
-/** A dB figure with one decimal, or two when the second one matters. */
-export function formatDb(value: number): string {
-  const tenths = value * 10;
-  return value.toFixed(Math.abs(tenths - Math.round(tenths)) < 1e-6 ? 1 : 2);
-}
-
-const signedDb = (value: number) => `${value > 0 ? '+' : value < 0 ? '−' : '±'}${formatDb(Math.abs(value))}`;
+/** A dB figure with one decimal, or two when the second one matters ("94.0 dB", "0.25 dB"). */
+const db = (value: number): string => dbText(value, { decimals: 'setting' });
+const signedDb = (value: number): string => dbText(value, { decimals: 'setting', signed: true });
 const isSuccess = (status: string) => status.trim().toLowerCase() === 'success';
 
 /** Judges a calibration against the reference and tolerance in force when it started. */
@@ -42,8 +39,8 @@ export function judgeCalibration(
     return {
       outcome,
       message:
-        `Calibration passed: ${formatDb(record.level)} dB against the ${formatDb(reference)} dB reference ` +
-        `(${signedDb(deviation)} dB, within ±${formatDb(tolerance)} dB).`,
+        `Calibration passed: ${db(record.level)} against the ${db(reference)} reference ` +
+        `(${signedDb(deviation)}, within ±${db(tolerance)}).`,
     };
   }
   const reasons: string[] = [];
@@ -51,15 +48,15 @@ export function judgeCalibration(
   if (record.level === null) reasons.push('the instrument reported no level');
   else if (!withinTolerance && deviation !== null) {
     reasons.push(
-      `the level ${formatDb(record.level)} dB is ${formatDb(Math.abs(deviation))} dB from the ` +
-        `${formatDb(reference)} dB reference, outside the ±${formatDb(tolerance)} dB tolerance`,
+      `the level ${db(record.level)} is ${db(Math.abs(deviation))} from the ` +
+        `${db(reference)} reference, outside the ±${db(tolerance)} tolerance`,
     );
   }
   return {
     outcome,
     message:
       `Calibration failed: ${reasons.join(', and ')}. Check that the calibrator is fitted firmly, switched on ` +
-      `and set to ${formatDb(reference)} dB, then calibrate again.`,
+      `and set to ${db(reference)}, then calibrate again.`,
   };
 }
 
@@ -75,7 +72,7 @@ export function judgeSic(record: SicStatus): { outcome: SicOutcome; message: str
     passed,
   };
   const band = (label: string, value: number | null) =>
-    `${label} ${value === null ? 'no reading' : `${formatDb(value)} dB`}`;
+    `${label} ${value === null ? 'no reading' : db(value)}`;
   const levels = [
     band('500 Hz', record._500Hz),
     band('1 kHz', record._1KHz),

@@ -5,6 +5,7 @@
  */
 import { type HTTPError, isHTTPError, isKyError, isNetworkError, isTimeoutError } from 'ky';
 import { FieldDeskError } from '../../../shared/errors';
+import { durationWords } from '../../../shared/format';
 import { findEndpointRule, SCOPE_PURPOSE, type Scope } from '../../../shared/service/scopes';
 import { readErrorBody, scopesInDescription } from './answers';
 
@@ -26,14 +27,6 @@ export function safeCause(error: unknown): unknown {
   let current = error;
   while (isKyError(current)) current = current.cause;
   return current;
-}
-
-/** "40 seconds", "3 minutes", "2 hours": how long to wait or how long was waited. */
-export function describeWait(ms: number): string {
-  const seconds = Math.ceil(ms / 1000);
-  if (seconds < 90) return `${seconds} seconds`;
-  const minutes = Math.ceil(seconds / 60);
-  return minutes < 90 ? `${minutes} minutes` : `${Math.ceil(minutes / 60)} hours`;
 }
 
 /**
@@ -247,7 +240,7 @@ export function httpFailure(
   }
   if (status === 429) {
     const wait = parseRetryAfter(error.response.headers.get('Retry-After'));
-    const when = wait === null ? 'Wait a minute' : `Wait about ${describeWait(wait)}`;
+    const when = wait === null ? 'Wait a minute' : `Wait about ${durationWords(wait)}`;
     return new FieldDeskError(
       'rateLimited',
       `The service is getting too many requests from this key. ${when} and try again.${said}`,
@@ -285,7 +278,7 @@ export function requestFailure(
   if (isTimeoutError(error)) {
     return new FieldDeskError(
       'timeout',
-      `${host} did not answer within ${describeWait(endpoint.timeoutMs)}. Check your connection and try again.`,
+      `${host} did not answer within ${durationWords(endpoint.timeoutMs)}. Check your connection and try again.`,
     );
   }
   const cause = safeCause(error);

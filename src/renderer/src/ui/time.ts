@@ -4,8 +4,8 @@
  */
 // How times and durations read on screen: date-fns patterns on a 24-hour clock, in local time or
 // in the zone the user chose for data. Times inside the app are epoch milliseconds.
-import { format, formatDuration, intervalToDuration, isValid, parse, type Locale } from 'date-fns';
-import { enGB } from 'date-fns/locale';
+import { format, formatDuration, intervalToDuration, isValid, parse } from 'date-fns';
+import { DURATION_LOCALE } from '../../../shared/format';
 import { tz } from '@date-fns/tz';
 import type { TimeInterval } from '../../../shared/data';
 
@@ -41,12 +41,6 @@ export const exactTimeText = (epochMs: number, zone: DisplayZone = 'local'): str
 
 // ---- durations --------------------------------------------------------------------------------
 
-/** date-fns' English words, but "min" as FieldDesk writes minutes ("2 min ago"). */
-const DURATION_LOCALE: Locale = {
-  ...enGB,
-  formatDistance: (token, count, options) =>
-    token === 'xMinutes' ? `${count} min` : enGB.formatDistance(token, count, options),
-};
 const DURATION_UNITS = ['years', 'months', 'days', 'hours', 'minutes'] as const;
 
 /**
