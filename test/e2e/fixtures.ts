@@ -3,7 +3,7 @@
  * browser build of the renderer) with a fresh data folder, and may start its own demo service.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
@@ -16,6 +16,14 @@ interface Options {
    * makes a ~40 s calibration take ~2 s. Undefined: real durations.
    */
   demoTimeScale: number | undefined;
+  /**
+   * Hold the in-app demo's Calibrations and SICs until the test calls
+   * `harness.demoActions.release()`: a test that looks at an action "still running" never races
+   * the clock, however busy the machine.
+   */
+  demoHoldActions: boolean;
+  /** Files written into the fresh data folder before the harness starts (e.g. a damaged one). */
+  dataDirFiles: Record<string, string>;
 }
 
 interface Fixtures {
@@ -26,15 +34,21 @@ interface Fixtures {
 
 export const test = base.extend<Fixtures & Options>({
   demoTimeScale: [undefined, { option: true }],
-  harness: async ({ demoTimeScale }, use) => {
+  demoHoldActions: [false, { option: true }],
+  dataDirFiles: [{}, { option: true }],
+  harness: async ({ demoTimeScale, demoHoldActions, dataDirFiles }, use) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'fielddesk-e2e-'));
+    for (const [name, text] of Object.entries(dataDirFiles)) await writeFile(join(dataDir, name), text);
     const harness = await startHarness({
       port: 0,
       dataDir,
       staticDir: 'out/web',
       // A keychain entry name of its own, so tests never touch a user's real FieldDesk keys.
       keychainService: `FieldDesk-e2e-${randomUUID()}`,
-      ...(demoTimeScale === undefined ? {} : { demo: { timeScale: demoTimeScale } }),
+      demo: {
+        holdActions: demoHoldActions,
+        ...(demoTimeScale === undefined ? {} : { timeScale: demoTimeScale }),
+      },
     });
     await use(harness);
     await harness.close();
