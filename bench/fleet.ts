@@ -13,12 +13,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { createBackend } from '../src/main/backend/backend';
 import { createMemoryVault } from '../src/main/backend/accounts/vault';
 import { createServiceClient } from '../src/main/backend/service/client';
-import { middleOf } from './timing';
+import { medianMs } from './timing';
 
 const FLEET_SIZE = 5_000;
 const SCREEN_ROWS = 30;
@@ -69,16 +68,6 @@ async function peakHeapDuring<T>(work: () => Promise<T>): Promise<{ result: T; p
 
 const collect = () => (globalThis as { gc?: () => void }).gc?.();
 
-async function time(run: () => Promise<unknown>, rounds = ROUNDS): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const start = performance.now();
-    await run();
-    times.push(performance.now() - start);
-  }
-  return middleOf(times);
-}
-
 export async function benchFleet(): Promise<void> {
   const service = await startFleetService();
   const dataDir = mkdtempSync(join(tmpdir(), 'fielddesk-bench-fleet-'));
@@ -92,8 +81,9 @@ export async function benchFleet(): Promise<void> {
     const { handlers } = backend;
     await handlers['accounts.add']({ name: 'Fleet', baseUrl: service.baseUrl, apiKey: service.apiKey });
     const url = `${service.baseUrl}/control/instruments`;
-    const baseline = await time(async () =>
-      JSON.parse(await (await fetch(url, { headers: { 'X-Api-Key': service.apiKey } })).text()),
+    const baseline = await medianMs(
+      async () => JSON.parse(await (await fetch(url, { headers: { 'X-Api-Key': service.apiKey } })).text()),
+      ROUNDS,
     );
     collect();
     const before = process.memoryUsage().heapUsed;
@@ -103,18 +93,24 @@ export async function benchFleet(): Promise<void> {
       return handlers['instruments.statuses']({ serials: screen });
     };
     const { peak } = await peakHeapDuring(firstRows);
-    const subject = await time(firstRows);
+    const subject = await medianMs(firstRows, ROUNDS);
     collect();
     const after = process.memoryUsage().heapUsed;
 
     // Before: every status read with the list (the old instruments.list).
     const client = createServiceClient({ baseUrl: service.baseUrl, apiKey: service.apiKey });
-    const everyStatus = await time(async () => {
-      const instruments = await client.listInstruments();
-      for (let i = 0; i < instruments.length; i += 4) {
-        await Promise.all(instruments.slice(i, i + 4).map((x) => client.getInstrumentStatus(x.serialNumber)));
-      }
-    }, 1);
+    const everyStatus = await medianMs(
+      async () => {
+        const instruments = await client.listInstruments();
+        for (let i = 0; i < instruments.length; i += 4) {
+          await Promise.all(
+            instruments.slice(i, i + 4).map((x) => client.getInstrumentStatus(x.serialNumber)),
+          );
+        }
+      },
+      1,
+      0,
+    );
 
     console.log(
       `\nInstrument list of a ${FLEET_SIZE.toLocaleString('en-GB')}-instrument fleet (demo service in its own process)`,

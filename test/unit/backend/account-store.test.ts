@@ -1,19 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ACCOUNTS_FILE_NAME, openAccountStore } from '../../../src/main/backend/accounts/account-store';
-import { makeTempDir } from './helpers';
+import { useTempDirs } from './helpers';
 
-const dirs: Array<{ remove(): Promise<void> }> = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => dir.remove()));
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await makeTempDir();
-  dirs.push(dir);
-  return dir.path;
-}
+const tempDir = useTempDirs();
 
 const sample = {
   name: 'Client A',

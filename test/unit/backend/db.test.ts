@@ -12,9 +12,9 @@ import { createCacheStore, type CacheKey } from '../../../src/main/backend/cache
 import { DATABASE_FILE_NAME, MIGRATIONS, type Migration } from '../../../src/main/backend/core/database';
 import { TIMES_EVEN, TIMES_RAW } from '../../../src/main/backend/cache/series-times';
 import { FieldDeskError } from '../../../src/shared/errors';
-import type { OperationSnapshot } from '../../../src/shared/operations';
 import { checkCacheConsistency } from './cache-checks';
 import { useTempDatabaseFolder } from './temp-database';
+import { finishedCalibration } from './helpers';
 
 const dir = useTempDatabaseFolder();
 
@@ -28,34 +28,7 @@ const fileHash = async () =>
 const ALL_VERSIONS = MIGRATIONS.map((m) => m.version);
 const LATEST = MIGRATIONS.length;
 
-/** A finished calibration's snapshot; `over` changes any field. */
-const snapshot = (over: Partial<OperationSnapshot>): OperationSnapshot => ({
-  id: 'op',
-  kind: 'action',
-  accountId: 'acc',
-  serial: 'QT100001',
-  action: 'Calibration',
-  state: 'succeeded',
-  phase: 'Done',
-  startedAt: 1_000,
-  updatedAt: 41_000,
-  elapsedMs: 40_000,
-  expectedDurationMs: 40_000,
-  message: 'Calibration passed.',
-  result: {
-    kind: 'calibration',
-    time: 40_000,
-    status: 'Success',
-    level: 94.1,
-    offset: 0.1,
-    referenceDb: 94,
-    toleranceDb: 0.5,
-    passed: true,
-    deviationDb: 0.1,
-  },
-  error: null,
-  ...over,
-});
+const snapshot = finishedCalibration;
 
 function appliedVersions(db: Database.Database): number[] {
   return (

@@ -1,10 +1,12 @@
 /** Small loopback HTTP servers with scripted faults, and other helpers for the backend tests. */
+import { afterEach } from 'vitest';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KeytarLike } from '../../../src/main/backend/accounts/vault';
+import type { OperationSnapshot } from '../../../src/shared/operations';
 
 export interface RecordedRequest {
   method: string;
@@ -103,6 +105,19 @@ export async function makeTempDir(): Promise<{ path: string; remove(): Promise<v
   return { path, remove: () => rm(path, { recursive: true, force: true }) };
 }
 
+/** Call at the top level of a test file: `tempDir()` makes a folder that is removed after the test. */
+export function useTempDirs(): () => Promise<string> {
+  const made: Array<{ remove(): Promise<void> }> = [];
+  afterEach(async () => {
+    await Promise.all(made.splice(0).map((dir) => dir.remove()));
+  });
+  return async () => {
+    const dir = await makeTempDir();
+    made.push(dir);
+    return dir.path;
+  };
+}
+
 /** An in-memory keytar that records calls; `fail` makes chosen calls throw a real keytar message. */
 export function fakeKeytar(fail: Partial<Record<keyof KeytarLike, string>> = {}) {
   const entries = new Map<string, string>();
@@ -134,3 +149,32 @@ export const REAL_KEYTAR_ERRORS = {
   noDbus: 'Cannot autolaunch D-Bus without X11 $DISPLAY',
   locked: 'Object does not exist at path “/org/freedesktop/secrets/collection/login”',
 } as const;
+
+/** A finished calibration's snapshot; `over` changes any field. */
+export const finishedCalibration = (over: Partial<OperationSnapshot> = {}): OperationSnapshot => ({
+  id: 'op',
+  kind: 'action',
+  accountId: 'acc',
+  serial: 'QT100001',
+  action: 'Calibration',
+  state: 'succeeded',
+  phase: 'Done',
+  startedAt: 1_000,
+  updatedAt: 41_000,
+  elapsedMs: 40_000,
+  expectedDurationMs: 40_000,
+  message: 'Calibration passed.',
+  result: {
+    kind: 'calibration',
+    time: 40_000,
+    status: 'Success',
+    level: 94.1,
+    offset: 0.1,
+    referenceDb: 94,
+    toleranceDb: 0.5,
+    passed: true,
+    deviationDb: 0.1,
+  },
+  error: null,
+  ...over,
+});

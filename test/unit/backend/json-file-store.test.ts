@@ -1,22 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { openJsonFile } from '../../../src/main/backend/core/json-file-store';
 import { openSettingsStore, SETTINGS_FILE_NAME } from '../../../src/main/backend/settings/settings-store';
 import { ACCOUNTS_FILE_NAME, openAccountStore } from '../../../src/main/backend/accounts/account-store';
-import { makeTempDir } from './helpers';
+import { useTempDirs } from './helpers';
 
-const dirs: Array<{ remove(): Promise<void> }> = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => dir.remove()));
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await makeTempDir();
-  dirs.push(dir);
-  return dir.path;
-}
+const tempDir = useTempDirs();
 
 const schema = z.object({ items: z.array(z.string()) });
 const open = (dataDir: string) =>

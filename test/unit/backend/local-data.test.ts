@@ -12,10 +12,9 @@ import { DATABASE_FILE_NAME, openDatabase } from '../../../src/main/backend/core
 import { createNoticeBoard } from '../../../src/main/backend/core/notices';
 import { openLocalData, withDatabaseRecovery, type LocalData } from '../../../src/main/backend/local-data';
 import type { BackendHandlers } from '../../../src/shared/ipc/contract';
-import type { OperationSnapshot } from '../../../src/shared/operations';
 import { createRecordingBackend, TEST_APP_INFO } from './backend-helpers';
 import { createMemoryVault } from '../../../src/main/backend/accounts/vault';
-import { makeTempDir } from './helpers';
+import { finishedCalibration, makeTempDir } from './helpers';
 
 const T0 = Date.UTC(2026, 10, 23, 9, 0, 0);
 let dir: { path: string; remove(): Promise<void> };
@@ -37,32 +36,7 @@ function openLocal() {
   return { local, notices };
 }
 
-const calibration = (id: string): OperationSnapshot => ({
-  id,
-  kind: 'action',
-  accountId: 'acc',
-  serial: 'QT1',
-  action: 'Calibration',
-  state: 'succeeded',
-  phase: 'Done',
-  startedAt: T0,
-  updatedAt: T0 + 40_000,
-  elapsedMs: 40_000,
-  expectedDurationMs: 40_000,
-  message: 'Calibration passed.',
-  result: {
-    kind: 'calibration',
-    time: T0 + 39_000,
-    status: 'Success',
-    level: 94.1,
-    offset: 0.1,
-    referenceDb: 94,
-    toleranceDb: 0.5,
-    passed: true,
-    deviationDb: 0.1,
-  },
-  error: null,
-});
+const calibration = (id: string) => finishedCalibration({ id, serial: 'QT1' });
 
 /** A database from a newer FieldDesk: refused untouched, so this one cannot write to it. */
 function writeNewerDatabase(): void {
