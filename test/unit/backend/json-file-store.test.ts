@@ -63,7 +63,12 @@ describe('JSON file store', () => {
 
   it('saves nothing when a bad file cannot be moved aside, and says where it is', async (ctx) => {
     // root ignores directory permissions, so the rename cannot be made to fail this way.
-    if (process.getuid?.() === 0) ctx.skip('running as root: directory permissions do not stop a rename');
+    if (process.getuid?.() === 0) {
+      console.info(
+        'JSON file store: the "cannot move aside" test is skipped when running as root (directory permissions do not stop a rename).',
+      );
+      ctx.skip('running as root: directory permissions do not stop a rename');
+    }
     const dir = await tempDir();
     const locked = join(dir, 'locked');
     await mkdir(locked);
