@@ -125,6 +125,8 @@ export interface DataReadResult {
   series: SeriesChannel[];
   /** The records as a table (for measurement-style datasets, one row per record). */
   records: RecordTable | null;
+  /** What the service sent that is not shown and why (e.g. implausible levels); absent when nothing. */
+  notes?: string[];
 }
 
 /**

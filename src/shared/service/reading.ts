@@ -47,6 +47,11 @@ export const PLAUSIBLE = {
   soundLevelDb: { min: 0, max: 200 },
   /** A calibration's offset from the factory calibration (dB). */
   calibrationOffsetDb: { min: -20, max: 20 },
+  /**
+   * One frequency band's level (dB): A-weighting takes up to 70 dB off the lowest bands, so a quiet
+   * site's band levels can be well below zero; far below that no instrument measures.
+   */
+  bandLevelDb: { min: -100, max: 200 },
 } as const;
 
 export function isPlausible(value: number, range: { min: number; max: number }): boolean {

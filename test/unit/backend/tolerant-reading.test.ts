@@ -211,3 +211,36 @@ describe('data answers', () => {
     ]);
   });
 });
+
+describe('implausible levels in data answers', () => {
+  it('leaves out levels no instrument measures, keeps the rest, and says how many', async () => {
+    const start = Date.UTC(2025, 5, 1);
+    const server = await startTestServer((_req, res) =>
+      sendJson(res, 200, [
+        {
+          instrument: 'QT1',
+          type: 'LAeq',
+          blocks: [
+            { start: new Date(start).toISOString(), sampleDuration: 1000, values: [52.1, 1e29, -4, 55.5] },
+          ],
+        },
+      ]),
+    );
+    servers.push(server);
+    const client = createDataClient({ baseUrl: server.baseUrl, apiKey: 'k', retry: { limit: 0 } });
+    const chunk = await client.fetchDataset({
+      serial: 'QT1',
+      dataset: 'noiseTimeHistory',
+      start,
+      end: start + 4_000,
+      options: { values: ['LAeq'], period: 'PT1S' },
+    });
+    const values = Array.from(chunk.series[0]!.values);
+    expect(values[0]).toBeCloseTo(52.1, 3);
+    expect(values.slice(1, 3).every(Number.isNaN)).toBe(true);
+    expect(values[3]).toBeCloseTo(55.5, 3);
+    expect(chunk.notes).toEqual([
+      '2 levels the service reported could not be right (outside what an instrument measures) and are not shown.',
+    ]);
+  });
+});

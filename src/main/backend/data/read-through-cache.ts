@@ -73,6 +73,7 @@ export async function readDataset(context: ReadContext, query: DatasetQuery): Pr
   const missing: TimeInterval[] = [];
   let reason: FieldDeskErrorData | null = null;
   const fetchedChunkIds = new Set<number>();
+  const notes: string[] = [];
   let fetchedAt = startedAt;
 
   if (range.end > range.start) {
@@ -102,6 +103,7 @@ export async function readDataset(context: ReadContext, query: DatasetQuery): Pr
             context.signal,
           );
           fetchedAt = now();
+          notes.push(...(chunk.notes ?? []));
           const end = Math.min(interval.end, fetchedAt);
           const result = store.store(
             key,
@@ -131,7 +133,13 @@ export async function readDataset(context: ReadContext, query: DatasetQuery): Pr
   } else {
     provenance = { source: 'fresh', fetchedAt };
   }
-  return { query, provenance, series: data.series, records: data.records };
+  return {
+    query,
+    provenance,
+    series: data.series,
+    records: data.records,
+    ...(notes.length === 0 ? {} : { notes }),
+  };
 }
 
 export interface ReadThroughCacheOptions {

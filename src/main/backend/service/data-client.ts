@@ -154,12 +154,18 @@ export function createDataClient(options: DataClientOptions): DataClient {
         ? new FieldDeskError('cancelled', 'The request was cancelled.')
         : (firstError ?? error);
     });
-    const parsed = parseDataset(checked.dataset, answers, {
+    const { series, records, notes } = parseDataset(checked.dataset, answers, {
       serial: checked.serial,
       periodMs: checked.periodMs,
       redact: requester.redact,
     });
-    return { interval: { start: checked.start, end: checked.end }, ...parsed, bytes };
+    return {
+      interval: { start: checked.start, end: checked.end },
+      series,
+      records,
+      bytes,
+      ...(notes.length === 0 ? {} : { notes }),
+    };
   }
 
   return {

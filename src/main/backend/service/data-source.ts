@@ -16,6 +16,8 @@ export interface DatasetChunk {
   records: RecordTable | null;
   /** Bytes of the response bodies received (for progress). */
   bytes: number;
+  /** What was left out of the answers and why (implausible levels); absent when nothing was. */
+  notes?: string[];
 }
 
 export interface DataSource {

@@ -32,6 +32,7 @@ import {
   type ColumnSpec,
   type RecordSpec,
 } from './record-specs';
+import { leaveOutImplausible } from './plausibility';
 import { buildChannel, type SampleWalk } from './series';
 import { parseTimeHistory, type Answer } from './time-history';
 
@@ -112,6 +113,8 @@ function rowSeries(
 export interface ParsedData {
   series: SeriesChannel[];
   records: RecordTable | null;
+  /** What was left out and why (implausible levels), one plain sentence each. */
+  notes: string[];
 }
 
 export interface ParseOptions {
@@ -130,7 +133,7 @@ function parseRecordAnswers(
   dataset: keyof typeof RECORD_SPECS,
   answers: readonly Answer[],
   options: ParseOptions,
-): ParsedData {
+): Omit<ParsedData, 'notes'> {
   const spec = RECORD_SPECS[dataset];
   const problems = new Problems(DATASET_NOUNS[dataset], options.redact);
   const known = new Set(['instrument', ...spec.columns.map((c) => c.key.toLowerCase())]);
@@ -191,7 +194,7 @@ function parseMeasurementAnswers(
   dataset: 'noiseMeasurements' | 'frequencyMeasurements',
   answers: readonly Answer[],
   options: ParseOptions,
-): ParsedData {
+): Omit<ParsedData, 'notes'> {
   const problems = new Problems(DATASET_NOUNS[dataset], options.redact);
   const canonical = dataset === 'frequencyMeasurements' ? canonicalBandName : canonicalValueName;
   const valueColumns: string[] = [];
@@ -273,6 +276,15 @@ export function parseDataset(
   answers: readonly Answer[],
   options: ParseOptions,
 ): ParsedData {
+  const parsed = parseAnswers(dataset, answers, options);
+  return leaveOutImplausible(dataset, parsed.series, parsed.records);
+}
+
+function parseAnswers(
+  dataset: Dataset,
+  answers: readonly Answer[],
+  options: ParseOptions,
+): Omit<ParsedData, 'notes'> {
   switch (dataset) {
     case 'noiseTimeHistory':
     case 'frequencyTimeHistory':
