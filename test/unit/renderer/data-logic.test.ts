@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordTable, SeriesChannel } from '../../../src/shared/data';
+import type { RecordColumn, RecordTable, SeriesChannel } from '../../../src/shared/data';
 import { buildDataChart, displayX, minMaxReduce } from '../../../src/renderer/src/features/data/chart';
 import {
   cellText,
@@ -8,7 +8,6 @@ import {
   NO_READING,
   recordSlice,
   recordsNewestFirst,
-  timeColumnKeys,
 } from '../../../src/renderer/src/features/data/records';
 import { coveredText, fromInputValue, intervalText, toInputValue } from '../../../src/renderer/src/ui/time';
 import { customRangeProblem, resolveRange } from '../../../src/renderer/src/features/data/ranges';
@@ -250,31 +249,78 @@ describe('record table', () => {
       { key: 'endTime', label: 'End', unit: null, type: 'time' },
       { key: 'LAeq', label: 'LAeq', unit: 'dB', type: 'number' },
       { key: 'note', label: 'Note', unit: null, type: 'text' },
+      { key: 'overload', label: 'Overload', unit: null, type: 'boolean' },
+      { key: 'octave', label: 'Octave bands', unit: 'dB', type: 'list' },
+      // Named like a time, but the backend says it is a number of seconds.
+      { key: 'runTime', label: 'Run time', unit: null, type: 'number' },
     ],
     rows: [
-      { startTime: T0, endTime: T0 + 900_000, LAeq: 52.345678, note: 'a' },
-      { startTime: T0 + 1_800_000, endTime: T0 + 2_700_000, LAeq: null, note: 'c' },
-      { startTime: T0 + 900_000, endTime: T0 + 1_800_000, LAeq: 50, note: 'b' },
+      { startTime: T0, endTime: T0 + 900_000, LAeq: 52.345678, note: 'a', overload: false, octave: null },
+      {
+        startTime: T0 + 1_800_000,
+        endTime: T0 + 2_700_000,
+        LAeq: null,
+        note: 'c',
+        overload: true,
+        octave: '',
+      },
+      { startTime: T0 + 900_000, endTime: T0 + 1_800_000, LAeq: 50, note: 'b', overload: null, octave: null },
     ],
   };
+  const column = (key: string): RecordColumn => table.columns.find((c) => c.key === key)!;
 
-  it('orders newest first by the time column and pages 200 at a time', () => {
+  it('orders newest first by the table’s time column and pages 200 at a time', () => {
     expect(recordsNewestFirst(table).map((r) => r['note'])).toEqual(['c', 'b', 'a']);
     const rows = Array.from({ length: 450 }, (_, i) => i);
     expect(recordSlice(rows, 200)).toMatchObject({ hidden: 250, total: 450 });
     expect(recordSlice(rows, 400).rows).toHaveLength(400);
   });
 
-  it('shows every time column as a date, numbers trimmed, null as the no-reading dash', () => {
-    expect([...timeColumnKeys(table)]).toEqual(['startTime', 'endTime']);
-    expect(cellText(T0 + 900_000, true, 'utc')).toBe('2026-11-12 14:15:00');
-    expect(cellText('2026-11-12T14:00:00Z', true, 'utc')).toBe('2026-11-12 14:00:00');
-    expect(cellText(52.345678, false, 'utc')).toBe('52.3457');
-    expect(cellText(null, false, 'utc')).toBe(NO_READING);
-    expect(cellText(false, false, 'utc')).toBe('No');
-    expect(isNumericColumn(table.rows, 'LAeq')).toBe(true);
-    expect(isNumericColumn(table.rows, 'note')).toBe(false);
-    expect(headerText(table.columns[2]!)).toBe('LAeq (dB)');
+  it('orders audio recordings by their trigger, not by when the recording started', () => {
+    const audio: RecordTable = {
+      timeKey: 'triggerStartTime',
+      columns: [
+        { key: 'id', label: 'Recording id', unit: null, type: 'text' },
+        { key: 'startTime', label: 'Start', unit: null, type: 'time' },
+        { key: 'triggerStartTime', label: 'Trigger start', unit: null, type: 'time' },
+      ],
+      rows: [
+        // Long pre-trigger buffer: started first, triggered last.
+        { id: 'long', startTime: T0, triggerStartTime: T0 + 50 * 60_000 },
+        { id: 'short', startTime: T0 + 20 * 60_000, triggerStartTime: T0 + 21 * 60_000 },
+        { id: 'middle', startTime: T0 + 10 * 60_000, triggerStartTime: T0 + 30 * 60_000 },
+      ],
+    };
+    expect(recordsNewestFirst(audio).map((r) => r['id'])).toEqual(['long', 'middle', 'short']);
+  });
+
+  it('keeps the order received for rows of the same time (newest received first)', () => {
+    const same: RecordTable = { ...table, rows: table.rows.map((r) => ({ ...r, startTime: T0 })) };
+    expect(recordsNewestFirst(same).map((r) => r['note'])).toEqual(['b', 'c', 'a']);
+  });
+
+  it('shows each cell as its column’s type says: times in the chosen zone, numbers trimmed, Yes/No, lists as text', () => {
+    expect(cellText(T0 + 900_000, column('endTime'), 'utc')).toBe('2026-11-12 14:15:00');
+    // 24-hour clock in the local zone too.
+    expect(cellText(new Date(2026, 10, 12, 21, 5, 9).getTime(), column('startTime'), 'local')).toBe(
+      '2026-11-12 21:05:09',
+    );
+    // Only the column's type makes a time: not its name, not the size of the number.
+    expect(cellText(90, column('runTime'), 'utc')).toBe('90');
+    expect(cellText(T0, column('note'), 'utc')).toBe(String(T0));
+    expect(cellText(52.345678, column('LAeq'), 'utc')).toBe('52.3457');
+    expect(cellText(null, column('LAeq'), 'utc')).toBe(NO_READING);
+    expect(cellText(Number.NaN, column('LAeq'), 'utc')).toBe(NO_READING);
+    expect(cellText(false, column('overload'), 'utc')).toBe('No');
+    expect(cellText(true, column('overload'), 'utc')).toBe('Yes');
+    expect(cellText('71.2, 80.1', column('octave'), 'utc')).toBe('71.2, 80.1');
+    expect(isNumericColumn(column('LAeq'))).toBe(true);
+    expect(isNumericColumn(column('note'))).toBe(false);
+    expect(isNumericColumn(column('startTime'))).toBe(false);
+    expect(headerText(column('LAeq'), 'utc')).toBe('LAeq (dB)');
+    expect(headerText(column('runTime'), 'utc')).toBe('Run time');
+    expect(headerText(column('startTime'), 'utc')).toBe('Start (UTC)');
+    expect(headerText(column('startTime'), 'local')).toBe('Start');
   });
 });
 
