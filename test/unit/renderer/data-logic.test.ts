@@ -340,6 +340,26 @@ describe('datasets and options', () => {
     }
   });
 
+  it('offers only what an instrument can have: system health for Quantum models, SIC with the feature', () => {
+    const optimus = { type: 'Noise', model: 'CR:171 Optimus+', feature: ['Modem'] };
+    const quantum = { type: 'Noise', model: 'CR:900 Quantum', feature: ['SIC', 'Modem'] };
+    expect(availableDatasets(optimus)).not.toContain('monitorStats');
+    expect(availableDatasets(optimus)).not.toContain('monitorEvents');
+    expect(availableDatasets(optimus)).not.toContain('sic');
+    expect(availableDatasets(optimus)).not.toContain('weather');
+    expect(availableDatasets(quantum)).toEqual(
+      expect.arrayContaining(['monitorStats', 'monitorEvents', 'sic']),
+    );
+    // Events come right after the levels they explain.
+    expect(availableDatasets(quantum).slice(0, 2)).toEqual(['noiseMeasurements', 'events']);
+    // An air-quality station has no system events, a vibration monitor no weather.
+    expect(availableDatasets(airWithWeather)).not.toContain('monitorEvents');
+    expect(availableDatasets({ type: 'Vibration', model: 'VM:400', feature: ['Weather'] })).toEqual([
+      'vibrationPPV',
+      'vibrationVDV',
+    ]);
+  });
+
   it('sends only options that differ from the defaults, so default views match what a sync cached', () => {
     expect(queryOptions('noiseMeasurements', DEFAULT_OPTION_CHOICES)).toBeUndefined();
     expect(
