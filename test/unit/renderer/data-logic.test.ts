@@ -20,18 +20,6 @@ import {
   queryOptions,
   DEFAULT_OPTION_CHOICES,
 } from '../../../src/renderer/src/features/data/datasets';
-import {
-  buildSyncRequest,
-  checkState,
-  etaText,
-  failureText,
-  mergeSyncSnapshot,
-  syncOutcome,
-  syncProgressText,
-  toggleAll,
-} from '../../../src/renderer/src/features/sync/logic';
-import { coverageGroups } from '../../../src/renderer/src/features/cache/logic';
-import { syncSnapshot as snapshot } from './fixtures';
 
 const T0 = Date.UTC(2026, 10, 12, 14, 0); // 12 Nov 2026 14:00 UTC
 const HOUR = 3_600_000;
@@ -394,76 +382,5 @@ describe('datasets and options', () => {
       optionsProblem('noiseMeasurements', { ...DEFAULT_OPTION_CHOICES, values: ['LAF90'], period: 'PT1H' }),
     ).toContain('LAF90');
     expect(optionsProblem('weather', { ...DEFAULT_OPTION_CHOICES, values: [] })).toBeNull();
-  });
-});
-
-describe('site sync', () => {
-  it('says progress in requests, size and time left', () => {
-    expect(syncProgressText(snapshot())).toBe('12 of 40 requests · 3.4 MB · about 2 min left');
-    expect(syncProgressText(snapshot({ state: 'succeeded', done: 40 }))).toBe('40 of 40 requests · 3.4 MB');
-    expect(etaText(null)).toBe('working out the time left');
-    expect(etaText(30_000)).toBe('less than a minute left');
-    expect(etaText(3 * HOUR)).toBe('about 3 hours left');
-  });
-
-  it('keeps the newer snapshot, so a late list answer never rolls progress back', () => {
-    const later = snapshot({ updatedAt: T0 + 5000, done: 20 });
-    expect(mergeSyncSnapshot(later, snapshot())).toBe(later);
-    expect(mergeSyncSnapshot(snapshot(), later)).toBe(later);
-  });
-
-  it('names failures and the outcome', () => {
-    const failure = {
-      serial: 'AQ132935',
-      dataset: 'weather' as const,
-      missing: [{ start: T0, end: T0 + 3_600_000 }],
-      message: 'the key lacks data.enviro:read',
-    };
-    expect(failureText(failure)).toBe('Weather for AQ132935: the key lacks data.enviro:read');
-    expect(syncOutcome(snapshot({ state: 'succeeded', failures: [failure] }))).toBe('gaps');
-    expect(syncOutcome(snapshot({ state: 'succeeded' }))).toBe('complete');
-    expect(syncOutcome(snapshot({ state: 'interrupted' }))).toBe('interrupted');
-    expect(syncOutcome(snapshot())).toBeNull();
-  });
-
-  it('groups datasets that cover the same range', () => {
-    const covered = [{ start: Date.UTC(2026, 10, 12), end: Date.UTC(2026, 10, 20) }];
-    const groups = coverageGroups(
-      {
-        accountId: 'acc-1',
-        serial: 'QT1',
-        bytes: 1,
-        datasets: [
-          { dataset: 'noiseMeasurements', bytes: 1, covered, lastFetchedAt: T0 },
-          { dataset: 'events', bytes: 1, covered, lastFetchedAt: T0 },
-          { dataset: 'calibrations', bytes: 1, covered: [], lastFetchedAt: T0 },
-        ],
-      },
-      'utc',
-      Date.UTC(2026, 10, 20),
-    );
-    expect(groups).toEqual([
-      { covered: '12–19 Nov', labels: ['Noise levels', 'Noise events'] },
-      { covered: 'nothing yet', labels: ['Calibrations'] },
-    ]);
-  });
-
-  it('selects all or none, and builds the request from the chosen instruments in list order', () => {
-    expect(checkState([], ['a', 'b'])).toBe('none');
-    expect(checkState(['b'], ['a', 'b'])).toBe('some');
-    expect(toggleAll(['b'], ['a', 'b'])).toEqual(['a', 'b']);
-    expect(toggleAll(['a', 'b'], ['a', 'b'])).toEqual([]);
-    const request = buildSyncRequest(
-      ['a', 'b', 'c'],
-      ['c', 'a', 'b'],
-      { a: ['noiseMeasurements'], b: [], c: ['gases'] },
-      { start: T0, end: T0 + DAY },
-    );
-    expect(request).toEqual({
-      serials: ['a', 'c'],
-      start: T0,
-      end: T0 + DAY,
-      datasets: { a: ['noiseMeasurements'], c: ['gases'] },
-    });
   });
 });
