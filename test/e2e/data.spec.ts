@@ -1,4 +1,23 @@
+import type { Locator, Page } from '@playwright/test';
 import { addAccount, expect, keepScreenshot, test } from './fixtures';
+
+/** A finished sync that got everything says so: a full bar, every request, nothing listed as missing. */
+async function expectCompleteSync(dialog: Locator): Promise<void> {
+  await expect(dialog.getByTestId('sync-follow')).toHaveAttribute('data-outcome', 'complete');
+  const progress = dialog.getByTestId('sync-progress');
+  await expect(progress).toContainText('Ready for the site visit');
+  // Every request done: "32 of 32 requests".
+  await expect(progress).toContainText(/(?<!\d)(\d+) of \1 requests/);
+  await expect(progress.getByRole('progressbar')).toHaveAttribute('value', '100');
+  await expect(dialog.getByText('Not fetched')).toHaveCount(0);
+  await expect(dialog.getByText(/Finished with gaps|could not be fetched/)).toHaveCount(0);
+}
+
+/** The serial of the first instrument in the list whose row mentions `text` (a model name). */
+async function serialOf(page: Page, text: string): Promise<string> {
+  const row = page.getByRole('table').getByRole('row').filter({ hasText: text }).first();
+  return (await row.getByRole('cell').nth(1).innerText()).trim();
+}
 
 test('prepare for a site visit, lose the service, and keep browsing the data from the cache', async ({
   page,
@@ -36,10 +55,11 @@ test('prepare for a site visit, lose the service, and keep browsing the data fro
   await expect(progress).toContainText(/requests/);
   await keepScreenshot(page, testInfo, 'site-sync-progress');
 
-  // Finished: a summary of what is offline now, per instrument.
+  // Finished: it reads as complete, with a summary of what is offline now, per instrument.
   await expect(dialog.getByTestId('sync-follow')).toHaveAttribute('data-state', 'succeeded', {
     timeout: 45_000,
   });
+  await expectCompleteSync(dialog);
   const summary = dialog.getByTestId('sync-summary');
   await expect(summary).toContainText(serial);
   await expect(summary).toContainText('Noise levels');
@@ -96,4 +116,45 @@ test('prepare for a site visit, lose the service, and keep browsing the data fro
   await expect(item).toContainText('Noise levels');
   await expect(item.getByRole('button', { name: 'Clear' })).toBeEnabled();
   await keepScreenshot(page, testInfo, 'cache-view');
+});
+
+test('the site-sync dialog offers only what each instrument can have, and a clean sync reads as complete', async ({
+  page,
+  harness,
+  externalService,
+}, testInfo) => {
+  const service = await externalService({ keys: { 'field-key': '*' } });
+  await page.goto(harness.url);
+  await addAccount(page, { name: 'Sizewell site', baseUrl: service.baseUrl, apiKey: 'field-key' });
+  await expect(page.getByTestId('instrument-count')).toHaveText('10 instruments');
+  // Every demo fleet has an Optimus+ without SIC (no system monitor) and Quantum monitors (with one).
+  const optimus = await serialOf(page, 'Optimus');
+  const quantum = await serialOf(page, 'Quantum');
+
+  await page.getByTestId('prepare-site-visit').click();
+  const dialog = page.getByTestId('sync-dialog');
+  const item = (serial: string) => dialog.locator('.sync-item').filter({ hasText: serial });
+  const choices = (serial: string) => item(serial).locator('.sync-dataset-options');
+
+  await item(quantum).locator('.sync-pick input').check();
+  await item(quantum).getByText('Change').click();
+  await expect(choices(quantum).getByLabel('System health')).toBeVisible();
+  await item(quantum).locator('.sync-pick input').uncheck();
+
+  await item(optimus).locator('.sync-pick input').check();
+  await item(optimus).getByText('Change').click();
+  await expect(choices(optimus).getByLabel('Noise levels')).toBeChecked();
+  await expect(choices(optimus).getByLabel('Calibrations')).toBeVisible();
+  await expect(choices(optimus).getByText('System health')).toHaveCount(0);
+  await expect(choices(optimus).getByText('System events')).toHaveCount(0);
+  await keepScreenshot(page, testInfo, 'site-sync-choices');
+
+  await dialog.getByRole('radio', { name: 'Last 24 hours' }).check();
+  await dialog.getByRole('button', { name: 'Start' }).click();
+  await expect(dialog.getByTestId('sync-follow')).toHaveAttribute('data-state', 'succeeded', {
+    timeout: 45_000,
+  });
+  await expectCompleteSync(dialog);
+  await expect(dialog.getByTestId('sync-summary')).toContainText(optimus);
+  await keepScreenshot(page, testInfo, 'site-sync-complete');
 });

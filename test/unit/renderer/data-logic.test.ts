@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordTable, SeriesChannel } from '../../../src/shared/data';
+import type { RecordColumn, RecordTable, SeriesChannel } from '../../../src/shared/data';
 import { buildDataChart, displayX, minMaxReduce } from '../../../src/renderer/src/features/data/chart';
 import {
   cellText,
@@ -8,7 +8,6 @@ import {
   NO_READING,
   recordSlice,
   recordsNewestFirst,
-  timeColumnKeys,
 } from '../../../src/renderer/src/features/data/records';
 import { coveredText, fromInputValue, intervalText, toInputValue } from '../../../src/renderer/src/ui/time';
 import { customRangeProblem, resolveRange } from '../../../src/renderer/src/features/data/ranges';
@@ -21,18 +20,6 @@ import {
   queryOptions,
   DEFAULT_OPTION_CHOICES,
 } from '../../../src/renderer/src/features/data/datasets';
-import {
-  buildSyncRequest,
-  checkState,
-  etaText,
-  failureText,
-  mergeSyncSnapshot,
-  syncOutcome,
-  syncProgressText,
-  toggleAll,
-} from '../../../src/renderer/src/features/sync/logic';
-import { coverageGroups } from '../../../src/renderer/src/features/cache/logic';
-import { syncSnapshot as snapshot } from './fixtures';
 
 const T0 = Date.UTC(2026, 10, 12, 14, 0); // 12 Nov 2026 14:00 UTC
 const HOUR = 3_600_000;
@@ -250,31 +237,78 @@ describe('record table', () => {
       { key: 'endTime', label: 'End', unit: null, type: 'time' },
       { key: 'LAeq', label: 'LAeq', unit: 'dB', type: 'number' },
       { key: 'note', label: 'Note', unit: null, type: 'text' },
+      { key: 'overload', label: 'Overload', unit: null, type: 'boolean' },
+      { key: 'octave', label: 'Octave bands', unit: 'dB', type: 'list' },
+      // Named like a time, but the backend says it is a number of seconds.
+      { key: 'runTime', label: 'Run time', unit: null, type: 'number' },
     ],
     rows: [
-      { startTime: T0, endTime: T0 + 900_000, LAeq: 52.345678, note: 'a' },
-      { startTime: T0 + 1_800_000, endTime: T0 + 2_700_000, LAeq: null, note: 'c' },
-      { startTime: T0 + 900_000, endTime: T0 + 1_800_000, LAeq: 50, note: 'b' },
+      { startTime: T0, endTime: T0 + 900_000, LAeq: 52.345678, note: 'a', overload: false, octave: null },
+      {
+        startTime: T0 + 1_800_000,
+        endTime: T0 + 2_700_000,
+        LAeq: null,
+        note: 'c',
+        overload: true,
+        octave: '',
+      },
+      { startTime: T0 + 900_000, endTime: T0 + 1_800_000, LAeq: 50, note: 'b', overload: null, octave: null },
     ],
   };
+  const column = (key: string): RecordColumn => table.columns.find((c) => c.key === key)!;
 
-  it('orders newest first by the time column and pages 200 at a time', () => {
+  it('orders newest first by the table’s time column and pages 200 at a time', () => {
     expect(recordsNewestFirst(table).map((r) => r['note'])).toEqual(['c', 'b', 'a']);
     const rows = Array.from({ length: 450 }, (_, i) => i);
     expect(recordSlice(rows, 200)).toMatchObject({ hidden: 250, total: 450 });
     expect(recordSlice(rows, 400).rows).toHaveLength(400);
   });
 
-  it('shows every time column as a date, numbers trimmed, null as the no-reading dash', () => {
-    expect([...timeColumnKeys(table)]).toEqual(['startTime', 'endTime']);
-    expect(cellText(T0 + 900_000, true, 'utc')).toBe('2026-11-12 14:15:00');
-    expect(cellText('2026-11-12T14:00:00Z', true, 'utc')).toBe('2026-11-12 14:00:00');
-    expect(cellText(52.345678, false, 'utc')).toBe('52.3457');
-    expect(cellText(null, false, 'utc')).toBe(NO_READING);
-    expect(cellText(false, false, 'utc')).toBe('No');
-    expect(isNumericColumn(table.rows, 'LAeq')).toBe(true);
-    expect(isNumericColumn(table.rows, 'note')).toBe(false);
-    expect(headerText(table.columns[2]!)).toBe('LAeq (dB)');
+  it('orders audio recordings by their trigger, not by when the recording started', () => {
+    const audio: RecordTable = {
+      timeKey: 'triggerStartTime',
+      columns: [
+        { key: 'id', label: 'Recording id', unit: null, type: 'text' },
+        { key: 'startTime', label: 'Start', unit: null, type: 'time' },
+        { key: 'triggerStartTime', label: 'Trigger start', unit: null, type: 'time' },
+      ],
+      rows: [
+        // Long pre-trigger buffer: started first, triggered last.
+        { id: 'long', startTime: T0, triggerStartTime: T0 + 50 * 60_000 },
+        { id: 'short', startTime: T0 + 20 * 60_000, triggerStartTime: T0 + 21 * 60_000 },
+        { id: 'middle', startTime: T0 + 10 * 60_000, triggerStartTime: T0 + 30 * 60_000 },
+      ],
+    };
+    expect(recordsNewestFirst(audio).map((r) => r['id'])).toEqual(['long', 'middle', 'short']);
+  });
+
+  it('keeps the order received for rows of the same time (newest received first)', () => {
+    const same: RecordTable = { ...table, rows: table.rows.map((r) => ({ ...r, startTime: T0 })) };
+    expect(recordsNewestFirst(same).map((r) => r['note'])).toEqual(['b', 'c', 'a']);
+  });
+
+  it('shows each cell as its column’s type says: times in the chosen zone, numbers trimmed, Yes/No, lists as text', () => {
+    expect(cellText(T0 + 900_000, column('endTime'), 'utc')).toBe('2026-11-12 14:15:00');
+    // 24-hour clock in the local zone too.
+    expect(cellText(new Date(2026, 10, 12, 21, 5, 9).getTime(), column('startTime'), 'local')).toBe(
+      '2026-11-12 21:05:09',
+    );
+    // Only the column's type makes a time: not its name, not the size of the number.
+    expect(cellText(90, column('runTime'), 'utc')).toBe('90');
+    expect(cellText(T0, column('note'), 'utc')).toBe(String(T0));
+    expect(cellText(52.345678, column('LAeq'), 'utc')).toBe('52.3457');
+    expect(cellText(null, column('LAeq'), 'utc')).toBe(NO_READING);
+    expect(cellText(Number.NaN, column('LAeq'), 'utc')).toBe(NO_READING);
+    expect(cellText(false, column('overload'), 'utc')).toBe('No');
+    expect(cellText(true, column('overload'), 'utc')).toBe('Yes');
+    expect(cellText('71.2, 80.1', column('octave'), 'utc')).toBe('71.2, 80.1');
+    expect(isNumericColumn(column('LAeq'))).toBe(true);
+    expect(isNumericColumn(column('note'))).toBe(false);
+    expect(isNumericColumn(column('startTime'))).toBe(false);
+    expect(headerText(column('LAeq'), 'utc')).toBe('LAeq (dB)');
+    expect(headerText(column('runTime'), 'utc')).toBe('Run time');
+    expect(headerText(column('startTime'), 'utc')).toBe('Start (UTC)');
+    expect(headerText(column('startTime'), 'local')).toBe('Start');
   });
 });
 
@@ -292,6 +326,26 @@ describe('datasets and options', () => {
       const offered = availableDatasets(instrument);
       expect(defaultDatasets(instrument).every((d) => offered.includes(d))).toBe(true);
     }
+  });
+
+  it('offers only what an instrument can have: system health for Quantum models, SIC with the feature', () => {
+    const optimus = { type: 'Noise', model: 'CR:171 Optimus+', feature: ['Modem'] };
+    const quantum = { type: 'Noise', model: 'CR:900 Quantum', feature: ['SIC', 'Modem'] };
+    expect(availableDatasets(optimus)).not.toContain('monitorStats');
+    expect(availableDatasets(optimus)).not.toContain('monitorEvents');
+    expect(availableDatasets(optimus)).not.toContain('sic');
+    expect(availableDatasets(optimus)).not.toContain('weather');
+    expect(availableDatasets(quantum)).toEqual(
+      expect.arrayContaining(['monitorStats', 'monitorEvents', 'sic']),
+    );
+    // Events come right after the levels they explain.
+    expect(availableDatasets(quantum).slice(0, 2)).toEqual(['noiseMeasurements', 'events']);
+    // An air-quality station has no system events, a vibration monitor no weather.
+    expect(availableDatasets(airWithWeather)).not.toContain('monitorEvents');
+    expect(availableDatasets({ type: 'Vibration', model: 'VM:400', feature: ['Weather'] })).toEqual([
+      'vibrationPPV',
+      'vibrationVDV',
+    ]);
   });
 
   it('sends only options that differ from the defaults, so default views match what a sync cached', () => {
@@ -328,76 +382,5 @@ describe('datasets and options', () => {
       optionsProblem('noiseMeasurements', { ...DEFAULT_OPTION_CHOICES, values: ['LAF90'], period: 'PT1H' }),
     ).toContain('LAF90');
     expect(optionsProblem('weather', { ...DEFAULT_OPTION_CHOICES, values: [] })).toBeNull();
-  });
-});
-
-describe('site sync', () => {
-  it('says progress in requests, size and time left', () => {
-    expect(syncProgressText(snapshot())).toBe('12 of 40 requests · 3.4 MB · about 2 min left');
-    expect(syncProgressText(snapshot({ state: 'succeeded', done: 40 }))).toBe('40 of 40 requests · 3.4 MB');
-    expect(etaText(null)).toBe('working out the time left');
-    expect(etaText(30_000)).toBe('less than a minute left');
-    expect(etaText(3 * HOUR)).toBe('about 3 hours left');
-  });
-
-  it('keeps the newer snapshot, so a late list answer never rolls progress back', () => {
-    const later = snapshot({ updatedAt: T0 + 5000, done: 20 });
-    expect(mergeSyncSnapshot(later, snapshot())).toBe(later);
-    expect(mergeSyncSnapshot(snapshot(), later)).toBe(later);
-  });
-
-  it('names failures and the outcome', () => {
-    const failure = {
-      serial: 'AQ132935',
-      dataset: 'weather' as const,
-      missing: [{ start: T0, end: T0 + 3_600_000 }],
-      message: 'the key lacks data.enviro:read',
-    };
-    expect(failureText(failure)).toBe('Weather for AQ132935: the key lacks data.enviro:read');
-    expect(syncOutcome(snapshot({ state: 'succeeded', failures: [failure] }))).toBe('gaps');
-    expect(syncOutcome(snapshot({ state: 'succeeded' }))).toBe('complete');
-    expect(syncOutcome(snapshot({ state: 'interrupted' }))).toBe('interrupted');
-    expect(syncOutcome(snapshot())).toBeNull();
-  });
-
-  it('groups datasets that cover the same range', () => {
-    const covered = [{ start: Date.UTC(2026, 10, 12), end: Date.UTC(2026, 10, 20) }];
-    const groups = coverageGroups(
-      {
-        accountId: 'acc-1',
-        serial: 'QT1',
-        bytes: 1,
-        datasets: [
-          { dataset: 'noiseMeasurements', bytes: 1, covered, lastFetchedAt: T0 },
-          { dataset: 'events', bytes: 1, covered, lastFetchedAt: T0 },
-          { dataset: 'calibrations', bytes: 1, covered: [], lastFetchedAt: T0 },
-        ],
-      },
-      'utc',
-      Date.UTC(2026, 10, 20),
-    );
-    expect(groups).toEqual([
-      { covered: '12–19 Nov', labels: ['Noise levels', 'Noise events'] },
-      { covered: 'nothing yet', labels: ['Calibrations'] },
-    ]);
-  });
-
-  it('selects all or none, and builds the request from the chosen instruments in list order', () => {
-    expect(checkState([], ['a', 'b'])).toBe('none');
-    expect(checkState(['b'], ['a', 'b'])).toBe('some');
-    expect(toggleAll(['b'], ['a', 'b'])).toEqual(['a', 'b']);
-    expect(toggleAll(['a', 'b'], ['a', 'b'])).toEqual([]);
-    const request = buildSyncRequest(
-      ['a', 'b', 'c'],
-      ['c', 'a', 'b'],
-      { a: ['noiseMeasurements'], b: [], c: ['gases'] },
-      { start: T0, end: T0 + DAY },
-    );
-    expect(request).toEqual({
-      serials: ['a', 'c'],
-      start: T0,
-      end: T0 + DAY,
-      datasets: { a: ['noiseMeasurements'], c: ['gases'] },
-    });
   });
 });

@@ -3,6 +3,8 @@ import { createPinia, setActivePinia } from 'pinia';
 import type { DataReadResult, DatasetQuery } from '../../../src/shared/data';
 import { FieldDeskError } from '../../../src/shared/errors';
 import { account, deferred, syncSnapshot as snapshot } from './fixtures';
+import { expectCalledWith } from './fake-api';
+import { syncFraction, syncOutcome, syncProgressText } from '../../../src/renderer/src/features/sync/logic';
 
 /** The fake backend the stores talk to instead of `window.fielddesk`, typed from the contract. */
 const backend = await vi.hoisted(async () => (await import('./fake-api')).createFakeBackend());
@@ -108,5 +110,56 @@ describe('sync store', () => {
     await sync.start();
     expect(sync.interrupted?.id).toBe('s1');
     expect(sync.active).toBeNull();
+  });
+
+  it('remembers what a sync it started asked for, so a finish with gaps shows what was fetched', async () => {
+    fake.sync.list.mockResolvedValueOnce([]);
+    fake.cache.summary.mockResolvedValue({ totalBytes: 0, instruments: [] });
+    const range = { start: 0, end: 86_400_000 };
+    fake.sync.start.mockResolvedValueOnce(snapshot({ ...range, serials: ['QT1'], done: 0, total: 8 }));
+    const sync = useSyncStore();
+    await sync.start();
+    await sync.startSync({ serials: ['QT1'], ...range, datasets: { QT1: ['noiseMeasurements', 'audio'] } });
+    expectCalledWith(fake.sync.start, {
+      serials: ['QT1'],
+      ...range,
+      datasets: { QT1: ['noiseMeasurements', 'audio'] },
+    });
+    expect(sync.planOf('s1')).toEqual({ QT1: ['noiseMeasurements', 'audio'] });
+    expect(sync.active?.id).toBe('s1');
+
+    const missingAudio = { serial: 'QT1', dataset: 'audio' as const, missing: [range], message: 'Offline.' };
+    backend.emit(
+      'sync.progress',
+      snapshot({ ...range, updatedAt: 2, state: 'withGaps', done: 8, total: 8, failures: [missingAudio] }),
+    );
+    const ended = sync.get('s1')!;
+    expect(sync.active).toBeNull();
+    expect(fake.cache.summary).toHaveBeenCalledTimes(1);
+    expect(syncOutcome(ended)).toBe('gaps');
+    // Half of what was asked for is missing, though every request counts as done.
+    expect(syncFraction(ended, sync.planOf('s1'))).toBe(0.5);
+    expect(syncProgressText(ended, sync.planOf('s1'))).toBe('50% fetched · 3.4 MB');
+  });
+
+  it('resumes a sync with gaps and follows it again', async () => {
+    fake.sync.list.mockResolvedValueOnce([snapshot({ state: 'withGaps', done: 40, total: 40 })]);
+    fake.sync.resume.mockResolvedValueOnce(snapshot({ updatedAt: 5, state: 'running', done: 38 }));
+    const sync = useSyncStore();
+    await sync.start();
+    expect(sync.active).toBeNull();
+    // Not started in this window: how much it fetched is not known here.
+    expect(sync.planOf('s1')).toBeNull();
+    const resumed = await sync.resume('s1');
+    expectCalledWith(fake.sync.resume, { id: 's1' });
+    expect(resumed.state).toBe('running');
+    expect(sync.active?.done).toBe(38);
+  });
+
+  it('knows no plan when a serial was left to the backend’s defaults', async () => {
+    fake.sync.start.mockResolvedValueOnce(snapshot());
+    const sync = useSyncStore();
+    await sync.startSync({ serials: ['QT1'], start: 0, end: 1, datasets: {} });
+    expect(sync.planOf('s1')).toBeNull();
   });
 });

@@ -3,8 +3,8 @@
  * (noise values, bands, weighting, period) each dataset accepts, with the service's defaults.
  */
 import {
+  availableDatasetsFor,
   DATASET_LABELS,
-  DATASETS,
   defaultDatasetsFor,
   SYNC_DATASET_OPTIONS,
   type Dataset,
@@ -17,50 +17,21 @@ import {
   NOISE_STATISTICAL_VALUES,
 } from '../../../../shared/service/limits';
 import type { Instrument } from '../../../../shared/service/schemas';
-import { instrumentKind } from '../instruments/logic';
 
 type InstrumentFacts = Pick<Instrument, 'type' | 'model' | 'feature'>;
 
-const hasWeather = (instrument: InstrumentFacts): boolean => (instrument.feature ?? []).includes('Weather');
+/** Looked at first when an instrument has them: events right after the levels they explain. */
+const FIRST_DATASETS: readonly Dataset[] = ['noiseMeasurements', 'events'];
 
 /**
- * Every dataset the data view and the sync dialog offer for an instrument, most used first,
- * always including the sync defaults.
+ * Every dataset the data view and the sync dialog offer for an instrument: exactly those it can
+ * have at all (the backend's rule, by type, features and model, in shared/data.ts), most used
+ * first. So the dialog never asks for, and a sync never reports missing, what cannot exist.
  */
 export function availableDatasets(instrument: InstrumentFacts): Dataset[] {
-  return firstThenRest(offeredDatasets(instrument), defaultDatasets(instrument));
-}
-
-/** `first`, then the datasets of `rest` not already in it, each list in its own order. */
-function firstThenRest(first: readonly Dataset[], rest: readonly Dataset[]): Dataset[] {
-  return [...first, ...rest.filter((d) => !first.includes(d))];
-}
-
-const AIR_QUALITY_DATASETS: readonly Dataset[] = ['particulates', 'gases'];
-const VIBRATION_DATASETS: readonly Dataset[] = ['vibrationPPV', 'vibrationVDV'];
-
-function offeredDatasets(instrument: InstrumentFacts): Dataset[] {
-  const weather: Dataset[] = hasWeather(instrument) ? ['weather'] : [];
-  switch (instrumentKind(instrument.type)) {
-    case 'Noise':
-      // Every dataset but the other kinds' own (weather only with the feature), in the shared
-      // order, except that events come right after the levels they explain.
-      return firstThenRest(
-        ['noiseMeasurements', 'events'],
-        DATASETS.filter(
-          (d) =>
-            !AIR_QUALITY_DATASETS.includes(d) &&
-            !VIBRATION_DATASETS.includes(d) &&
-            (d !== 'weather' || hasWeather(instrument)),
-        ),
-      );
-    case 'AirQuality':
-      return [...AIR_QUALITY_DATASETS, ...weather, 'monitorEvents'];
-    case 'Vibration':
-      return [...VIBRATION_DATASETS, ...weather, 'monitorEvents'];
-    case 'Other':
-      return [...weather];
-  }
+  const available = availableDatasetsFor(instrument);
+  const first = FIRST_DATASETS.filter((d) => available.includes(d));
+  return [...first, ...available.filter((d) => !first.includes(d))];
 }
 
 /**

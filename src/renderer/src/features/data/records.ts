@@ -1,46 +1,28 @@
-/** A dataset's record table: newest first, a page at a time, times shown in the chosen zone. */
-import type { CellValue, RecordTable } from '../../../../shared/data';
+/**
+ * A dataset's record table as the backend describes it: rows newest first by the table's own time
+ * column (`timeKey`), a page at a time, and every cell shown as its column's type says. Nothing is
+ * guessed from column names or values.
+ */
+import type { CellValue, RecordColumn, RecordTable } from '../../../../shared/data';
 import { tableSlice, type TableSlice } from '../../ui/table-slice';
 import { exactTimeText, type DisplayZone } from '../../ui/time';
 
 export const RECORD_PAGE_SIZE = 200;
 
-type Column = RecordTable['columns'][number];
-
-const TIME_KEYS = ['time', 'starttime', 'start', 'timestamp', 'endtime', 'end'];
-
-const isTimeKey = (key: string): boolean => TIME_KEYS.includes(key.toLowerCase()) || /time$/i.test(key);
-
-/** The column records are ordered by: the first of the usual time columns. */
-export function timeColumnKey(table: RecordTable): string | null {
-  for (const wanted of TIME_KEYS) {
-    const column = table.columns.find((c) => c.key.toLowerCase() === wanted);
-    if (column) return column.key;
-  }
-  return null;
+/** The row's time (epoch ms) from the table's time column; null when the row has none. */
+function rowTime(row: RecordTable['rows'][number], timeKey: string): number | null {
+  const value = row[timeKey];
+  return typeof value === 'number' && !Number.isNaN(value) ? value : null;
 }
 
-/** Every column holding times (start, end, audio time…), shown as dates in the chosen zone. */
-export function timeColumnKeys(table: RecordTable): Set<string> {
-  return new Set(table.columns.filter((c) => isTimeKey(c.key) && c.unit === null).map((c) => c.key));
-}
-
-function timeValue(value: CellValue | undefined): number | null {
-  if (typeof value === 'number') return value;
-  if (typeof value === 'string') {
-    const ms = Date.parse(value);
-    return Number.isNaN(ms) ? null : ms;
-  }
-  return null;
-}
-
-/** Rows newest first, by the time column; without one, the reverse of the order received. */
+/**
+ * Rows newest first by `table.timeKey`; rows with the same time keep the reverse of the order
+ * received, and a row without a time (never sent by the backend) goes last.
+ */
 export function recordsNewestFirst(table: RecordTable): RecordTable['rows'] {
-  const key = timeColumnKey(table);
-  if (key === null) return [...table.rows].reverse();
   return table.rows
-    .map((row, index) => ({ row, index, t: timeValue(row[key]) ?? Number.NEGATIVE_INFINITY }))
-    .sort((a, b) => b.t - a.t || b.index - a.index)
+    .map((row, index) => ({ row, index, time: rowTime(row, table.timeKey) ?? Number.NEGATIVE_INFINITY }))
+    .sort((a, b) => b.time - a.time || b.index - a.index)
     .map((entry) => entry.row);
 }
 
@@ -49,20 +31,19 @@ export function recordSlice<T>(rows: readonly T[], shown: number): TableSlice<T>
   return tableSlice(rows, false, shown);
 }
 
-/** A column is right-aligned when every reading in it is a number. */
-export function isNumericColumn(rows: RecordTable['rows'], key: string): boolean {
-  let any = false;
-  for (const row of rows) {
-    const value = row[key];
-    if (value === null || value === undefined) continue;
-    if (typeof value !== 'number') return false;
-    any = true;
-  }
-  return any;
-}
+/** Numbers are right-aligned, so their digits line up. */
+export const isNumericColumn = (column: RecordColumn): boolean => column.type === 'number';
 
-export function headerText(column: Column): string {
-  return column.unit ? `${column.label} (${column.unit})` : column.label;
+/** Texts and lists may be long (band levels); they are cut short in the cell, whole in its title. */
+export const mayBeLong = (column: RecordColumn): boolean => column.type === 'text' || column.type === 'list';
+
+/**
+ * "LAeq (dB)": the unit once in the header rather than in every cell. Time columns say "(UTC)"
+ * when times are shown in UTC; local times go without, as everywhere in the app.
+ */
+export function headerText(column: RecordColumn, zone: DisplayZone): string {
+  if (column.unit) return `${column.label} (${column.unit})`;
+  return column.type === 'time' && zone === 'utc' ? `${column.label} (UTC)` : column.label;
 }
 
 /** The "no reading" mark; never 0, never blank. */
@@ -70,13 +51,23 @@ export const NO_READING = '—';
 
 const numberFormat = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 4, useGrouping: false });
 
-export function cellText(value: CellValue | undefined, isTime: boolean, zone: DisplayZone): string {
+/**
+ * A cell as its column's type says: times in the chosen zone on a 24-hour clock, numbers trimmed
+ * to four decimals, flags as Yes/No, lists and texts as sent. A value of another kind than its
+ * column's (which the backend does not send) is shown as it is rather than reinterpreted.
+ */
+export function cellText(value: CellValue | undefined, column: RecordColumn, zone: DisplayZone): string {
   if (value === null || value === undefined) return NO_READING;
-  if (isTime) {
-    const ms = timeValue(value);
-    return ms === null ? String(value) : exactTimeText(ms, zone);
+  switch (column.type) {
+    case 'time':
+      return typeof value === 'number' ? exactTimeText(value, zone) : String(value);
+    case 'number':
+      if (typeof value !== 'number') return String(value);
+      return Number.isNaN(value) ? NO_READING : numberFormat.format(value);
+    case 'boolean':
+      return typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value);
+    case 'list':
+    case 'text':
+      return String(value);
   }
-  if (typeof value === 'number') return Number.isNaN(value) ? NO_READING : numberFormat.format(value);
-  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
-  return value;
 }

@@ -1,17 +1,21 @@
 /**
- * Site sync in words: progress ("12 of 40 requests · 3.4 MB · about 2 min left"), failures named
- * by dataset and instrument, and the pure state changes of the sync store (merging snapshots, the
- * instrument checklist).
+ * Site sync in words: progress ("12 of 40 requests · 3.4 MB · about 2 min left"), how it ended
+ * (complete, finished with gaps, failed…), how much of what it asked for was fetched, the failures
+ * by instrument, dataset and time range, and the pure state changes of the sync store (merging
+ * snapshots, the instrument checklist).
  */
+import { tz } from '@date-fns/tz';
+import { format } from 'date-fns';
 import {
   DATASET_LABELS,
   type Dataset,
+  type SyncFailure,
   type SyncRequest,
   type SyncSnapshot,
   type TimeInterval,
 } from '../../../../shared/data';
 import { bytesText } from '../../../../shared/format';
-import { durationText, MINUTE_MS } from '../../ui/time';
+import { durationText, MINUTE_MS, zoneSuffix, type DisplayZone } from '../../ui/time';
 
 /** "about 2 min left", "less than a minute left", "working out the time left". */
 export function etaText(etaMs: number | null): string {
@@ -24,38 +28,23 @@ export function isSyncActive(snapshot: Pick<SyncSnapshot, 'state'>): boolean {
   return snapshot.state === 'starting' || snapshot.state === 'running';
 }
 
-export function syncFraction(snapshot: Pick<SyncSnapshot, 'done' | 'total' | 'state'>): number | null {
-  if (snapshot.total <= 0) return snapshot.state === 'succeeded' ? 1 : null;
-  return Math.min(1, snapshot.done / snapshot.total);
-}
-
-/** The status on the right of the progress bar. */
-export function syncProgressText(snapshot: SyncSnapshot): string {
-  const parts = [
-    snapshot.total > 0 ? `${snapshot.done} of ${snapshot.total} requests` : 'Planning the requests',
-    bytesText(snapshot.bytes),
-  ];
-  if (isSyncActive(snapshot)) parts.push(etaText(snapshot.etaMs));
-  return parts.join(' · ');
-}
-
 /** The newer snapshot wins, so a late `sync.list` answer never rolls an event back. */
 export function mergeSyncSnapshot(current: SyncSnapshot | undefined, next: SyncSnapshot): SyncSnapshot {
   if (current === undefined) return next;
   return next.updatedAt >= current.updatedAt ? next : current;
 }
 
-/** "Weather for AQ132935: the key lacks data.enviro:read" */
-export function failureText(failure: SyncSnapshot['failures'][number]): string {
-  return `${DATASET_LABELS[failure.dataset]} for ${failure.serial}: ${failure.message}`;
-}
+// ---- how it ended ----------------------------------------------------------------------------
 
 export type SyncOutcome = 'complete' | 'gaps' | 'failed' | 'cancelled' | 'interrupted';
 
-export function syncOutcome(snapshot: SyncSnapshot): SyncOutcome | null {
+export function syncOutcome(snapshot: Pick<SyncSnapshot, 'state' | 'failures'>): SyncOutcome | null {
   switch (snapshot.state) {
     case 'succeeded':
+      // A success that still names failures is not one.
       return snapshot.failures.length > 0 ? 'gaps' : 'complete';
+    case 'withGaps':
+      return 'gaps';
     case 'failed':
     case 'timedOut':
       return 'failed';
@@ -70,11 +59,136 @@ export function syncOutcome(snapshot: SyncSnapshot): SyncOutcome | null {
 
 export const OUTCOME_TITLES: Readonly<Record<SyncOutcome, string>> = {
   complete: 'Ready for the site visit',
-  gaps: 'Ready, with gaps',
+  gaps: 'Finished with gaps',
   failed: 'The site sync failed',
   cancelled: 'Site sync cancelled',
   interrupted: 'Site sync interrupted',
 };
+
+/** The datasets a sync asked for, per instrument (as sent to `sync.start`). */
+export type SyncPlan = Readonly<Record<string, readonly Dataset[]>>;
+
+const overlap = (a: TimeInterval, b: TimeInterval): number =>
+  Math.max(0, Math.min(a.end, b.end) - Math.max(a.start, b.start));
+
+/**
+ * The share (0…1) of what a sync asked for — every planned dataset of every instrument over the
+ * sync's range — that is not missing. The snapshot's request counts cannot say it: a finished
+ * sync counts failed requests as done. Null without the plan (a sync this window did not start).
+ */
+export function fetchedShare(
+  snapshot: Pick<SyncSnapshot, 'serials' | 'start' | 'end' | 'failures'>,
+  plan: SyncPlan | null,
+): number | null {
+  if (plan === null) return null;
+  const range = { start: snapshot.start, end: snapshot.end };
+  const asked = snapshot.serials.reduce((n, serial) => n + (plan[serial]?.length ?? 0), 0);
+  const askedMs = asked * (range.end - range.start);
+  if (!(askedMs > 0)) return null;
+  let missingMs = 0;
+  for (const failure of snapshot.failures) {
+    if (!(plan[failure.serial] ?? []).includes(failure.dataset)) continue;
+    for (const interval of failure.missing) missingMs += overlap(interval, range);
+  }
+  return Math.min(1, Math.max(0, 1 - missingMs / askedMs));
+}
+
+/** Whole percent fetched of a sync that ended with parts missing: never 100, so never "full". */
+function gapsPercent(share: number): number {
+  return Math.min(99, Math.floor(share * 100));
+}
+
+/**
+ * How full the progress bar is: requests done while it runs (or when it was stopped); all of it
+ * when complete; what was actually fetched when it failed or finished with gaps, never full. Null
+ * when that is not known (the bar is then left out, not drawn as if working).
+ */
+export function syncFraction(snapshot: SyncSnapshot, plan: SyncPlan | null = null): number | null {
+  switch (syncOutcome(snapshot)) {
+    case 'complete':
+      return 1;
+    case 'gaps': {
+      const share = fetchedShare(snapshot, plan);
+      return share === null ? null : gapsPercent(share) / 100;
+    }
+    case 'failed':
+      // The backend fails a sync only when nothing could be fetched.
+      return Math.min(fetchedShare(snapshot, plan) ?? 0, 0.99);
+    default:
+      return snapshot.total > 0 ? Math.min(1, snapshot.done / snapshot.total) : null;
+  }
+}
+
+/** The status on the right of the progress bar. */
+export function syncProgressText(snapshot: SyncSnapshot, plan: SyncPlan | null = null): string {
+  const outcome = syncOutcome(snapshot);
+  if (outcome === 'failed') return 'Nothing fetched';
+  if (outcome === 'gaps') {
+    const share = fetchedShare(snapshot, plan);
+    return share === null
+      ? `Parts missing · ${bytesText(snapshot.bytes)} fetched`
+      : `${gapsPercent(share)}% fetched · ${bytesText(snapshot.bytes)}`;
+  }
+  const parts = [
+    snapshot.total > 0 ? `${snapshot.done} of ${snapshot.total} requests` : 'Planning the requests',
+    bytesText(snapshot.bytes),
+  ];
+  if (isSyncActive(snapshot)) parts.push(etaText(snapshot.etaMs));
+  return parts.join(' · ');
+}
+
+// ---- what is missing -------------------------------------------------------------------------
+
+const UTC = tz('UTC');
+const formatIn = (epochMs: number, pattern: string, zone: DisplayZone): string =>
+  format(epochMs, pattern, zone === 'utc' ? { in: UTC } : {});
+
+/**
+ * A missing range with the year in every date, so a year's gap never reads as a day:
+ * "12 Nov 2026 14:00 – 18:00", "30 May 2025 00:00 – 1 Jun 2025 00:00 UTC".
+ */
+export function missingRangeText({ start, end }: TimeInterval, zone: DisplayZone): string {
+  const sameDay = formatIn(start, 'yyyy-MM-dd', zone) === formatIn(end, 'yyyy-MM-dd', zone);
+  const endText = formatIn(end, sameDay ? 'HH:mm' : 'd MMM yyyy HH:mm', zone);
+  return `${formatIn(start, 'd MMM yyyy HH:mm', zone)} – ${endText}${zoneSuffix(zone)}`;
+}
+
+export interface MissingDataset {
+  dataset: Dataset;
+  label: string;
+  /** The time ranges missing, oldest first, each with its year. */
+  ranges: string[];
+  /** Why, as the backend said it. */
+  reason: string;
+}
+
+export interface MissingByInstrument {
+  serial: string;
+  datasets: MissingDataset[];
+}
+
+/** A sync's failures by instrument (in the sync's order), then dataset, with the ranges missing. */
+export function missingByInstrument(
+  snapshot: Pick<SyncSnapshot, 'serials' | 'failures'>,
+  zone: DisplayZone,
+): MissingByInstrument[] {
+  const bySerial = new Map<string, SyncFailure[]>();
+  for (const serial of snapshot.serials) bySerial.set(serial, []);
+  for (const failure of snapshot.failures) {
+    bySerial.set(failure.serial, [...(bySerial.get(failure.serial) ?? []), failure]);
+  }
+  return [...bySerial]
+    .filter(([, failures]) => failures.length > 0)
+    .map(([serial, failures]) => ({
+      serial,
+      datasets: failures.map((failure) => ({
+        dataset: failure.dataset,
+        label: DATASET_LABELS[failure.dataset],
+        ranges: failure.missing.map((range) => missingRangeText(range, zone)),
+        reason: failure.message,
+      })),
+    }));
+}
 
 // ---- the dialog's choices --------------------------------------------------------------------
 
