@@ -174,6 +174,8 @@ export interface SyncSnapshot {
   /** Requests done of total (a request is one chunk of one dataset of one instrument). */
   done: number;
   total: number;
+  /** Requests whose data is in the cache (fetched, or found there): of a finished sync, what it got. */
+  fetched: number;
   /** Bytes received so far. */
   bytes: number;
   /** Estimated time left; null until it can be estimated. */

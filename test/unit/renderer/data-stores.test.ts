@@ -112,11 +112,13 @@ describe('sync store', () => {
     expect(sync.active).toBeNull();
   });
 
-  it('remembers what a sync it started asked for, so a finish with gaps shows what was fetched', async () => {
+  it('starts a sync, follows it, and a finish with gaps shows what was fetched, not full', async () => {
     fake.sync.list.mockResolvedValueOnce([]);
     fake.cache.summary.mockResolvedValue({ totalBytes: 0, instruments: [] });
     const range = { start: 0, end: 86_400_000 };
-    fake.sync.start.mockResolvedValueOnce(snapshot({ ...range, serials: ['QT1'], done: 0, total: 8 }));
+    fake.sync.start.mockResolvedValueOnce(
+      snapshot({ ...range, serials: ['QT1'], done: 0, total: 8, fetched: 0 }),
+    );
     const sync = useSyncStore();
     await sync.start();
     await sync.startSync({ serials: ['QT1'], ...range, datasets: { QT1: ['noiseMeasurements', 'audio'] } });
@@ -125,21 +127,28 @@ describe('sync store', () => {
       ...range,
       datasets: { QT1: ['noiseMeasurements', 'audio'] },
     });
-    expect(sync.planOf('s1')).toEqual({ QT1: ['noiseMeasurements', 'audio'] });
     expect(sync.active?.id).toBe('s1');
 
     const missingAudio = { serial: 'QT1', dataset: 'audio' as const, missing: [range], message: 'Offline.' };
     backend.emit(
       'sync.progress',
-      snapshot({ ...range, updatedAt: 2, state: 'withGaps', done: 8, total: 8, failures: [missingAudio] }),
+      snapshot({
+        ...range,
+        updatedAt: 2,
+        state: 'withGaps',
+        done: 8,
+        total: 8,
+        fetched: 4,
+        failures: [missingAudio],
+      }),
     );
     const ended = sync.get('s1')!;
     expect(sync.active).toBeNull();
     expect(fake.cache.summary).toHaveBeenCalledTimes(1);
     expect(syncOutcome(ended)).toBe('gaps');
-    // Half of what was asked for is missing, though every request counts as done.
-    expect(syncFraction(ended, sync.planOf('s1'))).toBe(0.5);
-    expect(syncProgressText(ended, sync.planOf('s1'))).toBe('50% fetched · 3.4 MB');
+    // Half the requests got their data, though every request counts as done.
+    expect(syncFraction(ended)).toBe(0.5);
+    expect(syncProgressText(ended)).toBe('4 of 8 requests fetched · 3.4 MB');
   });
 
   it('resumes a sync with gaps and follows it again', async () => {
@@ -148,18 +157,9 @@ describe('sync store', () => {
     const sync = useSyncStore();
     await sync.start();
     expect(sync.active).toBeNull();
-    // Not started in this window: how much it fetched is not known here.
-    expect(sync.planOf('s1')).toBeNull();
     const resumed = await sync.resume('s1');
     expectCalledWith(fake.sync.resume, { id: 's1' });
     expect(resumed.state).toBe('running');
     expect(sync.active?.done).toBe(38);
-  });
-
-  it('knows no plan when a serial was left to the backend’s defaults', async () => {
-    fake.sync.start.mockResolvedValueOnce(snapshot());
-    const sync = useSyncStore();
-    await sync.startSync({ serials: ['QT1'], start: 0, end: 1, datasets: {} });
-    expect(sync.planOf('s1')).toBeNull();
   });
 });

@@ -105,6 +105,7 @@ export function syncSnapshot(overrides: Partial<SyncSnapshot> = {}): SyncSnapsho
     updatedAt: 1,
     elapsedMs: 0,
     done: 12,
+    fetched: 12,
     total: 40,
     bytes: 3_400_000,
     etaMs: 125_000,

@@ -135,6 +135,7 @@ export function snapshotOfRun(run: RunRow, rows: readonly ChunkRow[]): SyncSnaps
     elapsedMs: run.elapsed_ms,
     done: finished ? counts.total : counts.fetched + counts.skipped,
     total: counts.total,
+    fetched: counts.fetched + counts.skipped,
     bytes: counts.bytes,
     etaMs: null,
     message: run.message,

@@ -65,32 +65,12 @@ export const OUTCOME_TITLES: Readonly<Record<SyncOutcome, string>> = {
   interrupted: 'Site sync interrupted',
 };
 
-/** The datasets a sync asked for, per instrument (as sent to `sync.start`). */
-export type SyncPlan = Readonly<Record<string, readonly Dataset[]>>;
-
-const overlap = (a: TimeInterval, b: TimeInterval): number =>
-  Math.max(0, Math.min(a.end, b.end) - Math.max(a.start, b.start));
-
 /**
- * The share (0…1) of what a sync asked for — every planned dataset of every instrument over the
- * sync's range — that is not missing. The snapshot's request counts cannot say it: a finished
- * sync counts failed requests as done. Null without the plan (a sync this window did not start).
+ * The share (0…1) of a sync's requests whose data is in the cache. Of a finished sync `done` counts
+ * failed requests too, so this is what it actually got.
  */
-export function fetchedShare(
-  snapshot: Pick<SyncSnapshot, 'serials' | 'start' | 'end' | 'failures'>,
-  plan: SyncPlan | null,
-): number | null {
-  if (plan === null) return null;
-  const range = { start: snapshot.start, end: snapshot.end };
-  const asked = snapshot.serials.reduce((n, serial) => n + (plan[serial]?.length ?? 0), 0);
-  const askedMs = asked * (range.end - range.start);
-  if (!(askedMs > 0)) return null;
-  let missingMs = 0;
-  for (const failure of snapshot.failures) {
-    if (!(plan[failure.serial] ?? []).includes(failure.dataset)) continue;
-    for (const interval of failure.missing) missingMs += overlap(interval, range);
-  }
-  return Math.min(1, Math.max(0, 1 - missingMs / askedMs));
+export function fetchedShare(snapshot: Pick<SyncSnapshot, 'fetched' | 'total'>): number | null {
+  return snapshot.total > 0 ? Math.min(1, Math.max(0, snapshot.fetched / snapshot.total)) : null;
 }
 
 /** Whole percent fetched of a sync that ended with parts missing: never 100, so never "full". */
@@ -103,31 +83,28 @@ function gapsPercent(share: number): number {
  * when complete; what was actually fetched when it failed or finished with gaps, never full. Null
  * when that is not known (the bar is then left out, not drawn as if working).
  */
-export function syncFraction(snapshot: SyncSnapshot, plan: SyncPlan | null = null): number | null {
+export function syncFraction(snapshot: SyncSnapshot): number | null {
   switch (syncOutcome(snapshot)) {
     case 'complete':
       return 1;
     case 'gaps': {
-      const share = fetchedShare(snapshot, plan);
+      const share = fetchedShare(snapshot);
       return share === null ? null : gapsPercent(share) / 100;
     }
     case 'failed':
       // The backend fails a sync only when nothing could be fetched.
-      return Math.min(fetchedShare(snapshot, plan) ?? 0, 0.99);
+      return Math.min(fetchedShare(snapshot) ?? 0, 0.99);
     default:
       return snapshot.total > 0 ? Math.min(1, snapshot.done / snapshot.total) : null;
   }
 }
 
 /** The status on the right of the progress bar. */
-export function syncProgressText(snapshot: SyncSnapshot, plan: SyncPlan | null = null): string {
+export function syncProgressText(snapshot: SyncSnapshot): string {
   const outcome = syncOutcome(snapshot);
   if (outcome === 'failed') return 'Nothing fetched';
   if (outcome === 'gaps') {
-    const share = fetchedShare(snapshot, plan);
-    return share === null
-      ? `Parts missing · ${bytesText(snapshot.bytes)} fetched`
-      : `${gapsPercent(share)}% fetched · ${bytesText(snapshot.bytes)}`;
+    return `${snapshot.fetched} of ${snapshot.total} requests fetched · ${bytesText(snapshot.bytes)}`;
   }
   const parts = [
     snapshot.total > 0 ? `${snapshot.done} of ${snapshot.total} requests` : 'Planning the requests',

@@ -8,16 +8,10 @@ import { api } from '../../api';
 import type { SyncRequest, SyncSnapshot } from '../../../../shared/data';
 import type { FieldDeskError } from '../../../../shared/errors';
 import { asFieldDeskError } from '../../errors';
-import { isSyncActive, mergeSyncSnapshot, type SyncPlan } from './logic';
+import { isSyncActive, mergeSyncSnapshot } from './logic';
 import { newestFirst } from '../../ui/table-slice';
 import { useAccountsStore } from '../accounts/store';
 import { useCacheStore } from '../cache/store';
-
-/** The plan of a request; null when a serial was left to the backend's defaults (not known here). */
-function planOfRequest(request: SyncRequest): SyncPlan | null {
-  if (request.serials.some((serial) => request.datasets[serial] === undefined)) return null;
-  return Object.fromEntries(request.serials.map((serial) => [serial, [...(request.datasets[serial] ?? [])]]));
-}
 
 /**
  * Site syncs ("Prepare for site visit"): started here, followed through `sync.onProgress`, and
@@ -29,11 +23,6 @@ export const useSyncStore = defineStore('sync', () => {
   const cache = useCacheStore();
   const byId = ref<Record<string, SyncSnapshot>>({});
   const loadError = ref<FieldDeskError | null>(null);
-  /**
-   * What each sync started here asked for, per instrument: a finished snapshot counts failed
-   * requests as done, so how much was fetched is measured against this (see `fetchedShare`).
-   */
-  const plans = ref<Record<string, SyncPlan>>({});
   let unsubscribe: (() => void) | null = null;
   let started: Promise<void> | null = null;
 
@@ -87,10 +76,7 @@ export const useSyncStore = defineStore('sync', () => {
 
   /** Starts a sync; progress follows as events. Throws the backend's refusal. */
   async function startSync(request: SyncRequest): Promise<SyncSnapshot> {
-    const snapshot = await call(() => api.sync.start(request));
-    const plan = planOfRequest(request);
-    if (plan !== null) plans.value = { ...plans.value, [snapshot.id]: plan };
-    return snapshot;
+    return call(() => api.sync.start(request));
   }
 
   function cancel(id: string): Promise<SyncSnapshot> {
@@ -103,11 +89,6 @@ export const useSyncStore = defineStore('sync', () => {
 
   function get(id: string): SyncSnapshot | null {
     return byId.value[id] ?? null;
-  }
-
-  /** What a sync asked for; null for one this window did not start (after a reload). */
-  function planOf(id: string): SyncPlan | null {
-    return plans.value[id] ?? null;
   }
 
   return {
@@ -123,6 +104,5 @@ export const useSyncStore = defineStore('sync', () => {
     cancel,
     resume,
     get,
-    planOf,
   };
 });
