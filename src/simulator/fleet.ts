@@ -14,12 +14,12 @@ import type {
   WireSicStatus,
 } from '../shared/service/wire';
 import {
-  buildHealthProfiles,
   calibrationStatusOf,
   latestGeneratedCalibration,
   latestGeneratedSic,
   sicStatusOf,
 } from './health-history';
+import { buildHealthProfiles } from './health-profiles';
 import { createRandom, type Random } from './random';
 
 /** What the service reports about an instrument's state; Calibration and SIC actions change it (health-state.ts). */

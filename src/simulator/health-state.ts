@@ -7,7 +7,6 @@
  */
 import {
   API_USER,
-  buildHealthProfiles,
   calibrationActionResult,
   calibrationLogMessage,
   calibrationStatusOf,
@@ -15,11 +14,10 @@ import {
   sicStatusOf,
   SYSTEM_USER,
   type CalibrationEntry,
-  type HealthProfile,
-  type HealthSubject,
   type LogEntry,
   type SicEntry,
 } from './health-history';
+import { buildHealthProfiles, type HealthProfile, type HealthSubject } from './health-profiles';
 import type { InstrumentCondition } from './fleet';
 
 export type TimedAction = 'Calibration' | 'SIC';
