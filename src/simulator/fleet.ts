@@ -13,12 +13,8 @@ import type {
   WireInstrumentStatus,
   WireSicStatus,
 } from '../shared/service/wire';
-import {
-  calibrationStatusOf,
-  latestGeneratedCalibration,
-  latestGeneratedSic,
-  sicStatusOf,
-} from './health-history';
+import { latestGeneratedCalibration, latestGeneratedSic } from './health-history';
+import { calibrationStatusOf, sicStatusOf } from './health-measurements';
 import { buildHealthProfiles } from './health-profiles';
 import { createRandom, type Random } from './random';
 
