@@ -4,6 +4,7 @@
  * seeded randomness every history value is drawn from, and the microphone drift model.
  */
 import type { InstrumentFeature, InstrumentType } from '../shared/service/wire';
+import { fmix } from './data/hash';
 import { createRandom, type Random } from './random';
 
 export const MINUTE_MS = 60_000;
@@ -90,12 +91,7 @@ function hashKey(parts: ReadonlyArray<string | number>): number {
     hash ^= text.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }
-  hash ^= hash >>> 16;
-  hash = Math.imul(hash, 0x85ebca6b);
-  hash ^= hash >>> 13;
-  hash = Math.imul(hash, 0xc2b2ae35);
-  hash ^= hash >>> 16;
-  return hash >>> 0;
+  return fmix(hash);
 }
 
 export function randomFor(seed: number, ...parts: Array<string | number>): Random {
