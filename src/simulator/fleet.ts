@@ -13,13 +13,9 @@ import type {
   WireInstrumentStatus,
   WireSicStatus,
 } from '../shared/service/wire';
-import {
-  buildHealthProfiles,
-  calibrationStatusOf,
-  latestGeneratedCalibration,
-  latestGeneratedSic,
-  sicStatusOf,
-} from './health-history';
+import { latestGeneratedCalibration, latestGeneratedSic } from './health-history';
+import { calibrationStatusOf, sicStatusOf } from './health-measurements';
+import { buildHealthProfiles } from './health-profiles';
 import { createRandom, type Random } from './random';
 
 /** What the service reports about an instrument's state; Calibration and SIC actions change it (health-state.ts). */

@@ -1,8 +1,10 @@
 /**
- * Calibration and system integrity check (SIC) history of the demo fleet, and the results of
- * the Calibration and SIC actions. Everything is a pure function of (seed, serial, time):
- * history is generated on demand for the requested window, so the same query always gets the
- * same answer and nothing is stored up front.
+ * Generated calibration and system integrity check (SIC) history of the demo fleet: the weekly
+ * on-site calibration sessions, the maintenance log, the nightly SICs and the reads of a window
+ * of history. Everything is a pure function of (seed, serial, time): history is generated on
+ * demand for the requested window, so the same query always gets the same answer and nothing is
+ * stored up front. Profiles come from health-profiles.ts, single measurements from
+ * health-measurements.ts.
  *
  * The story the numbers tell:
  * - Every noise instrument is calibrated on site about once a week (working hours, no weekends)
@@ -18,30 +20,29 @@
  *   (water in the microphone since about ten days ago: offset beyond ±0.5 dB, and the 8 kHz SIC
  *   tone several dB low when the instrument has SIC).
  */
-import { formatServiceTime } from '../shared/service/time';
-import type {
-  InstrumentFeature,
-  InstrumentType,
-  WireCalibrationStatus,
-  WireSicStatus,
-} from '../shared/service/wire';
-import { createRandom, type Random } from './random';
+import {
+  calibrationLogMessage,
+  measureCalibration,
+  measureSic,
+  type CalibrationEntry,
+  type CalibrationKind,
+  type SicEntry,
+  type SicKind,
+} from './health-measurements';
+import {
+  DAY_MS,
+  faultActiveAt,
+  HOUR_MS,
+  MICROPHONE_BUCKET_MS,
+  microphoneReplacement,
+  MINUTE_MS,
+  randomFor,
+  workingTime,
+  type HealthProfile,
+} from './health-profiles';
 
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
-const DAY_MS = 24 * HOUR_MS;
 const WEEK_MS = 7 * DAY_MS;
 
-/** Installation dates are counted back from a grid of this step, so they move only once per step. */
-const INSTALLATION_GRID_MS = 256 * DAY_MS;
-const YEAR_MS = 365.25 * DAY_MS;
-
-/** How far the generated history reaches back from the fleet's creation (about 18 months). */
-export const HISTORY_DAYS = 548;
-/** A calibration whose offset is larger than this (dB) fails. */
-export const CALIBRATION_TOLERANCE_DB = 0.5;
-/** A SIC whose tone level differs from the commissioning level by more than this (dB) fails. */
-export const SIC_TOLERANCE_DB = 2;
 /** Calibration log entries written by the instrument or the service rather than a person. */
 export const SYSTEM_USER = 'system';
 /** Calibration log entries of actions started through the service interface. */
@@ -49,382 +50,16 @@ export const API_USER = 'api';
 
 /** Calibration buckets: at most one on-site calibration session per week. */
 const CALIBRATION_BUCKET_MS = WEEK_MS;
-/** Maintenance buckets: a chance of one microphone replacement per 120 days… */
-const MICROPHONE_BUCKET_MS = 120 * DAY_MS;
-/** …and of one windshield replacement per 60 days. */
+/** Maintenance buckets: a chance of one windshield replacement per 60 days. */
 const WINDSHIELD_BUCKET_MS = 60 * DAY_MS;
 
-const ENGINEERS = [
-  'J. Patel',
-  'S. Okafor',
-  'M. Evans',
-  'R. Singh',
-  'L. Hughes',
-  'A. Kowalski',
-  'C. Murray',
-  'D. Adeyemi',
-  'H. Clarke',
-  'T. Nowak',
-] as const;
-
-export type CalibrationFault = 'none' | 'noCalibrator' | 'degradedMicrophone';
-export type CalibrationOutcome = 'Success' | 'Failed';
-export type SicOutcome = 'Success' | 'Failed' | 'Error';
-
-export interface SicBands {
-  _500Hz: number;
-  _1KHz: number;
-  _8KHz: number;
-}
-const SIC_BANDS = ['_500Hz', '_1KHz', '_8KHz'] as const;
-const BAND_LABEL: Record<keyof SicBands, string> = { _500Hz: '500 Hz', _1KHz: '1 kHz', _8KHz: '8 kHz' };
-
-/** What one instrument's history and action results are generated from. */
-export interface HealthProfile {
-  seed: number;
-  serial: string;
-  /** Noise instruments are calibrated; others have no calibration at all. */
-  calibrated: boolean;
-  hasSic: boolean;
-  /** The level of the calibrator used on this instrument (dB). */
-  referenceDb: 94 | 114;
-  /** e.g. 'CR:515 #051234'. */
-  calibrator: string;
-  /** Field engineers who visit the instrument. */
-  engineers: readonly string[];
-  /** Simulated durations of the actions, before the time scale (seconds). */
-  calibrationSeconds: number;
-  sicSeconds: number;
-  fault: CalibrationFault;
-  /** When the fault began (before the fleet's creation); null without a fault. */
-  faultSinceMs: number | null;
-  /** SIC tone levels at commissioning (dB). */
-  sicBaseline: SicBands;
-  /** Minutes after 02:00 UTC at which the nightly SIC runs. */
-  sicMinute: number;
-  /** Phase of the seasonal (temperature) wobble, radians. */
-  seasonPhase: number;
-  installedMs: number;
-  /** Generated history covers [historyStartMs, historyEndMs); historyEndMs is the fleet's creation. */
-  historyStartMs: number;
-  historyEndMs: number;
-}
-
-/** A calibration result (generated or from an action), before it becomes a wire record. */
-export interface CalibrationEntry {
-  timeMs: number;
-  instrument: string;
-  status: CalibrationOutcome;
-  level: number;
-  /** Measured deviation from the calibrator level: always `level - reference`, rounded to 0.01 dB. */
-  offset: number;
-  /** Why it failed, as written to the calibration log; null on success. */
-  reason: string | null;
-}
-
-export interface SicEntry extends SicBands {
-  timeMs: number;
-  instrument: string;
-  status: SicOutcome;
-  /** Why it failed or could not run; null on success. */
-  reason: string | null;
-}
-
+/** A line of the calibration log. */
 export interface LogEntry {
   timeMs: number;
   instrument: string;
   user: string;
   message: string;
 }
-
-/** The part of a fleet instrument the profiles are built from. */
-export interface HealthSubject {
-  wire: { serialNumber: string; type: InstrumentType; feature: readonly InstrumentFeature[] };
-  condition: { online: boolean };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Deterministic randomness keyed by (seed, serial, purpose, index).
-
-/** FNV-1a over the key text, then the murmur3 finaliser so near keys give unrelated seeds. */
-function hashKey(parts: ReadonlyArray<string | number>): number {
-  const text = parts.join('|');
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  hash ^= hash >>> 16;
-  hash = Math.imul(hash, 0x85ebca6b);
-  hash ^= hash >>> 13;
-  hash = Math.imul(hash, 0xc2b2ae35);
-  hash ^= hash >>> 16;
-  return hash >>> 0;
-}
-
-export function randomFor(seed: number, ...parts: Array<string | number>): Random {
-  return createRandom(hashKey([seed, ...parts]));
-}
-
-const round = (value: number, decimals: number): number => {
-  const factor = 10 ** decimals;
-  return Math.round(value * factor) / factor;
-};
-
-/** `+0.02`, `-0.31`, `+0.00`: offsets always carry a sign. */
-export const signedDb = (value: number): string => `${value < 0 ? '-' : '+'}${Math.abs(value).toFixed(2)}`;
-
-// ---------------------------------------------------------------------------------------------
-// Profiles.
-
-/**
- * Profiles of the whole fleet. The faults go to online noise instruments (at least three per
- * fleet), chosen so at least one online noise instrument stays healthy and, when two or more
- * online instruments have SIC, one of those stays healthy too.
- */
-export function buildHealthProfiles(
-  seed: number,
-  fleet: readonly HealthSubject[],
-  createdAtMs: number,
-): Map<string, HealthProfile> {
-  const faults = new Map<string, CalibrationFault>();
-  const onlineNoise = fleet.filter((i) => i.condition.online && i.wire.type === 'Noise');
-  const onlineSic = onlineNoise.filter((i) => i.wire.feature.includes('SIC'));
-  const random = randomFor(seed, 'faults');
-  // With two or more online SIC instruments the degraded microphone also fails its SIC.
-  const degradedPool =
-    onlineSic.length >= 2 ? onlineSic : onlineNoise.filter((i) => !i.wire.feature.includes('SIC'));
-  if (degradedPool.length > 0 && onlineNoise.length >= 3) {
-    const degraded = random.pick(degradedPool);
-    faults.set(degraded.wire.serialNumber, 'degradedMicrophone');
-    const noCalibrator = random.pick(onlineNoise.filter((i) => i !== degraded));
-    faults.set(noCalibrator.wire.serialNumber, 'noCalibrator');
-  }
-
-  const historyStartMs = createdAtMs - HISTORY_DAYS * DAY_MS;
-  const profiles = new Map<string, HealthProfile>();
-  for (const instrument of fleet) {
-    const serial = instrument.wire.serialNumber;
-    const r = randomFor(seed, serial, 'profile');
-    const fault = faults.get(serial) ?? 'none';
-    const referenceDb: 94 | 114 = r.chance(0.25) ? 114 : 94;
-    const engineers = r.shuffle(ENGINEERS).slice(0, 2);
-    const calibrator = `CR:515 #0${r.int(40000, 59999)}`;
-    const calibrationSeconds = r.int(30, 45);
-    const sicSeconds = r.int(20, 30);
-    const sicBaseline: SicBands = {
-      _500Hz: round(r.between(80, 84), 1),
-      _1KHz: round(r.between(82, 86), 1),
-      _8KHz: round(r.between(75, 80), 1),
-    };
-    // Rain soaks a microphone at any hour; a calibrator leaves the site in working hours, at
-    // least a day before the fleet's creation even after a weekend shift.
-    const faultSinceMs =
-      fault === 'degradedMicrophone'
-        ? // A day's grid, so services started on the same day agree on the fault's start.
-          Math.floor(createdAtMs / DAY_MS - r.int(8, 12)) * DAY_MS + r.int(0, 86_399) * 1000
-        : workingTime(r, Math.floor((createdAtMs - r.int(3, 6) * DAY_MS) / DAY_MS) * DAY_MS);
-    profiles.set(serial, {
-      seed,
-      serial,
-      calibrated: instrument.wire.type === 'Noise',
-      hasSic: instrument.wire.feature.includes('SIC'),
-      referenceDb,
-      calibrator,
-      engineers,
-      calibrationSeconds,
-      sicSeconds,
-      fault,
-      faultSinceMs: fault === 'none' ? null : faultSinceMs,
-      sicBaseline,
-      sicMinute: r.int(0, 119),
-      seasonPhase: r.between(0, 2 * Math.PI),
-      // On an absolute grid, not relative to the service's start: the installation date feeds the
-      // microphone drift, and two services started hours apart must agree on every past record.
-      installedMs:
-        Math.floor(historyStartMs / INSTALLATION_GRID_MS) * INSTALLATION_GRID_MS - r.int(30, 400) * DAY_MS,
-      historyStartMs,
-      historyEndMs: createdAtMs,
-    });
-  }
-  return profiles;
-}
-
-const faultActiveAt = (profile: HealthProfile, fault: CalibrationFault, timeMs: number): boolean =>
-  profile.fault === fault && profile.faultSinceMs !== null && timeMs >= profile.faultSinceMs;
-
-/** A time on a working day (Monday–Friday) between 08:00 and 16:00 UTC, from a day's start. */
-function workingTime(random: Random, dayStartMs: number): number {
-  let timeMs = dayStartMs + random.int(8 * 60, 16 * 60) * MINUTE_MS + random.int(0, 59) * 1000;
-  const weekday = new Date(timeMs).getUTCDay();
-  if (weekday === 6) timeMs += 2 * DAY_MS;
-  if (weekday === 0) timeMs += DAY_MS;
-  return timeMs;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Microphone replacements and the offset they reset.
-
-/** Microphone replacement in one bucket, if there is one (before the fleet's creation only). */
-function microphoneReplacement(
-  profile: HealthProfile,
-  bucket: number,
-): { timeMs: number; random: Random } | null {
-  const random = randomFor(profile.seed, profile.serial, 'microphone', bucket);
-  if (!random.chance(0.12)) return null;
-  const timeMs = workingTime(random, bucket * MICROPHONE_BUCKET_MS + random.int(0, 110) * DAY_MS);
-  if (timeMs <= profile.installedMs || timeMs >= profile.historyEndMs) return null;
-  return { timeMs, random };
-}
-
-/** When the microphone in use at `timeMs` was fitted: the last replacement, else installation. */
-function microphoneFittedAt(profile: HealthProfile, timeMs: number): number {
-  const last = Math.floor(Math.min(timeMs, profile.historyEndMs) / MICROPHONE_BUCKET_MS) + 1;
-  const first = Math.floor(profile.installedMs / MICROPHONE_BUCKET_MS);
-  for (let bucket = last; bucket >= first; bucket--) {
-    const replacement = microphoneReplacement(profile, bucket);
-    if (replacement !== null && replacement.timeMs <= timeMs) return replacement.timeMs;
-  }
-  return profile.installedMs;
-}
-
-/** The true sensitivity deviation of the microphone at `timeMs` (dB). */
-function trueOffsetAt(profile: HealthProfile, timeMs: number): number {
-  if (faultActiveAt(profile, 'degradedMicrophone', timeMs)) {
-    const days = (timeMs - (profile.faultSinceMs ?? timeMs)) / DAY_MS;
-    return -(0.62 + Math.min(0.5, 0.015 * days));
-  }
-  const fittedMs = microphoneFittedAt(profile, timeMs);
-  const random = randomFor(profile.seed, profile.serial, 'drift', fittedMs);
-  const base = random.between(-0.12, 0.12);
-  const ratePerDay = random.between(-0.0008, 0.0008);
-  const seasonal = 0.04 * Math.sin((2 * Math.PI * timeMs) / YEAR_MS + profile.seasonPhase);
-  const raw = base + (ratePerDay * (timeMs - fittedMs)) / DAY_MS + seasonal;
-  // A healthy microphone stays well inside the tolerance.
-  return 0.42 * Math.tanh(raw / 0.42);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Measurements: shared by the generated history and the actions run while the service runs.
-
-type CalibrationKind = 'normal' | 'noSignal' | 'unstable';
-
-function measureCalibration(
-  profile: HealthProfile,
-  timeMs: number,
-  random: Random,
-  kind: CalibrationKind,
-): CalibrationEntry {
-  const reference = profile.referenceDb;
-  const expected = `expected ${reference.toFixed(1)} dB`;
-  let level: number;
-  let reason: string | null = null;
-  if (kind === 'noSignal') {
-    // Only the ambient noise reaches the microphone.
-    level = round(random.between(38, 58), 2);
-    reason =
-      `Calibration failed: no calibrator signal detected (level ${level.toFixed(1)} dB, ${expected}). ` +
-      'Fit the calibrator to the microphone and switch it on.';
-  } else {
-    level = round(reference + trueOffsetAt(profile, timeMs) + random.between(-0.02, 0.02), 2);
-    if (kind === 'unstable') {
-      const spread = random.between(0.6, 1.4);
-      level = round(level + random.between(-0.3, 0.3), 2);
-      reason =
-        `Calibration failed: level unstable (it varied by ${spread.toFixed(1)} dB during the measurement). ` +
-        'Check that the calibrator sits fully on the microphone and is shielded from wind.';
-    }
-  }
-  const offset = round(level - reference, 2);
-  if (reason === null && Math.abs(offset) > CALIBRATION_TOLERANCE_DB) {
-    reason =
-      `Calibration failed: level out of tolerance (${level.toFixed(2)} dB, offset ${signedDb(offset)} dB; ` +
-      `the limit is ±${CALIBRATION_TOLERANCE_DB.toFixed(2)} dB). The microphone may be wet or damaged.`;
-  }
-  return {
-    timeMs,
-    instrument: profile.serial,
-    status: reason === null ? 'Success' : 'Failed',
-    level,
-    offset,
-    reason,
-  };
-}
-
-/** The log line of a calibration result: its failure reason or the passed levels. */
-export const calibrationLogMessage = (entry: CalibrationEntry): string =>
-  entry.reason ?? `Calibration passed: ${entry.level.toFixed(2)} dB, offset ${signedDb(entry.offset)} dB.`;
-
-type SicKind = 'normal' | 'background' | 'transient';
-
-function measureSic(profile: HealthProfile, timeMs: number, random: Random, kind: SicKind): SicEntry {
-  const seasonal = 0.1 * Math.sin((2 * Math.PI * timeMs) / YEAR_MS + profile.seasonPhase);
-  const bands: SicBands = { _500Hz: 0, _1KHz: 0, _8KHz: 0 };
-  for (const band of SIC_BANDS)
-    bands[band] = profile.sicBaseline[band] + seasonal + random.between(-0.25, 0.25);
-  if (faultActiveAt(profile, 'degradedMicrophone', timeMs)) {
-    // Water on the diaphragm damps the high frequencies first.
-    const days = (timeMs - (profile.faultSinceMs ?? timeMs)) / DAY_MS;
-    bands._8KHz -= 3.5 + Math.min(3, 0.2 * days) + random.between(0, 0.5);
-  }
-  if (kind === 'transient') {
-    const band = random.pick(SIC_BANDS);
-    bands[band] += (random.chance(0.5) ? 1 : -1) * random.between(2.3, 3.2);
-  }
-  let ambient = 0;
-  if (kind === 'background') {
-    ambient = random.between(72, 84);
-    for (const band of SIC_BANDS) bands[band] += random.between(3, 9);
-  }
-  for (const band of SIC_BANDS) bands[band] = round(bands[band], 1);
-
-  let status: SicOutcome = 'Success';
-  let reason: string | null = null;
-  if (kind === 'background') {
-    status = 'Error';
-    reason =
-      `SIC could not complete: background noise too high to measure the test tones ` +
-      `(about ${ambient.toFixed(0)} dB).`;
-  } else {
-    const worst = [...SIC_BANDS].sort(
-      (a, b) => Math.abs(bands[b] - profile.sicBaseline[b]) - Math.abs(bands[a] - profile.sicBaseline[a]),
-    )[0] as keyof SicBands;
-    if (Math.abs(bands[worst] - profile.sicBaseline[worst]) > SIC_TOLERANCE_DB) {
-      status = 'Failed';
-      reason =
-        `SIC failed: ${BAND_LABEL[worst]} tone ${bands[worst].toFixed(1)} dB, expected ` +
-        `${profile.sicBaseline[worst].toFixed(1)} ± ${SIC_TOLERANCE_DB.toFixed(1)} dB. ` +
-        'Check the microphone and windshield for water or damage.';
-    }
-  }
-  return { timeMs, instrument: profile.serial, status, ...bands, reason };
-}
-
-/**
- * The result of the `run`-th Calibration action on an instrument, finishing at `timeMs`.
- * Healthy instruments pass; the fault instruments fail the same way every time.
- */
-export function calibrationActionResult(
-  profile: HealthProfile,
-  timeMs: number,
-  run: number,
-): CalibrationEntry {
-  const random = randomFor(profile.seed, profile.serial, 'calibration-action', run);
-  return measureCalibration(
-    profile,
-    timeMs,
-    random,
-    profile.fault === 'noCalibrator' ? 'noSignal' : 'normal',
-  );
-}
-
-/** The result of the `run`-th SIC action on an instrument, finishing at `timeMs`. */
-export function sicActionResult(profile: HealthProfile, timeMs: number, run: number): SicEntry {
-  return measureSic(profile, timeMs, randomFor(profile.seed, profile.serial, 'sic-action', run), 'normal');
-}
-
-// ---------------------------------------------------------------------------------------------
-// Generated history.
 
 export interface CalibrationHistory {
   calibrations: CalibrationEntry[];
@@ -601,21 +236,3 @@ export function latestGeneratedSic(profile: HealthProfile): SicEntry | null {
   const { sics } = sicHistory(profile, profile.historyEndMs - 3 * DAY_MS, profile.historyEndMs);
   return sics[sics.length - 1] ?? null;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Wire forms.
-
-export const calibrationStatusOf = (entry: CalibrationEntry): WireCalibrationStatus => ({
-  time: formatServiceTime(entry.timeMs),
-  status: entry.status,
-  level: entry.level,
-  offset: entry.offset,
-});
-
-export const sicStatusOf = (entry: SicEntry): WireSicStatus => ({
-  time: formatServiceTime(entry.timeMs),
-  status: entry.status,
-  _500Hz: entry._500Hz,
-  _1KHz: entry._1KHz,
-  _8KHz: entry._8KHz,
-});

@@ -5,21 +5,17 @@
  * waiting. A later push feature (webhooks, live channel) can call `settleActions` from a timer
  * set to `nextFinishMs` and listen with `onActionFinished`.
  */
+import { API_USER, SYSTEM_USER, type LogEntry } from './health-history';
 import {
-  API_USER,
-  buildHealthProfiles,
   calibrationActionResult,
   calibrationLogMessage,
   calibrationStatusOf,
   sicActionResult,
   sicStatusOf,
-  SYSTEM_USER,
   type CalibrationEntry,
-  type HealthProfile,
-  type HealthSubject,
-  type LogEntry,
   type SicEntry,
-} from './health-history';
+} from './health-measurements';
+import { buildHealthProfiles, type HealthProfile, type HealthSubject } from './health-profiles';
 import type { InstrumentCondition } from './fleet';
 
 export type TimedAction = 'Calibration' | 'SIC';

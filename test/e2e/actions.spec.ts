@@ -8,7 +8,7 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import { generateDemoFleet } from '../../src/simulator';
-import { buildHealthProfiles, type CalibrationFault } from '../../src/simulator/health-history';
+import { buildHealthProfiles, type CalibrationFault } from '../../src/simulator/health-profiles';
 import type { RunningHarness } from '../../src/harness/server';
 import { addAccount, expect, keepScreenshot, test } from './fixtures';
 

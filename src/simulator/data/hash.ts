@@ -5,7 +5,7 @@
  */
 
 /** murmur3's 32-bit finaliser: a good avalanche for sequential inputs. */
-function fmix(h: number): number {
+export function fmix(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { createDemoApp, DEFAULT_DEMO_KEY, type DemoServiceOptions } from '../../../src/simulator';
 import { generateDemoFleet } from '../../../src/simulator/fleet';
-import { buildHealthProfiles, type HealthProfile } from '../../../src/simulator/health-history';
+import { buildHealthProfiles, type HealthProfile } from '../../../src/simulator/health-profiles';
 import type { WireInstrument, WireInstrumentStatus } from '../../../src/shared/service/wire';
 import { call, manualClock } from './helpers';
 

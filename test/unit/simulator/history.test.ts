@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createDemoApp } from '../../../src/simulator';
 import { generateDemoFleet } from '../../../src/simulator/fleet';
-import { buildHealthProfiles } from '../../../src/simulator/health-history';
+import { buildHealthProfiles } from '../../../src/simulator/health-profiles';
 import { parseServiceTime } from '../../../src/shared/service/time';
 import { call, errorBody } from './helpers';
 import { action, DAY_MS, history, historyPath, isHealthyOnlineNoise, key, setUp } from './health-helpers';
