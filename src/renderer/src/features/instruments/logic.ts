@@ -30,10 +30,15 @@ export function typeLabel(type: string): string {
   return kind === 'Other' ? type || 'Other' : TYPE_LABELS[kind];
 }
 
-/** The one state an instrument is shown in; more urgent states win. */
-export type InstrumentState = 'unknown' | 'offline' | 'calibrating' | 'sic' | 'measuring' | 'idle';
+/**
+ * The one state an instrument is shown in; more urgent states win. `pending`: a large fleet's
+ * status not read yet (its row asks when it comes on screen).
+ */
+export type InstrumentState =
+  'unknown' | 'offline' | 'calibrating' | 'sic' | 'measuring' | 'idle' | 'pending';
 
 export const STATE_LABELS: Record<InstrumentState, string> = {
+  pending: 'Loading status',
   unknown: 'Status unknown',
   offline: 'Offline',
   calibrating: 'Calibrating',
@@ -51,11 +56,17 @@ export function instrumentState(status: InstrumentStatus | null): InstrumentStat
   return 'idle';
 }
 
+/** The state of a list entry, `pending` while its status was not read yet. */
+export function entryState(entry: InstrumentEntry): InstrumentState {
+  return entry.statusPending ? 'pending' : instrumentState(entry.status);
+}
+
 export function stateLabel(status: InstrumentStatus | null): string {
   return STATE_LABELS[instrumentState(status)];
 }
 
 export const STATE_TONES: Record<InstrumentState, Tone> = {
+  pending: 'neutral',
   unknown: 'neutral',
   offline: 'danger',
   calibrating: 'info',
@@ -90,10 +101,11 @@ export interface ListFilter {
 
 export const EMPTY_FILTER: ListFilter = { text: '', type: 'all', state: 'all' };
 
+/** A status not read yet matches no state: only "All states" shows it. */
 function matchesState(entry: InstrumentEntry, filter: StateFilter): boolean {
   if (filter === 'all') return true;
-  const state = instrumentState(entry.status);
-  if (filter === 'online') return state !== 'offline' && state !== 'unknown';
+  const state = entryState(entry);
+  if (filter === 'online') return state !== 'offline' && state !== 'unknown' && state !== 'pending';
   return state === filter;
 }
 
@@ -134,6 +146,7 @@ const STATE_ORDER: Record<InstrumentState, number> = {
   sic: 3,
   measuring: 4,
   idle: 5,
+  pending: 6,
 };
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
@@ -150,7 +163,7 @@ function sortValue(entry: InstrumentEntry, key: SortKey): string | number {
     case 'model':
       return instrument.model;
     case 'state':
-      return STATE_ORDER[instrumentState(entry.status)];
+      return STATE_ORDER[entryState(entry)];
     case 'subscription':
       return subscriptionText(entry);
   }
@@ -159,15 +172,26 @@ function sortValue(entry: InstrumentEntry, key: SortKey): string | number {
 /** Stable sort; ties fall back to the serial number so the order never jumps on refresh. */
 export function sortEntries(entries: readonly InstrumentEntry[], order: SortOrder): InstrumentEntry[] {
   const sign = order.direction === 'ascending' ? 1 : -1;
-  return [...entries].sort((a, b) => {
-    const va = sortValue(a, order.key);
-    const vb = sortValue(b, order.key);
+  // Each entry's sort value once, not once per comparison: thousands of rows sort in milliseconds.
+  const keyed = entries.map((entry) => ({ entry, value: sortValue(entry, order.key) }));
+  keyed.sort((a, b) => {
+    // Statuses not read yet go last both ways: what is known is what the sort is for.
+    if (order.key === 'state' && !!a.entry.statusPending !== !!b.entry.statusPending)
+      return a.entry.statusPending ? 1 : -1;
+    const va = a.value;
+    const vb = b.value;
     const primary =
       typeof va === 'number' && typeof vb === 'number' ? va - vb : collator.compare(String(va), String(vb));
     return primary !== 0
       ? primary * sign
-      : collator.compare(a.instrument.serialNumber, b.instrument.serialNumber);
+      : collator.compare(a.entry.instrument.serialNumber, b.entry.instrument.serialNumber);
   });
+  return keyed.map((k) => k.entry);
+}
+
+/** Whether the list's order or filter depends on the statuses (which arrive row by row in a large fleet). */
+export function dependsOnState(filter: ListFilter, order: SortOrder): boolean {
+  return filter.state !== 'all' || order.key === 'state';
 }
 
 /** Clicking the sorted column flips it; another column starts ascending. */
