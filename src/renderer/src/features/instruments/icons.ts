@@ -18,6 +18,7 @@ export const STATE_ICONS: Record<InstrumentState, IconName> = {
   calibrating: 'calibrating',
   sic: 'sic',
   measuring: 'measuring',
+  online: 'online',
   idle: 'idle',
 };
 

@@ -6,6 +6,7 @@ import type { InstrumentEntry } from '../../../../shared/ipc/contract';
 import type { InstrumentStatus } from '../../../../shared/service/schemas';
 import type { Tone } from '../../ui/tone';
 import { countOf } from '../../ui/words';
+import { activityUnreadable } from './notes';
 
 export type InstrumentKind = 'Noise' | 'AirQuality' | 'Vibration' | 'Other';
 
@@ -32,10 +33,11 @@ export function typeLabel(type: string): string {
 
 /**
  * The one state an instrument is shown in; more urgent states win. `pending`: a large fleet's
- * status not read yet (its row asks when it comes on screen).
+ * status not read yet (its row asks when it comes on screen). `online`: online, but whether it
+ * is measuring (or calibrating, or running a SIC) could not be read, so "Idle" would be a guess.
  */
 export type InstrumentState =
-  'unknown' | 'offline' | 'calibrating' | 'sic' | 'measuring' | 'idle' | 'pending';
+  'unknown' | 'offline' | 'calibrating' | 'sic' | 'measuring' | 'online' | 'idle' | 'pending';
 
 export const STATE_LABELS: Record<InstrumentState, string> = {
   pending: 'Loading status',
@@ -44,6 +46,7 @@ export const STATE_LABELS: Record<InstrumentState, string> = {
   calibrating: 'Calibrating',
   sic: 'SIC running',
   measuring: 'Measuring',
+  online: 'Online',
   idle: 'Idle',
 };
 
@@ -53,6 +56,7 @@ export function instrumentState(status: InstrumentStatus | null): InstrumentStat
   if (status.calibrationInProgress) return 'calibrating';
   if (status.sicInProgress) return 'sic';
   if (status.measuring) return 'measuring';
+  if (activityUnreadable(status)) return 'online';
   return 'idle';
 }
 
@@ -72,6 +76,7 @@ export const STATE_TONES: Record<InstrumentState, Tone> = {
   calibrating: 'info',
   sic: 'info',
   measuring: 'ok',
+  online: 'neutral',
   idle: 'neutral',
 };
 
@@ -145,8 +150,9 @@ const STATE_ORDER: Record<InstrumentState, number> = {
   calibrating: 2,
   sic: 3,
   measuring: 4,
-  idle: 5,
-  pending: 6,
+  online: 5,
+  idle: 6,
+  pending: 7,
 };
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
@@ -209,4 +215,23 @@ export function countText(shown: number, total: number): string {
 export function positionText(position: { lat: number; long: number } | null): string | null {
   if (position === null) return null;
   return `${position.lat.toFixed(5)}, ${position.long.toFixed(5)}`;
+}
+
+/**
+ * The row a key moves the focus to in the list (a grid-like table: arrows, Page Up/Down, Home,
+ * End), or null for any other key. `pageRows` is how many rows one screen shows.
+ */
+export function rowKeyTarget(key: string, index: number, count: number, pageRows: number): number | null {
+  if (count === 0) return null;
+  const page = Math.max(1, pageRows - 1);
+  const targets: Partial<Record<string, number>> = {
+    ArrowDown: index + 1,
+    ArrowUp: index - 1,
+    PageDown: index + page,
+    PageUp: index - page,
+    Home: 0,
+    End: count - 1,
+  };
+  const target = targets[key];
+  return target === undefined ? null : Math.min(count - 1, Math.max(0, target));
 }
