@@ -6,6 +6,7 @@ import type { InstrumentEntry } from '../../../../shared/ipc/contract';
 import type { InstrumentStatus } from '../../../../shared/service/schemas';
 import type { Tone } from '../../ui/tone';
 import { countOf } from '../../ui/words';
+import { activityUnreadable } from './notes';
 
 export type InstrumentKind = 'Noise' | 'AirQuality' | 'Vibration' | 'Other';
 
@@ -30,15 +31,22 @@ export function typeLabel(type: string): string {
   return kind === 'Other' ? type || 'Other' : TYPE_LABELS[kind];
 }
 
-/** The one state an instrument is shown in; more urgent states win. */
-export type InstrumentState = 'unknown' | 'offline' | 'calibrating' | 'sic' | 'measuring' | 'idle';
+/**
+ * The one state an instrument is shown in; more urgent states win. `pending`: a large fleet's
+ * status not read yet (its row asks when it comes on screen). `online`: online, but whether it
+ * is measuring (or calibrating, or running a SIC) could not be read, so "Idle" would be a guess.
+ */
+export type InstrumentState =
+  'unknown' | 'offline' | 'calibrating' | 'sic' | 'measuring' | 'online' | 'idle' | 'pending';
 
 export const STATE_LABELS: Record<InstrumentState, string> = {
+  pending: 'Loading status',
   unknown: 'Status unknown',
   offline: 'Offline',
   calibrating: 'Calibrating',
   sic: 'SIC running',
   measuring: 'Measuring',
+  online: 'Online',
   idle: 'Idle',
 };
 
@@ -48,7 +56,13 @@ export function instrumentState(status: InstrumentStatus | null): InstrumentStat
   if (status.calibrationInProgress) return 'calibrating';
   if (status.sicInProgress) return 'sic';
   if (status.measuring) return 'measuring';
+  if (activityUnreadable(status)) return 'online';
   return 'idle';
+}
+
+/** The state of a list entry, `pending` while its status was not read yet. */
+export function entryState(entry: InstrumentEntry): InstrumentState {
+  return entry.statusPending ? 'pending' : instrumentState(entry.status);
 }
 
 export function stateLabel(status: InstrumentStatus | null): string {
@@ -56,11 +70,13 @@ export function stateLabel(status: InstrumentStatus | null): string {
 }
 
 export const STATE_TONES: Record<InstrumentState, Tone> = {
+  pending: 'neutral',
   unknown: 'neutral',
   offline: 'danger',
   calibrating: 'info',
   sic: 'info',
   measuring: 'ok',
+  online: 'neutral',
   idle: 'neutral',
 };
 
@@ -90,10 +106,11 @@ export interface ListFilter {
 
 export const EMPTY_FILTER: ListFilter = { text: '', type: 'all', state: 'all' };
 
+/** A status not read yet matches no state: only "All states" shows it. */
 function matchesState(entry: InstrumentEntry, filter: StateFilter): boolean {
   if (filter === 'all') return true;
-  const state = instrumentState(entry.status);
-  if (filter === 'online') return state !== 'offline' && state !== 'unknown';
+  const state = entryState(entry);
+  if (filter === 'online') return state !== 'offline' && state !== 'unknown' && state !== 'pending';
   return state === filter;
 }
 
@@ -133,7 +150,9 @@ const STATE_ORDER: Record<InstrumentState, number> = {
   calibrating: 2,
   sic: 3,
   measuring: 4,
-  idle: 5,
+  online: 5,
+  idle: 6,
+  pending: 7,
 };
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
@@ -150,7 +169,7 @@ function sortValue(entry: InstrumentEntry, key: SortKey): string | number {
     case 'model':
       return instrument.model;
     case 'state':
-      return STATE_ORDER[instrumentState(entry.status)];
+      return STATE_ORDER[entryState(entry)];
     case 'subscription':
       return subscriptionText(entry);
   }
@@ -159,15 +178,26 @@ function sortValue(entry: InstrumentEntry, key: SortKey): string | number {
 /** Stable sort; ties fall back to the serial number so the order never jumps on refresh. */
 export function sortEntries(entries: readonly InstrumentEntry[], order: SortOrder): InstrumentEntry[] {
   const sign = order.direction === 'ascending' ? 1 : -1;
-  return [...entries].sort((a, b) => {
-    const va = sortValue(a, order.key);
-    const vb = sortValue(b, order.key);
+  // Each entry's sort value once, not once per comparison: thousands of rows sort in milliseconds.
+  const keyed = entries.map((entry) => ({ entry, value: sortValue(entry, order.key) }));
+  keyed.sort((a, b) => {
+    // Statuses not read yet go last both ways: what is known is what the sort is for.
+    if (order.key === 'state' && !!a.entry.statusPending !== !!b.entry.statusPending)
+      return a.entry.statusPending ? 1 : -1;
+    const va = a.value;
+    const vb = b.value;
     const primary =
       typeof va === 'number' && typeof vb === 'number' ? va - vb : collator.compare(String(va), String(vb));
     return primary !== 0
       ? primary * sign
-      : collator.compare(a.instrument.serialNumber, b.instrument.serialNumber);
+      : collator.compare(a.entry.instrument.serialNumber, b.entry.instrument.serialNumber);
   });
+  return keyed.map((k) => k.entry);
+}
+
+/** Whether the list's order or filter depends on the statuses (which arrive row by row in a large fleet). */
+export function dependsOnState(filter: ListFilter, order: SortOrder): boolean {
+  return filter.state !== 'all' || order.key === 'state';
 }
 
 /** Clicking the sorted column flips it; another column starts ascending. */
@@ -185,4 +215,23 @@ export function countText(shown: number, total: number): string {
 export function positionText(position: { lat: number; long: number } | null): string | null {
   if (position === null) return null;
   return `${position.lat.toFixed(5)}, ${position.long.toFixed(5)}`;
+}
+
+/**
+ * The row a key moves the focus to in the list (a grid-like table: arrows, Page Up/Down, Home,
+ * End), or null for any other key. `pageRows` is how many rows one screen shows.
+ */
+export function rowKeyTarget(key: string, index: number, count: number, pageRows: number): number | null {
+  if (count === 0) return null;
+  const page = Math.max(1, pageRows - 1);
+  const targets: Partial<Record<string, number>> = {
+    ArrowDown: index + 1,
+    ArrowUp: index - 1,
+    PageDown: index + page,
+    PageUp: index - page,
+    Home: 0,
+    End: count - 1,
+  };
+  const target = targets[key];
+  return target === undefined ? null : Math.min(count - 1, Math.max(0, target));
 }

@@ -1,6 +1,7 @@
 /**
- * features/instruments — instruments.list, .get and .rename: this store, the list and detail
- * screens, the name editor, and the list's pure logic (logic.ts, rename.ts, icons.ts).
+ * features/instruments — instruments.list, .get, .statuses and .rename: this store, the list and
+ * detail screens, the name editor, and the pure logic (logic.ts, notes.ts, rename.ts, icons.ts)
+ * and the statuses of a large fleet's rows on screen (row-statuses.ts).
  */
 import { defineStore } from 'pinia';
 import { computed, reactive, ref, shallowRef, watch } from 'vue';
@@ -9,6 +10,7 @@ import type { InstrumentDetail, InstrumentEntry } from '../../../../shared/ipc/c
 import type { FieldDeskError } from '../../../../shared/errors';
 import { asFieldDeskError, errorMessage } from '../../errors';
 import {
+  dependsOnState,
   EMPTY_FILTER,
   filterEntries,
   isFiltered,
@@ -19,6 +21,7 @@ import {
   type SortOrder,
 } from './logic';
 import { rolledBack, withInstrument, withName } from './rename';
+import { createRowStatusLoader, type RowStatus } from './row-statuses';
 import { useAccountsStore } from '../accounts/store';
 
 export const AUTO_REFRESH_MS = 60_000;
@@ -36,7 +39,12 @@ export interface RenameState {
 export const useInstrumentsStore = defineStore('instruments', () => {
   const accounts = useAccountsStore();
 
+  /** As listed: in a fleet over STATUS_EAGER_LIMIT, without statuses (`statusPending`). */
   const entries = shallowRef<InstrumentEntry[]>([]);
+  /** Listed items that could not be read at all, in the backend's plain sentences. */
+  const skipped = shallowRef<string[]>([]);
+  /** Statuses read for a large fleet's rows on screen, while the list is shown. */
+  const rowStatuses = shallowRef<ReadonlyMap<string, RowStatus>>(new Map());
   const accountId = ref<string | null>(null);
   const fetchedAt = ref<number | null>(null);
   const loading = ref(false);
@@ -47,8 +55,40 @@ export const useInstrumentsStore = defineStore('instruments', () => {
   const detailErrors = ref<Record<string, FieldDeskError | null>>({});
   const renames = ref<Record<string, RenameState>>({});
 
-  const visibleEntries = computed(() => sortEntries(filterEntries(entries.value, filter), sort.value));
+  /** A listed entry with its row status when one was read: still `statusPending` until then. */
+  const withRowStatus = (entry: InstrumentEntry): InstrumentEntry => {
+    if (!entry.statusPending) return entry;
+    const read = rowStatuses.value.get(entry.instrument.serialNumber);
+    return read === undefined
+      ? entry
+      : { instrument: entry.instrument, status: read.status, statusError: read.statusError };
+  };
+  /**
+   * The list as filtered and sorted without the statuses, when neither depends on them: statuses
+   * arriving row by row then only fill in rows, rather than sorting thousands again.
+   */
+  const orderedWithoutState = computed(() =>
+    dependsOnState(filter, sort.value) ? null : sortEntries(filterEntries(entries.value, filter), sort.value),
+  );
+  /** Every entry that matches the search and filters, sorted: the rows of the list. */
+  const visibleEntries = computed(() => {
+    const ordered = orderedWithoutState.value;
+    if (ordered !== null) return rowStatuses.value.size === 0 ? ordered : ordered.map(withRowStatus);
+    return sortEntries(filterEntries(entries.value.map(withRowStatus), filter), sort.value);
+  });
   const filtered = computed(() => isFiltered(filter));
+  /** Whether statuses come row by row (a fleet over STATUS_EAGER_LIMIT). */
+  const statusesPerRow = computed(() => entries.value.some((e) => e.statusPending));
+  const pendingSerials = computed(
+    () => new Set(entries.value.filter((e) => e.statusPending).map((e) => e.instrument.serialNumber)),
+  );
+
+  const rowLoader = createRowStatusLoader({
+    read: (serials) => api.instruments.statuses({ serials }),
+    onChange: (statuses) => (rowStatuses.value = statuses),
+    // Nobody looks at a hidden window: its rows are asked again when it shows.
+    mayRefresh: () => typeof document === 'undefined' || document.visibilityState === 'visible',
+  });
 
   /** Bumped whenever the account changes so answers for the previous account are dropped. */
   let generation = 0;
@@ -57,6 +97,8 @@ export const useInstrumentsStore = defineStore('instruments', () => {
   function clear(): void {
     generation += 1;
     entries.value = [];
+    skipped.value = [];
+    rowLoader.reset();
     accountId.value = null;
     fetchedAt.value = null;
     error.value = null;
@@ -77,6 +119,7 @@ export const useInstrumentsStore = defineStore('instruments', () => {
         const list = await api.instruments.list();
         if (started !== generation) return;
         entries.value = list.entries;
+        skipped.value = list.skipped;
         accountId.value = list.accountId;
         fetchedAt.value = list.fetchedAt;
         error.value = null;
@@ -101,11 +144,12 @@ export const useInstrumentsStore = defineStore('instruments', () => {
       if (started !== generation) return;
       details.value = { ...details.value, [serial]: detail };
       detailErrors.value = { ...detailErrors.value, [serial]: null };
-      entries.value = entries.value.map((e) =>
-        e.instrument.serialNumber === serial
-          ? { instrument: detail.instrument, status: detail.status, statusError: detail.statusError }
-          : e,
-      );
+      entries.value = entries.value.map((e) => {
+        if (e.instrument.serialNumber !== serial) return e;
+        // A large fleet's row keeps asking for its own status on the list's schedule.
+        if (e.statusPending) return { ...e, instrument: detail.instrument };
+        return { instrument: detail.instrument, status: detail.status, statusError: detail.statusError };
+      });
     } catch (failure) {
       if (started !== generation) return;
       detailErrors.value = { ...detailErrors.value, [serial]: asFieldDeskError(failure) };
@@ -114,7 +158,29 @@ export const useInstrumentsStore = defineStore('instruments', () => {
 
   /** What is known about one instrument: its detail if loaded, else its list entry. */
   function entryFor(serial: string): InstrumentEntry | null {
-    return details.value[serial] ?? entries.value.find((e) => e.instrument.serialNumber === serial) ?? null;
+    const listed = entries.value.find((e) => e.instrument.serialNumber === serial);
+    return details.value[serial] ?? (listed === undefined ? null : withRowStatus(listed));
+  }
+
+  /**
+   * While the list is shown, the rows on screen of a large fleet read their statuses and read
+   * them again every minute. Returns a stop function that forgets them all (leaving the list).
+   */
+  function followRowStatuses(): () => void {
+    rowLoader.start();
+    return () => rowLoader.stop();
+  }
+
+  /** The rows on screen now (serials, top to bottom); those without a status ask for it. */
+  function showRows(serials: readonly string[]): void {
+    const pending = pendingSerials.value;
+    rowLoader.show(pending.size === 0 ? [] : serials.filter((serial) => pending.has(serial)));
+  }
+
+  /** Reads the list and, in a large fleet, the statuses of the rows on screen again (the Refresh button). */
+  async function refreshAll(): Promise<void> {
+    await refresh();
+    rowLoader.refreshShown();
   }
 
   /** The instrument's name, or its serial while it has none or is not loaded. */
@@ -213,6 +279,9 @@ export const useInstrumentsStore = defineStore('instruments', () => {
 
   return {
     entries,
+    skipped,
+    rowStatuses,
+    statusesPerRow,
     accountId,
     fetchedAt,
     loading,
@@ -225,6 +294,9 @@ export const useInstrumentsStore = defineStore('instruments', () => {
     visibleEntries,
     filtered,
     refresh,
+    refreshAll,
+    followRowStatuses,
+    showRows,
     loadDetail,
     entryFor,
     nameOf,
