@@ -13,7 +13,8 @@ const backend = await vi.hoisted(async () => (await import('./fake-api')).create
 vi.mock('../../../src/renderer/src/api', () => ({ api: backend.api }));
 const fake = backend.api;
 
-const { useInstrumentsStore } = await import('../../../src/renderer/src/features/instruments/store');
+const { useInstrumentsStore, AUTO_REFRESH_MS, LARGE_FLEET_REFRESH_MS } =
+  await import('../../../src/renderer/src/features/instruments/store');
 const { useAccountsStore } = await import('../../../src/renderer/src/features/accounts/store');
 const { useConnectivityStore } = await import('../../../src/renderer/src/features/connectivity/store');
 
@@ -164,6 +165,32 @@ describe('instruments store with a large fleet', () => {
     await store.refresh();
     return store;
   }
+
+  it('reads a large fleet’s list again every ten minutes, not every minute (its statuses refresh per row)', async () => {
+    const listeners = { addEventListener: () => undefined, removeEventListener: () => undefined };
+    vi.stubGlobal('document', { visibilityState: 'visible', ...listeners });
+    vi.stubGlobal('window', listeners);
+    vi.stubGlobal('navigator', { onLine: true });
+    try {
+      const store = await largeStore();
+      fake.instruments.list.mockImplementation(async () => ({
+        accountId: 'acc-1',
+        entries: LARGE_FLEET,
+        fetchedAt: Date.now(),
+        skipped: [],
+      }));
+      await store.refresh();
+      const stop = store.startAutoRefresh();
+      const listed = fake.instruments.list.mock.calls.length;
+      await vi.advanceTimersByTimeAsync(AUTO_REFRESH_MS * 5);
+      expect(fake.instruments.list.mock.calls.length).toBe(listed);
+      await vi.advanceTimersByTimeAsync(LARGE_FLEET_REFRESH_MS);
+      expect(fake.instruments.list.mock.calls.length).toBe(listed + 1);
+      stop();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
 
   it('keeps the skipped items’ sentences and lists every instrument without statuses', async () => {
     const store = await largeStore([

@@ -25,6 +25,11 @@ import { createRowStatusLoader, type RowStatus } from './row-statuses';
 import { useAccountsStore } from '../accounts/store';
 
 export const AUTO_REFRESH_MS = 60_000;
+/**
+ * A large fleet's list (statuses come per row, refreshed on their own) is read again this seldom:
+ * thousands of instruments every minute would be megabytes for a list that rarely changes.
+ */
+export const LARGE_FLEET_REFRESH_MS = 10 * AUTO_REFRESH_MS;
 
 export interface RenameState {
   saving: boolean;
@@ -251,9 +256,10 @@ export const useInstrumentsStore = defineStore('instruments', () => {
     const canRefresh = (): boolean =>
       accounts.activeId !== null && document.visibilityState === 'visible' && navigator.onLine;
     const isStale = (): boolean =>
-      fetchedAt.value === null || Date.now() - fetchedAt.value >= AUTO_REFRESH_MS;
+      fetchedAt.value === null ||
+      Date.now() - fetchedAt.value >= (statusesPerRow.value ? LARGE_FLEET_REFRESH_MS : AUTO_REFRESH_MS);
     const timer = setInterval(() => {
-      if (canRefresh()) void refresh();
+      if (canRefresh() && isStale()) void refresh();
     }, AUTO_REFRESH_MS);
     const onWake = (): void => {
       if (canRefresh() && isStale()) void refresh();
