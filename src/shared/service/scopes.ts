@@ -79,10 +79,20 @@ export const ENDPOINTS: readonly EndpointRule[] = [
   { method: 'DELETE', path: '/webhooks/:webhookId', scopes: ['webhooks:write'] },
 ];
 
+/**
+ * FieldDesk's own extension of the demo service (webhooks.ts): not part of the interface, and
+ * answered 404 by the real service, which is how a client tells the two apart.
+ */
+export const DEMO_ENDPOINTS: readonly EndpointRule[] = [
+  { method: 'GET', path: '/demo/about', scopes: [] },
+  { method: 'POST', path: '/demo/webhooks/:webhookId/test', scopes: ['webhooks:write'] },
+  { method: 'GET', path: '/demo/webhooks/:webhookId/deliveries', scopes: ['webhooks:read'] },
+];
+
 /** Finds the rule of a concrete request path such as `/control/instruments/QT123456`. */
 export function findEndpointRule(method: string, path: string): EndpointRule | undefined {
   const parts = path.replace(/\/+$/, '').split('/');
-  return ENDPOINTS.find((rule) => {
+  return [...ENDPOINTS, ...DEMO_ENDPOINTS].find((rule) => {
     if (rule.method !== method.toUpperCase()) return false;
     const ruleParts = rule.path.split('/');
     return (
