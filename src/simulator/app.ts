@@ -1,12 +1,14 @@
 /**
  * The demo service as a Hono app: every endpoint of the interface, routed from the shared
- * `ENDPOINTS` table, behind one gate that checks key, scopes and rate limit in that order.
+ * `ENDPOINTS` table (and the demo's own extension, `DEMO_ENDPOINTS`), behind one gate that checks
+ * key, scopes and rate limit in that order.
  */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { API_KEY_HEADER, SERVICE_ERROR_CODES } from '../shared/service/limits';
-import { ENDPOINTS, type EndpointRule, type Scope } from '../shared/service/scopes';
+import { DEMO_ENDPOINTS, ENDPOINTS, type EndpointRule, type Scope } from '../shared/service/scopes';
 import { actionRoutes } from './actions';
-import { KeyRateLimiter, missingScopes, resolveDemoKeys } from './auth';
+import { KeyRateLimiter, missingScopes, resolveDemoKeys, resolveKeyAccounts } from './auth';
+import { DataContext } from './data/context';
 import { dataRoutes } from './data/routes';
 import { faultInjection } from './faults';
 import { healthDataRoutes } from './health-data';
@@ -17,16 +19,22 @@ import {
   DEMO_BASE_PATH,
   type DemoActionControl,
   type DemoServiceOptions,
+  type DemoWebhookControl,
 } from './options';
 import { releaseActions } from './health-state';
 import { errorResponse, type RouteHandler, type RouteTable } from './responses';
 import { createDemoState } from './state';
+import { webhookRoutes } from './webhooks/routes';
+import { WebhookService } from './webhooks/service';
 
 const endpointKey = (rule: EndpointRule): string => `${rule.method} ${rule.path}`;
 
+/** The interface's endpoints and the demo's own extension, all behind the same gate. */
+const SERVED_ENDPOINTS: readonly EndpointRule[] = [...ENDPOINTS, ...DEMO_ENDPOINTS];
+
 /** Merges the areas' route tables, refusing a key that names no endpoint (a typo would go unserved). */
 function mergeRouteTables(tables: readonly RouteTable[]): Map<string, RouteHandler> {
-  const known = new Set(ENDPOINTS.map(endpointKey));
+  const known = new Set(SERVED_ENDPOINTS.map(endpointKey));
   const merged = new Map<string, RouteHandler>();
   for (const table of tables) {
     for (const [key, handler] of Object.entries(table)) {
@@ -96,8 +104,16 @@ export function createDemoApp(options: DemoServiceOptions = {}): Hono {
   return createDemo(options).app;
 }
 
-/** The demo app and the test's hand on its actions. */
-export function createDemo(options: DemoServiceOptions = {}): { app: Hono; actions: DemoActionControl } {
+/** The demo app and the test's hands on it. */
+export interface Demo {
+  app: Hono;
+  actions: DemoActionControl;
+  webhooks: DemoWebhookControl;
+  /** Stops the webhook checks, deliveries and retries (the app itself holds nothing open). */
+  close(): Promise<void>;
+}
+
+export function createDemo(options: DemoServiceOptions = {}): Demo {
   const now = options.now ?? Date.now;
   const seed = options.seed ?? DEFAULT_SEED;
   if (!Number.isSafeInteger(seed)) throw new RangeError(`The seed must be an integer, not ${seed}.`);
@@ -116,12 +132,27 @@ export function createDemo(options: DemoServiceOptions = {}): { app: Hono; actio
         .map((running) => ({ serial: running.instrument, action: running.action })),
     release: (serial) => releaseActions(state, serial),
   };
-  // One table per area; later issues add theirs (actions, data, webhooks) here.
+  const accounts = resolveKeyAccounts(keys, options.keyAccounts);
+  // One context for the data routes and the webhook triggers: both read the same recordings.
+  const context = new DataContext(state, seed);
+  const webhooks = new WebhookService({
+    context,
+    timeScale,
+    delivery: options.webhookDelivery,
+    timing: options.webhookTiming,
+    log: options.log,
+  });
+  // One table per area.
   const handlers = mergeRouteTables([
     instrumentRoutes(state),
     actionRoutes(state),
     healthDataRoutes(state),
-    dataRoutes(state, seed),
+    dataRoutes(context),
+    webhookRoutes(webhooks, {
+      accounts,
+      isKnownSerial: (serial) => state.instruments.has(serial),
+      allowLoopback: options.allowLoopbackWebhooks === true,
+    }),
   ]);
 
   // Not strict: `/control/instruments/` is the same endpoint as `/control/instruments`, as in findEndpointRule.
@@ -132,7 +163,7 @@ export function createDemo(options: DemoServiceOptions = {}): { app: Hono; actio
     app.use(`${DEMO_BASE_PATH}/data/*`, faultInjection(options.faults, seed, timeScale));
   }
   const keyMap = new Map(Object.entries(keys));
-  for (const rule of ENDPOINTS) {
+  for (const rule of SERVED_ENDPOINTS) {
     const handler = handlers.get(endpointKey(rule)) ?? notImplemented(rule);
     app.on(rule.method, `${DEMO_BASE_PATH}${rule.path}`, gate(rule, keyMap, limiter), handler);
   }
@@ -147,5 +178,5 @@ export function createDemo(options: DemoServiceOptions = {}): { app: Hono; actio
   app.onError((error, c) =>
     errorResponse(c, 500, 'InternalError', `The demo service failed: ${error.message}`),
   );
-  return { app, actions };
+  return { app, actions, webhooks: webhooks.control, close: () => webhooks.close() };
 }

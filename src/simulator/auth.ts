@@ -37,6 +37,37 @@ export function resolveDemoKeys(configured?: Record<string, readonly Scope[] | '
   return { keys: Object.fromEntries(keys), defaultKey: null };
 }
 
+/** Who owns what a key creates (webhooks): an account, shared by the keys mapped to it. */
+export interface KeyAccount {
+  /** Equal for every key of the account; never equal across accounts. */
+  id: string;
+  /** The account in a person's words, for the e-mails of failing webhooks. */
+  label: string;
+}
+
+/**
+ * The account of every accepted key: the configured one, or an account of the key's own. Throws
+ * when a configured entry names a key the service does not accept, or an empty account.
+ */
+export function resolveKeyAccounts(
+  keys: Readonly<Record<string, readonly Scope[]>>,
+  configured: Readonly<Record<string, string>> = {},
+): Map<string, KeyAccount> {
+  const accounts = new Map<string, KeyAccount>();
+  for (const [key, account] of Object.entries(configured)) {
+    if (!Object.hasOwn(keys, key)) {
+      throw new RangeError(`keyAccounts names the API key "${key}", which the service does not accept.`);
+    }
+    const name = typeof account === 'string' ? account.trim() : '';
+    if (name === '') throw new RangeError(`The account of API key "${key}" must be a non-empty name.`);
+    accounts.set(key, { id: `account:${name}`, label: `account "${name}"` });
+  }
+  for (const key of Object.keys(keys)) {
+    if (!accounts.has(key)) accounts.set(key, { id: `key:${key}`, label: `the account of API key "${key}"` });
+  }
+  return accounts;
+}
+
 /** A key travels in an HTTP header, so it must be visible ASCII (no spaces, no control characters). */
 export function isUsableKeyValue(key: string): boolean {
   return /^[\x21-\x7e]+$/.test(key);

@@ -9,7 +9,9 @@ import {
   DEFAULT_FLEET_SIZE,
   DEFAULT_SEED,
   MAX_FLEET_SIZE,
+  WEBHOOK_DELIVERY_MODES,
   type DemoServiceOptions,
+  type WebhookDeliveryMode,
 } from './options';
 
 export const DEMO_CLI_USAGE = `Usage: npm run demo-service -- [options]
@@ -31,12 +33,27 @@ Options:
   --faults RATE         Answer a share RATE (0 < RATE ≤ 1) of /v1/data requests with a fault,
                         in turn: HTTP 500, dropped connection, cut-off JSON, slow answer, 429
                         storm. Same --seed, same faults (default: no faults)
+  --key-account KEY=ACCOUNT
+                        Key KEY belongs to account ACCOUNT: keys of one account share their
+                        webhooks, other accounts never see them. Repeat for several keys
+                        (default: every key is an account of its own)
+  --allow-loopback-webhooks
+                        Also accept webhook addresses http://127.0.0.1:PORT/…,
+                        http://localhost:PORT/… and http://[::1]:PORT/… (default: https only)
+  --webhook-delivery MODE
+                        any: deliver webhook messages to their address (default);
+                        loopbackOnly: only to this computer, and record every other delivery
+                        as a failed attempt without sending it
   -h, --help            Show this help
 
 Scopes: ${SCOPES.join(', ')}
 
+Webhooks are delivered as the interface describes (5 s time-out, 5 retries, removed after 3
+failed deliveries in a row); the e-mails the real service would send to the owner are printed.
+
 Example:
-  npm run demo-service -- --port 8787 --key reader=instruments:read --key admin=*`;
+  npm run demo-service -- --port 8787 --key reader=instruments:read --key admin=*
+  npm run demo-service -- --key alice=* --key bob=* --key-account alice=site-a --key-account bob=site-b`;
 
 /** A mistake in the command line, with a message meant for the person who typed it. */
 export class DemoCliError extends Error {
@@ -103,6 +120,33 @@ function parseKey(spec: string): [string, readonly Scope[] | '*'] {
   return [name, [...new Set(names.filter(isScope))]];
 }
 
+/** `KEY=ACCOUNT`, split at the last `=` as --key is (key values may end in `=`). */
+function parseKeyAccount(spec: string, acceptedKeys: readonly string[]): [string, string] {
+  const split = spec.lastIndexOf('=');
+  const key = split > 0 ? spec.slice(0, split) : '';
+  const account = split > 0 ? spec.slice(split + 1).trim() : '';
+  if (key === '' || account === '') {
+    throw new DemoCliError(`--key-account must look like KEY=ACCOUNT, not "${spec}".`);
+  }
+  if (!acceptedKeys.includes(key)) {
+    throw new DemoCliError(
+      `--key-account ${spec} names the key "${key}", which the service does not accept; ` +
+        `the keys are ${acceptedKeys.join(', ')}.`,
+    );
+  }
+  return [key, account];
+}
+
+function parseDeliveryMode(text: string): WebhookDeliveryMode {
+  const mode = WEBHOOK_DELIVERY_MODES.find((m) => m.toLowerCase() === text.trim().toLowerCase());
+  if (mode === undefined) {
+    throw new DemoCliError(
+      `--webhook-delivery must be ${WEBHOOK_DELIVERY_MODES.join(' or ')}, not "${text}".`,
+    );
+  }
+  return mode;
+}
+
 /**
  * Parses the CLI arguments (without `node` and the script). Returns the service options, or
  * `{ help }` when help was asked for; throws `DemoCliError` with a readable message on a mistake.
@@ -123,6 +167,9 @@ export function parseDemoCliArgs(argv: string[]): DemoServiceOptions | { help: s
         'time-scale': { type: 'string' },
         faults: { type: 'string' },
         'fleet-size': { type: 'string' },
+        'key-account': { type: 'string', multiple: true },
+        'allow-loopback-webhooks': { type: 'boolean' },
+        'webhook-delivery': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -161,6 +208,20 @@ export function parseDemoCliArgs(argv: string[]): DemoServiceOptions | { help: s
       keys.set(name, scopes);
     }
     options.keys = Object.fromEntries(keys);
+  }
+  if (values['key-account'] !== undefined) {
+    const acceptedKeys = Object.keys(options.keys ?? { [DEFAULT_DEMO_KEY]: '*' });
+    const accounts = new Map<string, string>();
+    for (const spec of values['key-account']) {
+      const [key, account] = parseKeyAccount(spec, acceptedKeys);
+      if (accounts.has(key)) throw new DemoCliError(`--key-account gives the key "${key}" twice.`);
+      accounts.set(key, account);
+    }
+    options.keyAccounts = Object.fromEntries(accounts);
+  }
+  if (values['allow-loopback-webhooks']) options.allowLoopbackWebhooks = true;
+  if (values['webhook-delivery'] !== undefined) {
+    options.webhookDelivery = parseDeliveryMode(values['webhook-delivery']);
   }
   return options;
 }

@@ -19,7 +19,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(parsed.help);
     return 0;
   }
-  const service = await startDemoService(parsed);
+  // The e-mails the real service would send about failing webhooks.
+  const service = await startDemoService({ ...parsed, log: (line) => console.warn(line) });
   const keyWidth = Math.max(...Object.keys(service.keys).map((key) => key.length));
   console.log(`FieldDesk demo service at ${service.baseUrl}`);
   console.log(
@@ -39,7 +40,18 @@ async function main(argv: string[]): Promise<number> {
   for (const [key, scopes] of Object.entries(service.keys)) {
     const described =
       scopes.length === SCOPES.length ? `every scope (${scopes.join(', ')})` : scopes.join(', ');
-    console.log(`  ${key.padEnd(keyWidth)}  ${described || '(no scopes)'}`);
+    const account = parsed.keyAccounts?.[key];
+    console.log(
+      `  ${key.padEnd(keyWidth)}  ${described || '(no scopes)'}${account === undefined ? '' : `; account ${account}`}`,
+    );
+  }
+  if (parsed.allowLoopbackWebhooks) {
+    console.log(
+      'Webhooks: http:// addresses on this computer (127.0.0.1, localhost, [::1]) are accepted too.',
+    );
+  }
+  if (parsed.webhookDelivery === 'loopbackOnly') {
+    console.log('Webhooks: messages are delivered only to this computer; other deliveries fail unsent.');
   }
   if (parsed.host !== undefined && !LOOPBACK.test(parsed.host)) {
     console.warn(`Warning: listening on ${parsed.host} lets other computers reach the demo service.`);

@@ -1,5 +1,6 @@
 /** Options and handle of the demo service: the API other layers (tests, harness, CLI) code against. */
 import type { Scope } from '../shared/service/scopes';
+import type { WireDemoDelivery } from '../shared/service/webhooks';
 
 export interface DemoServiceOptions {
   /** Interface to listen on; default '127.0.0.1' (loopback only). */
@@ -31,6 +32,70 @@ export interface DemoServiceOptions {
    * test that needs an action "still running" never races the clock. Default false.
    */
   holdActions?: boolean;
+  /**
+   * API key -> account name. Webhooks belong to an account: every key of the account lists,
+   * removes and tests them, no other key sees them. Default: every key is an account of its own.
+   * Every key named here must be one of `keys` (or `DEFAULT_DEMO_KEY` when no keys are given).
+   */
+  keyAccounts?: Record<string, string>;
+  /**
+   * Also accept webhook addresses `http://127.0.0.1:PORT/…`, `http://localhost:PORT/…` and
+   * `http://[::1]:PORT/…`, so tests can receive deliveries without a certificate. Default false:
+   * `https:` only, as the real service.
+   */
+  allowLoopbackWebhooks?: boolean;
+  /**
+   * Where deliveries may go. `'any'` (default): to the webhook's address. `'loopbackOnly'`: only to
+   * this computer (127.0.0.1, localhost, [::1]); a delivery to any other host is never sent and is
+   * recorded as a failed attempt, for machines without a network (tests, the browser harness).
+   */
+  webhookDelivery?: WebhookDeliveryMode;
+  /** Delivery and trigger timing; by default the interface's, multiplied by `timeScale`. */
+  webhookTiming?: DemoWebhookTiming;
+  /**
+   * Receives what the demo service would tell a person: the e-mails the real service sends to
+   * the owner of a failing webhook. Default: nowhere (tests read them with `webhooks.emails()`);
+   * the CLI prints them.
+   */
+  log?: (line: string) => void;
+}
+
+export type WebhookDeliveryMode = 'any' | 'loopbackOnly';
+export const WEBHOOK_DELIVERY_MODES: readonly WebhookDeliveryMode[] = ['any', 'loopbackOnly'];
+
+/** Webhook timing in milliseconds of real time; each defaults to the interface's × `timeScale`. */
+export interface DemoWebhookTiming {
+  /** How long a receiver has to answer; default 5 s × timeScale, but at least 500 ms. */
+  timeoutMs?: number;
+  /** Wait before the first retry, doubled for each later one; default 1 s × timeScale (1, 2, 4, 8, 16 s). */
+  retryDelayMs?: number;
+  /**
+   * How often the triggers are checked while any webhook exists; default 1 s × timeScale, but at
+   * least 50 ms. 0: only when a test calls `webhooks.tick()`.
+   */
+  checkIntervalMs?: number;
+}
+
+/** A test's hand on the demo service's webhooks (never exposed over HTTP). */
+export interface DemoWebhookControl {
+  /**
+   * Checks every trigger now, as the periodic check does (finished actions, online changes, new
+   * measurements and events), and starts the deliveries due. Resolves once they have started:
+   * await `settled()` for their outcome.
+   */
+  tick(): Promise<void>;
+  /** Deliveries with their attempts, newest first: of one webhook (also a removed one), or of all. */
+  deliveries(webhookId?: string): WireDemoDelivery[];
+  /** The e-mails the real service would have sent to webhook owners, oldest first. */
+  emails(): string[];
+  /**
+   * Takes an instrument online or offline (the demo has no spontaneous changes). The status
+   * endpoint follows at once, recording stops or resumes, and the next check sends
+   * InstrumentStatus messages. Throws on an unknown serial.
+   */
+  setOnline(serial: string, online: boolean): void;
+  /** Resolves when no delivery is pending, retries and their waits included. */
+  settled(): Promise<void>;
 }
 
 /** A test's hand on the demo service's actions (never exposed over HTTP). */
@@ -64,7 +129,12 @@ export interface RunningDemoService {
   defaultKey: string | null;
   /** Holding and releasing actions, for tests. */
   actions: DemoActionControl;
-  /** Stops listening and closes open (including keep-alive) connections. */
+  /** Triggers, deliveries and e-mails of webhooks, for tests. */
+  webhooks: DemoWebhookControl;
+  /**
+   * Stops listening, closes open (including keep-alive) connections, and stops every webhook
+   * check, delivery and pending retry.
+   */
   close(): Promise<void>;
 }
 

@@ -13,7 +13,7 @@ export async function startDemoService(options: DemoServiceOptions = {}): Promis
     throw new RangeError(`The port must be an integer from 0 to 65535, not ${requestedPort}.`);
   }
   const { keys, defaultKey } = resolveDemoKeys(options.keys);
-  const { app, actions } = createDemo(options);
+  const { app, actions, webhooks, close: stopWebhooks } = createDemo(options);
   // Leave the process's global Request/Response alone: tests run the client in the same process.
   const server = createServer(getRequestListener(app.fetch, { overrideGlobalObjects: false }));
 
@@ -34,12 +34,16 @@ export async function startDemoService(options: DemoServiceOptions = {}): Promis
     keys,
     defaultKey,
     actions,
+    webhooks,
     close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // Keep-alive sockets would otherwise hold close() open until they time out.
-        server.closeAllConnections();
-      });
+      closing ??= Promise.all([
+        stopWebhooks(),
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          // Keep-alive sockets would otherwise hold close() open until they time out.
+          server.closeAllConnections();
+        }),
+      ]).then(() => undefined);
       return closing;
     },
   };

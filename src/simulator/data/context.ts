@@ -3,7 +3,7 @@ import type { InstrumentPeriods } from '../../shared/service/limits';
 import type { DemoInstrument } from '../fleet';
 import { isQuantumModel } from '../fleet';
 import type { DemoState } from '../state';
-import { createAvailability, stoppedAt, type Availability } from './availability';
+import { createAvailability, GRID_MS, stoppedAt, type Availability } from './availability';
 import { hashString } from './hash';
 import { NoiseModel, type Trigger } from './noise-model';
 
@@ -65,6 +65,19 @@ export class DataContext {
       this.outagesOnly.set(serial, cached);
     }
     return cached.availability.recorded(g);
+  }
+
+  /**
+   * Starts or stops an instrument's recording now (it went offline, or came back). Stopping keeps
+   * what was recorded up to now; starting again fills the stretch in between, as an instrument
+   * uploads what it stored while it was away.
+   */
+  setRecording(serial: string, recording: boolean): void {
+    const wasStopped = this.stopped.get(serial) ?? null;
+    if (recording === (wasStopped === null)) return;
+    this.stopped.set(serial, recording ? null : Math.floor(this.now() / GRID_MS) * GRID_MS);
+    this.availabilities.delete(serial);
+    this.noiseModels.delete(serial);
   }
 
   noiseModel(instrument: DemoInstrument): NoiseModel {

@@ -1,14 +1,13 @@
 /** Historic data endpoints of the demo service (all but calibrations and SIC). */
 import type { RouteTable } from '../responses';
-import type { DemoState } from '../state';
-import { DataContext } from './context';
+import type { DataContext } from './context';
 import { enviroRoutes } from './enviro';
 import { eventRoutes } from './events';
 import { monitorRoutes } from './monitor';
 import { noiseRoutes } from './noise';
 
-export function dataRoutes(state: DemoState, seed: number): RouteTable {
-  const context = new DataContext(state, seed);
+/** The routes over one shared context (the webhook triggers read the same recordings). */
+export function dataRoutes(context: DataContext): RouteTable {
   return {
     ...noiseRoutes(context),
     ...eventRoutes(context),

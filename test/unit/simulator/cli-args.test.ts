@@ -157,3 +157,61 @@ describe('parseDemoCliArgs --fleet-size', () => {
     }
   });
 });
+
+describe('parseDemoCliArgs webhook flags', () => {
+  it('reads --key-account for keys given with --key, or for the default key', () => {
+    expect(
+      parseDemoCliArgs([
+        '--key',
+        'alice=*',
+        '--key',
+        'YWJj==webhooks:read',
+        '--key-account',
+        'alice=site-a',
+        '--key-account=YWJj==site-a',
+      ]),
+    ).toEqual({
+      keys: { alice: '*', 'YWJj=': ['webhooks:read'] },
+      keyAccounts: { alice: 'site-a', 'YWJj=': 'site-a' },
+    });
+    expect(parseDemoCliArgs(['--key-account', 'demo-key-all-scopes=me'])).toEqual({
+      keyAccounts: { 'demo-key-all-scopes': 'me' },
+    });
+  });
+
+  it.each([
+    [['--key-account', 'alice'], /KEY=ACCOUNT/],
+    [['--key-account', 'alice='], /KEY=ACCOUNT/],
+    [['--key-account', '=site'], /KEY=ACCOUNT/],
+    [
+      ['--key', 'alice=*', '--key-account', 'bob=site'],
+      /key "bob", which the service does not accept; the keys are alice/,
+    ],
+    [['--key-account', 'alice=site'], /the keys are demo-key-all-scopes/],
+    [['--key', 'a=*', '--key-account', 'a=x', '--key-account', 'a=y'], /gives the key "a" twice/],
+  ])('refuses the account spec %j', (argv, message) => {
+    expect(parseError(argv).message).toMatch(message);
+  });
+
+  it('reads --allow-loopback-webhooks and --webhook-delivery', () => {
+    expect(parseDemoCliArgs(['--allow-loopback-webhooks'])).toEqual({ allowLoopbackWebhooks: true });
+    expect(parseDemoCliArgs(['--webhook-delivery', 'loopbackOnly'])).toEqual({
+      webhookDelivery: 'loopbackOnly',
+    });
+    expect(parseDemoCliArgs(['--webhook-delivery=any'])).toEqual({ webhookDelivery: 'any' });
+    expect(parseError(['--webhook-delivery', 'nowhere']).message).toBe(
+      '--webhook-delivery must be any or loopbackOnly, not "nowhere".',
+    );
+    expect(parseError(['--allow-loopback-webhooks=yes']).message).toMatch(/allow-loopback-webhooks/);
+  });
+
+  it('describes the flags in the usage', () => {
+    const result = parseDemoCliArgs(['--help']);
+    const help = 'help' in result ? result.help : '';
+    expect(help).toMatch(/--key-account KEY=ACCOUNT\n/);
+    expect(help).toMatch(
+      /--allow-loopback-webhooks\n +Also accept webhook addresses http:\/\/127\.0\.0\.1:PORT/,
+    );
+    expect(help).toMatch(/--webhook-delivery MODE\n +any: deliver/);
+  });
+});
