@@ -137,6 +137,10 @@ export async function startHarness(options: HarnessOptions): Promise<RunningHarn
       const service = await startDemoService({
         port: 0,
         holdActions,
+        // The harness drives tests and development: webhooks may point at a receiver on this
+        // computer, and the demo never posts anywhere else (our build machines have no network).
+        allowLoopbackWebhooks: true,
+        webhookDelivery: 'loopbackOnly',
         ...(timeScale === undefined ? {} : { timeScale }),
       });
       if (service.defaultKey === null) {

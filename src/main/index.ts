@@ -72,7 +72,8 @@ async function start(): Promise<void> {
     fetch: (input, init) => net.fetch(input instanceof URL ? input.toString() : input, init),
     appInfo: { version: app.getVersion(), shell: 'electron' },
     startDemo: async () => {
-      const demo = await startDemoService({ port: 0 });
+      // Webhooks may also point at a receiver on this computer (plain http), for trying one out.
+      const demo = await startDemoService({ port: 0, allowLoopbackWebhooks: true });
       if (demo.defaultKey === null) throw new Error('The demo service started without a key.');
       return { baseUrl: demo.baseUrl, apiKey: demo.defaultKey, close: demo.close };
     },

@@ -32,6 +32,7 @@ import type { DataSource } from './service/data-source';
 import { settingsHandlers, SETTINGS_NOTICE_ID } from './settings/handlers';
 import { openSettingsStore } from './settings/settings-store';
 import { syncHandlers } from './sync/handlers';
+import { webhookHandlers } from './webhooks/handlers';
 
 export interface BackendOptions {
   dataDir: string;
@@ -148,6 +149,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     ...cacheHandlers(accounts, local),
     ...connectivityHandlers(connectivity),
     ...settingsHandlers(settings, notices),
+    ...webhookHandlers(accounts, access, now),
   };
 
   return {

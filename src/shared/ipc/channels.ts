@@ -38,6 +38,12 @@ export const REQUEST_CHANNELS = [
   'cache.summary',
   'cache.clear',
   'connectivity.get',
+  'webhooks.list',
+  'webhooks.create',
+  'webhooks.delete',
+  'webhooks.revealSecret',
+  'webhooks.sendTest',
+  'webhooks.deliveries',
 ] as const;
 
 export const EVENT_CHANNELS = [

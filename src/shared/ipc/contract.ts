@@ -6,6 +6,8 @@
  */
 import { z } from 'zod';
 import { REQUEST_CHANNELS, type EventChannel, type RequestChannel } from './channels';
+import { noArgs, request, serialSchema, type RequestSpec } from './request-spec';
+import { WEBHOOK_REQUESTS } from './webhook-requests';
 import type { AccountCheck, AccountSummary, AccountsState } from '../accounts';
 import { accountNameSchema, apiKeySchema, baseUrlSchema } from '../accounts';
 import { FieldDeskError, toErrorData, type FieldDeskErrorData } from '../errors';
@@ -31,10 +33,7 @@ import {
   type SicRecord,
 } from '../operations';
 
-export const serialSchema = z
-  .string()
-  .trim()
-  .regex(/^[A-Za-z0-9_-]{1,32}$/, 'That is not a valid serial number.');
+export { serialSchema };
 
 export const accountIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Unknown account.');
 
@@ -43,8 +42,6 @@ export const instrumentNameSchema = z
   .trim()
   .min(1, 'The name cannot be empty.')
   .max(INSTRUMENT_NAME_MAX_LENGTH, `Keep the name to ${INSTRUMENT_NAME_MAX_LENGTH} characters or fewer.`);
-
-const noArgs = z.object({}).strict();
 
 export const actionNameSchema = z.enum(ACTIONS, {
   error: 'Choose one of the actions Identify, Calibration or SIC.',
@@ -157,19 +154,6 @@ export interface Connectivity {
   since: number;
   /** Why the service cannot be reached, in plain words. */
   message: string | null;
-}
-
-/** A request: its runtime-checked argument and the (trusted, backend-produced) result type. */
-interface RequestSpec<Arg extends z.ZodType, Result> {
-  arg: Arg;
-  result: Result;
-}
-
-/** `request<Result>()(argSchema)`: curried so the argument schema's type is inferred. */
-function request<Result>() {
-  return <Arg extends z.ZodType>(arg: Arg): RequestSpec<Arg, Result> =>
-    // `result` only carries the type; results come from our own backend and are not re-validated.
-    ({ arg, result: undefined as unknown as Result });
 }
 
 const byAccountId = z.object({ id: accountIdSchema }).strict();
@@ -289,6 +273,7 @@ export const REQUESTS = {
   'cache.clear': request<CacheSummary>()(z.object({ serial: serialSchema.optional() }).strict()),
   /** Whether the active account's service can be reached, as the backend last saw it. */
   'connectivity.get': request<Connectivity>()(noArgs),
+  ...WEBHOOK_REQUESTS,
 } satisfies Record<RequestChannel, RequestSpec<z.ZodType, unknown>>;
 
 export interface EventPayloads {

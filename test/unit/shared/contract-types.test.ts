@@ -96,6 +96,7 @@ const NO_ARGUMENT_REQUESTS = [
   'sync.list',
   'cache.summary',
   'connectivity.get',
+  'webhooks.list',
   // Every field optional: "clear everything", and a change of nothing.
   'cache.clear',
   'settings.update',

@@ -53,7 +53,7 @@ export function describeSchemaProblem(
   }
   const field = fieldPath.join('.');
   if (issue.code === 'invalid_type' && actual === undefined) {
-    return `The service sent ${item} without a ${field}.`;
+    return `The service sent ${item} without ${/^[aeiou]/i.test(field) ? 'an' : 'a'} ${field}.`;
   }
   if (issue.code === 'invalid_type') {
     const expected = EXPECTED_KIND[issue.expected] ?? issue.expected;
@@ -145,4 +145,24 @@ export function validateAnswer<T>(
       ? `The service sent ${resource.item} FieldDesk could not read.`
       : describeSchemaProblem(resource.item, isList, issue, data);
   throw new FieldDeskError('badResponse', redact(message));
+}
+
+/**
+ * Reads every item of a list on its own, so one item that cannot be read never hides the others:
+ * the items read, and one plain sentence per item left out ("… (item 3 of 7).").
+ */
+export function readEachItem<T>(
+  items: readonly unknown[],
+  read: (item: unknown) => T,
+): { items: T[]; skipped: string[] } {
+  const result: { items: T[]; skipped: string[] } = { items: [], skipped: [] };
+  items.forEach((item, index) => {
+    try {
+      result.items.push(read(item));
+    } catch (error) {
+      if (!(error instanceof FieldDeskError)) throw error;
+      result.skipped.push(`${error.message.replace(/\.$/, '')} (item ${index + 1} of ${items.length}).`);
+    }
+  });
+  return result;
 }

@@ -18,8 +18,9 @@ import {
   type SicStatus,
 } from '../../../shared/service/schemas';
 import type { ActionName } from '../../../shared/service/wire';
-import type { Resource } from './answers';
+import { readEachItem, type Resource } from './answers';
 import { createServiceRequester, type ServiceClientOptions } from './requester';
+import { createWebhookClient, type WebhookClient } from './webhook-client';
 
 export type { ServiceClientOptions, ServiceExchange, RetryOptions } from './requester';
 
@@ -45,6 +46,8 @@ export interface ServiceClient {
   getCalibration(serial: string, signal?: AbortSignal): Promise<CalibrationStatus | null>;
   /** The latest SIC; `null` when the service has none for the instrument (404). */
   getSic(serial: string, signal?: AbortSignal): Promise<SicStatus | null>;
+  /** Webhook management, and the demo service's delivery log (webhook-client.ts). */
+  readonly webhooks: WebhookClient;
 }
 
 const INSTRUMENT: Resource<Instrument> = { schema: instrumentSchema, item: 'an instrument' };
@@ -62,7 +65,8 @@ const CALIBRATION_STATUS: Resource<CalibrationStatus> = {
 const SIC_STATUS: Resource<SicStatus> = { schema: sicStatusSchema, item: 'a SIC result' };
 
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
-  const { baseUrl, call, parseJson, validate } = createServiceRequester(options);
+  const requester = createServiceRequester(options);
+  const { baseUrl, call, parseJson, validate } = requester;
 
   const instrumentPath = (serial: string) => `/control/instruments/${encodeURIComponent(serial)}`;
 
@@ -78,21 +82,14 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 
   const readFleet = (signal?: AbortSignal): Promise<Fleet> =>
     call('GET', '/control/instruments', { signal }, (text) => {
-      const items = validate(parseJson(text, 'a list of instruments'), INSTRUMENT_LIST, true);
-      const fleet: Fleet = { instruments: [], skipped: [] };
-      items.forEach((item, index) => {
-        try {
-          fleet.instruments.push(validate(item, INSTRUMENT, false));
-        } catch (error) {
-          if (!(error instanceof FieldDeskError)) throw error;
-          fleet.skipped.push(`${error.message.replace(/\.$/, '')} (item ${index + 1} of ${items.length}).`);
-        }
-      });
-      return fleet;
+      const list = validate(parseJson(text, 'a list of instruments'), INSTRUMENT_LIST, true);
+      const { items, skipped } = readEachItem(list, (item) => validate(item, INSTRUMENT, false));
+      return { instruments: items, skipped };
     });
 
   return {
     baseUrl,
+    webhooks: createWebhookClient(requester),
     readFleet,
     listInstruments: async (signal) => (await readFleet(signal)).instruments,
     getInstrument: (serial, signal) =>

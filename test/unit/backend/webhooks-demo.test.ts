@@ -1,0 +1,234 @@
+/**
+ * webhooks.* through the whole backend against the REAL demo service on a loopback port: the
+ * secret reaches the window only when created or asked for, a test message arrives signed at a
+ * receiver on this computer, and a service without FieldDesk's demo extension is told apart.
+ */
+import { createHmac } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Backend } from '../../../src/main/backend/backend';
+import { FieldDeskError } from '../../../src/shared/errors';
+import { parseRequestArg } from '../../../src/shared/ipc/contract';
+import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER } from '../../../src/shared/service/webhooks';
+import { startDemoService, type RunningDemoService } from '../../../src/simulator';
+import { startReceiver } from '../simulator/webhook-helpers';
+import { createRecordingBackend, demoBackendOptions, DEMO_TEST_KEY } from './backend-helpers';
+import { makeTempDir } from './helpers';
+
+let service: RunningDemoService;
+let dataDir: { path: string; remove(): Promise<void> };
+const backends: Backend[] = [];
+
+beforeEach(async () => {
+  service = await startDemoService({
+    port: 0,
+    keys: { [DEMO_TEST_KEY]: '*', 'key-webhooks-read': ['instruments:read', 'webhooks:read'] },
+    rateLimit: 10_000,
+    allowLoopbackWebhooks: true,
+    webhookDelivery: 'loopbackOnly',
+    // Triggers are checked only when a test asks, so only the test message is ever sent.
+    webhookTiming: { checkIntervalMs: 0, retryDelayMs: 1 },
+  });
+  dataDir = await makeTempDir();
+});
+
+afterEach(async () => {
+  await Promise.all(backends.splice(0).map((backend) => backend.close()));
+  await service.close();
+  await dataDir.remove();
+});
+
+async function demoBackend(fetchOverride?: typeof fetch) {
+  const made = await createRecordingBackend({
+    ...demoBackendOptions(dataDir.path, service),
+    ...(fetchOverride === undefined ? {} : { fetch: fetchOverride }),
+  });
+  backends.push(made.backend);
+  await made.handlers['accounts.tryDemo']({});
+  return made.handlers;
+}
+
+async function failure(promise: Promise<unknown>): Promise<FieldDeskError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(FieldDeskError);
+    return error as FieldDeskError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+const serialOf = async (handlers: Awaited<ReturnType<typeof demoBackend>>) =>
+  (await handlers['instruments.list']({})).entries[0]!.instrument.serialNumber;
+
+describe('webhooks against the demo service', () => {
+  it('adds one with its secret answered once, lists it without the secret, reveals it on request, deletes it', async () => {
+    const handlers = await demoBackend();
+    const empty = await handlers['webhooks.list']({});
+    expect(empty).toMatchObject({ webhooks: [], skipped: [], canSendTest: true });
+
+    const instrument = await serialOf(handlers);
+    const created = await handlers['webhooks.create']({
+      type: 'CalibrationFinished',
+      instrument,
+      url: 'https://receiver.example.com/fielddesk',
+    });
+    expect(created.secret).toMatch(/^\S{16,}$/);
+    expect(created.webhook).toMatchObject({ type: 'CalibrationFinished', instrument, hasSecret: true });
+
+    const listed = await handlers['webhooks.list']({});
+    expect(listed.webhooks.map((w) => w.id)).toEqual([created.webhook.id]);
+    // The list never carries a secret to the window.
+    expect(JSON.stringify(listed)).not.toContain(created.secret);
+
+    await expect(handlers['webhooks.revealSecret']({ id: created.webhook.id })).resolves.toEqual({
+      id: created.webhook.id,
+      secret: created.secret,
+    });
+
+    await handlers['webhooks.delete']({ id: created.webhook.id });
+    expect((await handlers['webhooks.list']({})).webhooks).toEqual([]);
+    expect((await failure(handlers['webhooks.delete']({ id: created.webhook.id }))).code).toBe('notFound');
+  });
+
+  it('keeps a secret the user chose', async () => {
+    const handlers = await demoBackend();
+    const created = await handlers['webhooks.create']({
+      type: 'NewEvent',
+      instrument: await serialOf(handlers),
+      url: 'https://receiver.example.com/events',
+      secret: 'our-own-secret-1234',
+    });
+    expect(created.secret).toBe('our-own-secret-1234');
+  });
+
+  it('sends a test message that arrives signed with the secret, and follows its attempts', async () => {
+    const receiver = await startReceiver((index) => (index === 0 ? 500 : 200));
+    const handlers = await demoBackend();
+    const { webhook, secret } = await handlers['webhooks.create']({
+      type: 'SicFinished',
+      instrument: await serialOf(handlers),
+      url: receiver.url,
+    });
+    const pending = await handlers['webhooks.sendTest']({ id: webhook.id });
+    expect(pending).toMatchObject({ sample: true, type: 'SicFinished' });
+
+    const [first, second] = await receiver.receivedCount(2);
+    for (const arrival of [first!, second!]) {
+      expect(arrival.headers[WEBHOOK_ID_HEADER.toLowerCase()]).toBe(webhook.id);
+      const expected = createHmac('sha256', secret).update(arrival.raw).digest('hex');
+      expect(arrival.headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()]).toBe(expected);
+    }
+    expect(first!.json).toMatchObject({ type: 'SicFinished', instrument: webhook.instrument });
+
+    await service.webhooks.settled();
+    const [delivery] = await handlers['webhooks.deliveries']({ id: webhook.id });
+    expect(delivery).toMatchObject({ id: pending.id, state: 'delivered', sample: true });
+    expect(delivery!.attempts.map((attempt) => attempt.status)).toEqual([500, 200]);
+    expect(delivery!.attempts[0]!.time).toBeGreaterThan(0);
+  });
+
+  it('refuses an address that is not https before asking the service', () => {
+    expect(() =>
+      parseRequestArg('webhooks.create', {
+        type: 'NewEvent',
+        instrument: 'QT100001',
+        url: 'http://receiver.example.com/hook',
+      }),
+    ).toThrow(/https:\/\//);
+    expect(() =>
+      parseRequestArg('webhooks.create', {
+        type: 'Everything',
+        instrument: 'QT100001',
+        url: 'https://a.example',
+      }),
+    ).toThrow(/Choose what the webhook should report/);
+  });
+
+  it('names the missing scope for a key that may read webhooks but not add them', async () => {
+    const made = await createRecordingBackend({
+      ...demoBackendOptions(dataDir.path, service),
+      startDemo: async () => ({
+        baseUrl: service.baseUrl,
+        apiKey: 'key-webhooks-read',
+        close: async () => undefined,
+      }),
+    });
+    backends.push(made.backend);
+    await made.handlers['accounts.tryDemo']({});
+    await expect(made.handlers['webhooks.list']({})).resolves.toMatchObject({ webhooks: [] });
+    const refused = await failure(
+      made.handlers['webhooks.create']({
+        type: 'NewEvent',
+        instrument: 'QT100001',
+        url: 'https://a.example/h',
+      }),
+    );
+    expect(refused.code).toBe('forbidden');
+    expect(refused.message).toMatch(/lacks webhooks:write/);
+  });
+});
+
+describe('webhooks on a service without the demo extension, and odd answers', () => {
+  /** The demo service as the real one would answer: no `/demo/...` paths, a list rewritten by `edit`. */
+  function realServiceFetch(edit: (list: unknown[]) => unknown[] = (list) => list): typeof fetch {
+    return async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const method = input instanceof Request ? input.method : (init?.method ?? 'GET');
+      if (url.pathname.includes('/demo/')) {
+        return new Response(JSON.stringify({ error: 'NotFound', description: 'No such endpoint.' }), {
+          status: 404,
+          headers: { 'Content-Type': 'application/json' },
+        });
+      }
+      const answer = await fetch(input, init);
+      if (url.pathname.endsWith('/webhooks') && method === 'GET' && answer.ok) {
+        const list = (await answer.json()) as unknown[];
+        return new Response(JSON.stringify(edit(list)), { status: 200, headers: answer.headers });
+      }
+      return answer;
+    };
+  }
+
+  it('offers no test message, and refuses one with the reason', async () => {
+    const handlers = await demoBackend(realServiceFetch());
+    const { webhook } = await handlers['webhooks.create']({
+      type: 'NewEvent',
+      instrument: await serialOf(handlers),
+      url: 'https://receiver.example.com/events',
+    });
+    expect((await handlers['webhooks.list']({})).canSendTest).toBe(false);
+    const refused = await failure(handlers['webhooks.sendTest']({ id: webhook.id }));
+    expect(refused.code).toBe('invalidRequest');
+    expect(refused.message).toMatch(/only the FieldDesk demo service can/);
+  });
+
+  it('shows every webhook it can read and says which it could not', async () => {
+    const handlers = await demoBackend(
+      realServiceFetch((list) => [
+        ...list,
+        { type: 'NewEvent', url: 'https://no-id.example.com' },
+        { id: 42, TYPE: 'NewMeasurement', instrument: 'QT9', url: 'https://x.example.com', secret: null },
+        {
+          id: 'wh_future',
+          type: 'ThunderStruck',
+          instrument: 'QT9',
+          url: 'https://y.example.com',
+          secret: 's',
+        },
+      ]),
+    );
+    const instrument = await serialOf(handlers);
+    await handlers['webhooks.create']({
+      type: 'NewEvent',
+      instrument,
+      url: 'https://receiver.example.com/a',
+    });
+    const listed = await handlers['webhooks.list']({});
+    expect(listed.webhooks.map((w) => [w.id, w.type, w.hasSecret])).toEqual([
+      [expect.stringMatching(/\S/), 'NewEvent', true],
+      ['42', 'NewMeasurement', false],
+      ['wh_future', 'ThunderStruck', true],
+    ]);
+    expect(listed.skipped).toEqual(['The service sent a webhook without an id (item 2 of 4).']);
+  });
+});
