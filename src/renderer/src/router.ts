@@ -8,6 +8,7 @@ import AccountsView from './features/accounts/AccountsView.vue';
 import SettingsView from './features/settings/SettingsView.vue';
 import DataView from './features/data/DataView.vue';
 import CacheView from './features/cache/CacheView.vue';
+import WebhooksView from './features/webhooks/WebhooksView.vue';
 import { useAccountsStore } from './features/accounts/store';
 
 export function createAppRouter(pinia: Pinia): Router {
@@ -37,6 +38,7 @@ export function createAppRouter(pinia: Pinia): Router {
         meta: { title: 'Data' },
       },
       { path: '/cache', name: 'cache', component: CacheView, meta: { title: 'Offline data' } },
+      { path: '/webhooks', name: 'webhooks', component: WebhooksView, meta: { title: 'Webhooks' } },
       { path: '/accounts', name: 'accounts', component: AccountsView, meta: { title: 'Accounts' } },
       { path: '/settings', name: 'settings', component: SettingsView, meta: { title: 'Settings' } },
       { path: '/:unknown(.*)*', redirect: { name: 'instruments' } },
