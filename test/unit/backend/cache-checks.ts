@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type Database from 'better-sqlite3';
 import { canonicalParameters } from '../../../src/main/backend/cache/cache-key';
 import { gaps, normalize } from '../../../src/main/backend/core/intervals';
-import { decodeTimes, TIMES_EVEN, TIMES_RAW } from '../../../src/main/backend/cache/series-times';
+import { decodeTimes, TIMES_EVEN, TIMES_RAW, TIMES_RUNS } from '../../../src/main/backend/cache/series-times';
 import type { Dataset, DatasetOptions } from '../../../src/shared/data';
 
 /**
@@ -31,8 +31,14 @@ export function checkCacheConsistency(db: Database.Database): void {
     end_ms: number;
   }>;
   for (const block of blocks) {
-    expect([TIMES_RAW, TIMES_EVEN]).toContain(block.times_codec);
-    expect(block.times.byteLength).toBe(block.times_codec === TIMES_EVEN ? 16 : block.count * 8);
+    expect([TIMES_RAW, TIMES_EVEN, TIMES_RUNS]).toContain(block.times_codec);
+    if (block.times_codec === TIMES_RAW) expect(block.times.byteLength).toBe(block.count * 8);
+    if (block.times_codec === TIMES_EVEN) expect(block.times.byteLength).toBe(16);
+    // Runs of first, step and count, and only where smaller than raw.
+    if (block.times_codec === TIMES_RUNS) {
+      expect(block.times.byteLength % 24).toBe(0);
+      expect(block.times.byteLength).toBeLessThan(block.count * 8);
+    }
     expect(block.vals.byteLength).toBe(block.count * 4);
     const times = decodeTimes(block.times_codec, block.times, block.count);
     expect(times.length).toBe(block.count);

@@ -1,7 +1,7 @@
 /**
- * The encoding of a cached block's times: evenly spaced times shrink to the first time and the step
- * and always come back exactly; anything else (or anything floating point would not give back bit
- * for bit) stays one Float64 per sample.
+ * The encoding of a cached block's times: evenly spaced times shrink to the first time and the step,
+ * times with gaps to evenly spaced runs between them, and always come back exactly; anything else
+ * (or anything floating point would not give back bit for bit) stays one Float64 per sample.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -10,6 +10,7 @@ import {
   encodeTimes,
   TIMES_EVEN,
   TIMES_RAW,
+  TIMES_RUNS,
 } from '../../../src/main/backend/cache/series-times';
 
 const WEEK = 7 * 24 * 3_600_000;
@@ -51,11 +52,40 @@ describe('series times codec', () => {
     expect(codec).toBe(TIMES_RAW);
     expect(bytes).toBe(5 * 8);
     expectSameBits(back, times);
-    // One gap in a long even series is enough to keep it raw.
-    const gap = spaced(START, 1000, 10_000);
-    for (let i = 5000; i < gap.length; i++) gap[i]! += 1000;
-    expect(roundTrip(gap).codec).toBe(TIMES_RAW);
-    expectSameBits(roundTrip(gap).back, gap);
+  });
+
+  it('stores a week of 1 s times with an outage as two runs, 48 bytes, and gives every time back', () => {
+    const week = spaced(START, 1000, WEEK / 1000);
+    const outageStart = 3 * 86_400;
+    const outageSamples = 5 * 3_600;
+    const times = Float64Array.from([
+      ...week.subarray(0, outageStart),
+      ...week.subarray(outageStart + outageSamples),
+    ]);
+    const { codec, bytes, back } = roundTrip(times);
+    expect(codec).toBe(TIMES_RUNS);
+    expect(bytes).toBe(48);
+    expectSameBits(back, times);
+  });
+
+  it('changes step between runs and keeps single samples between gaps as runs of one', () => {
+    const times = Float64Array.from([
+      ...spaced(START, 1000, 600),
+      START + 900_000,
+      ...spaced(START + 1_000_000, 100, 600),
+    ]);
+    const { codec, bytes, back } = roundTrip(times);
+    expect(codec).toBe(TIMES_RUNS);
+    expect(bytes).toBe(3 * 24);
+    expectSameBits(back, times);
+  });
+
+  it('keeps times raw when runs would take as much room (gaps everywhere)', () => {
+    const sixSamplesTwoRuns = Float64Array.from([0, 1, 2, 10, 11, 12]);
+    expect(roundTrip(sixSamplesTwoRuns).codec).toBe(TIMES_RAW);
+    const sevenSamplesTwoRuns = Float64Array.from([0, 1, 2, 3, 10, 11, 12]);
+    expect(roundTrip(sevenSamplesTwoRuns)).toMatchObject({ codec: TIMES_RUNS, bytes: 48 });
+    expectSameBits(roundTrip(sevenSamplesTwoRuns).back, sevenSamplesTwoRuns);
   });
 
   it('keeps no samples, one sample and two samples raw (nothing to save) and exact', () => {
@@ -88,12 +118,13 @@ describe('series times codec', () => {
     expectSameBits(roundTrip(tenths).back, tenths);
   });
 
-  it('falls back to raw when floating point would drift from the stored times', () => {
+  it('never stores one even run where floating point would drift from the stored times', () => {
     // 0.1 added up from 0: the sum drifts from i * 0.1 (ten steps give 0.9999999999999999, not 1).
     const summed = new Float64Array(1000);
     for (let i = 1; i < summed.length; i++) summed[i] = summed[i - 1]! + 0.1;
     const summedResult = roundTrip(summed);
-    expect(summedResult.codec).toBe(TIMES_RAW);
+    // Runs may still cover stretches that add up exactly; one run never covers them all.
+    expect(summedResult.codec).not.toBe(TIMES_EVEN);
     expectSameBits(summedResult.back, summed);
 
     // 0.1 ms apart as written at epoch magnitude, each parsed on its own: the nearest doubles are
@@ -102,12 +133,12 @@ describe('series times codec', () => {
       Number(`${START + Math.floor(i / 10)}.${i % 10}`),
     );
     const tenthResult = roundTrip(tenthSteps);
-    expect(tenthResult.codec).toBe(TIMES_RAW);
+    expect(tenthResult.codec).not.toBe(TIMES_EVEN);
     expectSameBits(tenthResult.back, tenthSteps);
 
     // A third of a millisecond apart, each computed on its own.
     const thirds = Float64Array.from({ length: 1000 }, (_, i) => START + i / 3);
-    expect(roundTrip(thirds).codec).toBe(TIMES_RAW);
+    expect(roundTrip(thirds).codec).not.toBe(TIMES_EVEN);
     expectSameBits(roundTrip(thirds).back, thirds);
 
     // A -0 first time is not what first + 0 * step gives back (+0), so it stays raw.
@@ -129,9 +160,10 @@ describe('series times codec', () => {
         (first, step, count, nudged) => {
           const times = spaced(first, step, count);
           if (nudged !== null && nudged < count) times[nudged] = times[nudged]! + step / 4;
-          const { codec, back } = roundTrip(times);
+          const { codec, bytes, back } = roundTrip(times);
           expectSameBits(back, times);
           if (codec === TIMES_EVEN) expect(count).toBeGreaterThan(2);
+          if (codec !== TIMES_RAW) expect(bytes).toBeLessThan(count * 8);
         },
       ),
       { numRuns: 300 },
@@ -139,7 +171,12 @@ describe('series times codec', () => {
   });
 
   it('refuses an encoding it does not know', () => {
-    expect(() => decodeTimes(2, Buffer.alloc(16), 3)).toThrow(/unknown encoding \(codec 2/);
+    expect(() => decodeTimes(3, Buffer.alloc(16), 3)).toThrow(/unknown encoding \(codec 3/);
     expect(() => decodeTimes(TIMES_EVEN, Buffer.alloc(24), 3)).toThrow(/unknown encoding/);
+    expect(() => decodeTimes(TIMES_RUNS, Buffer.alloc(16), 3)).toThrow(/unknown encoding/);
+    // Runs whose counts do not add up to the block's count are damage, not times.
+    const runs = encodeTimes(Float64Array.from([0, 1, 2, 3, 10, 11, 12]));
+    expect(() => decodeTimes(runs.codec, runs.blob, 8)).toThrow(/unknown encoding/);
+    expect(() => decodeTimes(runs.codec, runs.blob, 6)).toThrow(/unknown encoding/);
   });
 });
