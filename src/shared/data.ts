@@ -5,6 +5,7 @@
  * records as a table. Also what site sync and the cache view exchange.
  */
 import type { FieldDeskErrorData } from './errors';
+import type { ChannelFigures } from './series-figures';
 import type { FinishedOperationState, OperationState } from './operations';
 
 export const DATASETS = [
@@ -127,6 +128,11 @@ export interface DataReadResult {
   records: RecordTable | null;
   /** What the service sent that is not shown and why (e.g. implausible levels); absent when nothing. */
   notes?: string[];
+  /**
+   * Present when the read was for a chart (`chartWidth`): `series` then holds the min-max reduction
+   * for that many pixel columns, and `figures` the exact figures of every channel from all readings.
+   */
+  chart?: { columns: number; figures: ChannelFigures[] };
 }
 
 /**

@@ -251,6 +251,13 @@ export const REQUESTS = {
         serial: serialSchema,
         dataset: datasetSchema,
         options: datasetOptionsSchema.optional(),
+        /** Reduce the series for a chart this many pixel columns wide; figures come from every reading. */
+        chartWidth: z
+          .number()
+          .int('The chart width must be a whole number of pixels.')
+          .min(50, 'The chart must be at least 50 pixels wide.')
+          .max(10_000, 'The chart can be at most 10,000 pixels wide.')
+          .optional(),
         ...rangeFields,
       })
       .strict()

@@ -5,17 +5,20 @@
  */
 import type { AccountState } from '../accounts/account-state';
 import type { HandlersOf } from '../core/handler-types';
+import { forChart } from './chart-view';
 import type { ReadThroughCache } from './read-through-cache';
 
 export function dataHandlers(accounts: AccountState, read: ReadThroughCache): HandlersOf<'data'> {
   return {
-    'data.read': async (query) =>
-      read(accounts.requireActive(), {
+    'data.read': async (query) => {
+      const result = await read(accounts.requireActive(), {
         serial: query.serial,
         dataset: query.dataset,
         start: query.start,
         end: query.end,
         ...(query.options === undefined ? {} : { options: query.options }),
-      }),
+      });
+      return query.chartWidth === undefined ? result : forChart(result, query.chartWidth);
+    },
   };
 }

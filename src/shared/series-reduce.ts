@@ -1,0 +1,69 @@
+/**
+ * Min-max reduction of a time series for a chart of a given width, where the data is (the backend
+ * reduces a cached week before it crosses to the window; the window only draws). Each pixel column
+ * keeps its lowest and highest reading in time order, so every noise peak the screen can show
+ * survives, plus one NaN where the column held a missing reading, so the line still breaks there.
+ * (Chart.js's own min-max decimation drops NaN points, which would draw lines across gaps.)
+ */
+import type { TimeInterval } from './data';
+
+export interface ReducedSeries {
+  times: Float64Array;
+  values: Float32Array;
+}
+
+/**
+ * The reduced series: at most three points per column (min, max, a gap marker), in time order.
+ * Series of at most two points per column pass through (runs of NaN kept once).
+ */
+export function minMaxReduce(
+  times: Float64Array,
+  values: Float32Array,
+  range: TimeInterval,
+  columns: number,
+): ReducedSeries {
+  const count = Math.min(times.length, values.length);
+  const outTimes = new Float64Array(Math.min(count, 3 * columns + 1));
+  const outValues = new Float32Array(outTimes.length);
+  let n = 0;
+  const push = (x: number, y: number): void => {
+    // One NaN is enough to break the line; runs of them add nothing.
+    if (Number.isNaN(y) && n > 0 && Number.isNaN(outValues[n - 1]!)) return;
+    outTimes[n] = x;
+    outValues[n] = y;
+    n++;
+  };
+  if (count <= 2 * columns) {
+    for (let i = 0; i < count; i++) push(times[i]!, values[i]!);
+    return { times: outTimes.slice(0, n), values: outValues.slice(0, n) };
+  }
+  const span = Math.max(1, range.end - range.start);
+  let column = -1;
+  let minIndex = -1;
+  let maxIndex = -1;
+  let gapIndex = -1;
+  const flush = (): void => {
+    // The (up to three) kept samples of the column, in time order.
+    const kept = [minIndex, maxIndex, gapIndex].filter((i, k, all) => i >= 0 && all.indexOf(i) === k);
+    kept.sort((a, b) => a - b);
+    for (const i of kept) push(times[i]!, i === gapIndex ? Number.NaN : values[i]!);
+  };
+  for (let i = 0; i < count; i++) {
+    const t = times[i]!;
+    const c = Math.min(columns - 1, Math.max(0, Math.floor(((t - range.start) / span) * columns)));
+    if (c !== column) {
+      flush();
+      column = c;
+      minIndex = maxIndex = gapIndex = -1;
+    }
+    const v = values[i]!;
+    if (Number.isNaN(v)) {
+      if (gapIndex < 0) gapIndex = i;
+    } else {
+      if (minIndex < 0 || v < values[minIndex]!) minIndex = i;
+      if (maxIndex < 0 || v > values[maxIndex]!) maxIndex = i;
+    }
+  }
+  flush();
+  return { times: outTimes.slice(0, n), values: outValues.slice(0, n) };
+}

@@ -1,0 +1,80 @@
+/**
+ * data.read for a chart, through the whole backend against the demo service: the series arrive
+ * reduced to what the chart's width can show, the figures are those of every reading (checked here
+ * against the full-resolution answer, computed by hand), and a narrower range (a zoom step) is
+ * answered from the cache.
+ */
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { Backend } from '../../../src/main/backend/backend';
+import { startDemoService, type RunningDemoService } from '../../../src/simulator';
+import { createRecordingBackend, demoBackendOptions, DEMO_TEST_KEY } from './backend-helpers';
+import { makeTempDir } from './helpers';
+
+const HOUR = 3_600_000;
+let service: RunningDemoService;
+let dataDir: { path: string; remove(): Promise<void> };
+let backend: Backend;
+
+beforeEach(async () => {
+  service = await startDemoService({ port: 0, keys: { [DEMO_TEST_KEY]: '*' }, rateLimit: 10_000 });
+  dataDir = await makeTempDir();
+  backend = (await createRecordingBackend(demoBackendOptions(dataDir.path, service))).backend;
+  await backend.handlers['accounts.tryDemo']({});
+});
+
+afterEach(async () => {
+  await backend.close();
+  await service.close();
+  await dataDir.remove();
+});
+
+it('reduces a day of 1 s levels for the chart and gives figures from every reading', async () => {
+  const { handlers } = backend;
+  const fleet = await handlers['instruments.list']({});
+  const serial = fleet.entries.find((e) => e.instrument.type === 'Noise')!.instrument.serialNumber;
+  const end = Math.floor(Date.now() / HOUR) * HOUR - 24 * HOUR;
+  const query = {
+    serial,
+    dataset: 'noiseTimeHistory' as const,
+    start: end - 6 * HOUR,
+    end,
+    options: { values: ['LAeq', 'LAFMax'], period: 'PT1S' },
+  };
+  const full = await handlers['data.read'](query);
+  const chart = await handlers['data.read']({ ...query, chartWidth: 500 });
+  expect(full.chart).toBeUndefined();
+  expect(chart.chart?.columns).toBe(500);
+
+  for (const channel of full.series) {
+    const reduced = chart.series.find((c) => c.name === channel.name)!;
+    expect(channel.values.length).toBeGreaterThan(20_000);
+    expect(reduced.values.length).toBeLessThanOrEqual(3 * 500 + 1);
+
+    const readings = [...channel.values].filter((v) => !Number.isNaN(v));
+    const figures = chart.chart!.figures.find((f) => f.name === channel.name)!;
+    expect(figures.readings).toBe(readings.length);
+    expect(figures.max?.value).toBe(Math.max(...readings));
+    expect(figures.min?.value).toBe(Math.min(...readings));
+    // The peak survives the reduction.
+    expect(Math.max(...[...reduced.values].filter((v) => !Number.isNaN(v)))).toBe(figures.max?.value);
+    const energy = readings.reduce((sum, v) => sum + 10 ** (v / 10), 0) / readings.length;
+    expect(figures.mean).toBeCloseTo(10 * Math.log10(energy), 6);
+  }
+
+  // A zoom step: a narrower range at the same width, from the cache without asking the service.
+  const zoomed = await handlers['data.read']({
+    ...query,
+    start: end - 2 * HOUR,
+    end: end - HOUR,
+    chartWidth: 500,
+  });
+  expect(zoomed.provenance.source).toBe('cached');
+  const laeq = zoomed.chart!.figures.find((f) => f.name === 'LAeq')!;
+  const fullLaeq = full.series.find((c) => c.name === 'LAeq')!;
+  const inZoom = [...fullLaeq.times].filter(
+    (t, i) => t >= end - 2 * HOUR && t < end - HOUR && !Number.isNaN(fullLaeq.values[i]!),
+  );
+  expect(laeq.readings).toBe(inZoom.length);
+  expect(laeq.first).toBe(inZoom[0]);
+  expect(laeq.last).toBe(inZoom[inZoom.length - 1]);
+});
