@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordColumn, RecordTable, SeriesChannel } from '../../../src/shared/data';
-import { buildDataChart, displayX, minMaxReduce } from '../../../src/renderer/src/features/data/chart';
+import {
+  buildDataChart,
+  displayX,
+  epochOfX,
+  reducedPoints,
+} from '../../../src/renderer/src/features/data/chart';
 import {
   cellText,
   headerText,
@@ -154,8 +159,8 @@ describe('provenance', () => {
 });
 
 describe('chart model', () => {
-  it('passes short series through, NaN kept once so the line breaks', () => {
-    const points = minMaxReduce(
+  it('draws the shared reduction as points in time order, a break kept once (src/shared/series-reduce.ts is tested on its own)', () => {
+    const points = reducedPoints(
       Float64Array.from([1, 2, 3, 4, 5]),
       Float32Array.from([50, Number.NaN, Number.NaN, 52, 53]),
       { start: 0, end: 10 },
@@ -165,23 +170,11 @@ describe('chart model', () => {
     expect(Number.isNaN(points[1]!.y)).toBe(true);
   });
 
-  it('reduces a week of 1 s samples to min and max per column, keeping the peaks and the gaps', () => {
-    const count = 604_800;
-    const values = new Float32Array(count).fill(50);
-    values[123_457] = 120; // one short peak
-    values[400_000] = 20; // one dip
-    for (let i = 300_000; i < 303_600; i++) values[i] = Number.NaN; // an hour without readings
-    const times = Float64Array.from({ length: count }, (_, i) => T0 + i * 1000);
-    const points = minMaxReduce(times, values, { start: T0, end: T0 + count * 1000 }, 1000);
-    expect(points.length).toBeLessThan(3000);
-    const ys = points.map((p) => p.y).filter((y) => !Number.isNaN(y));
-    expect(Math.max(...ys)).toBe(120);
-    expect(Math.min(...ys)).toBe(20);
-    const gap = points.filter((p) => Number.isNaN(p.y));
-    expect(gap.length).toBeGreaterThanOrEqual(1);
-    expect(gap.every((p) => p.x >= T0 + 300_000_000 && p.x < T0 + 303_600_000)).toBe(true);
-    // Still in time order, as Chart.js needs with parsing off.
-    expect(points.every((p, i) => i === 0 || p.x >= points[i - 1]!.x)).toBe(true);
+  it('finds the time of a chart position again in UTC mode, across a daylight-saving change', () => {
+    for (const t of [Date.UTC(2026, 2, 29, 0, 30), Date.UTC(2026, 9, 25, 1, 30), T0]) {
+      expect(epochOfX(displayX(t, 'utc'), 'utc')).toBe(t);
+      expect(epochOfX(displayX(t, 'local'), 'local')).toBe(t);
+    }
   });
 
   it('builds one line per channel with an axis per unit, Chart.js set up for big series', () => {
@@ -211,9 +204,10 @@ describe('chart model', () => {
     expect(scales['x']?.min).toBe(T0);
     expect(scales['y0']?.title?.text).toBe('dB');
     expect(scales['y2']?.title?.text).toBe('bar');
-    expect(model.sampleCount).toBe(12);
-    expect(model.summary).toContain(': 3 readings each, taken ');
-    expect(model.summary).toContain('1 missing value shows as a break');
+    // Readings, not gap markers: the missing LAeq value is not counted.
+    expect(model.sampleCount).toBe(11);
+    expect(model.summary).toContain(': 2–3 readings, taken ');
+    expect(model.summary).toContain('Gaps in the readings show as breaks in the line.');
   });
 
   it('says when the readings were taken, so a chart mostly empty is explained', () => {

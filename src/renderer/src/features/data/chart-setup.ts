@@ -1,8 +1,10 @@
 /**
- * The history charts' Chart.js setup plus the decimation plugin the data charts enable (see
- * `buildDataChart`): registered here so the history charts' bundle does not carry it.
+ * The history charts' Chart.js setup plus what only the data charts use: the decimation plugin
+ * (see `buildDataChart`) and chartjs-plugin-zoom for wheel, drag and shift-drag panning. Registered
+ * here so the history charts' bundle does not carry them.
  */
 import { Chart, Decimation } from 'chart.js';
+import zoomPlugin from 'chartjs-plugin-zoom';
 import '../../ui/chart-setup';
 
-Chart.register(Decimation);
+Chart.register(Decimation, zoomPlugin);

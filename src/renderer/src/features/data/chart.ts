@@ -15,6 +15,8 @@ import {
 } from '../../ui/chart-base';
 import { intervalText, MINUTE_MS, ZONE_LABELS, type DisplayZone } from '../../ui/time';
 import { countOf } from '../../ui/words';
+import { minMaxReduce } from '../../../../shared/series-reduce';
+import { channelFigures, type ChannelFigures } from '../../../../shared/series-figures';
 
 /** High-contrast line colours, each with its own dash so lines differ without colour too. */
 const SERIES_STYLES: ReadonlyArray<{ color: string; dash: number[] }> = [
@@ -29,62 +31,20 @@ const SERIES_STYLES: ReadonlyArray<{ color: string; dash: number[] }> = [
 ];
 
 /**
- * Columns of the chart the reduction aims at: a little more than a wide canvas has pixels, so
- * min-max per column keeps every peak the screen can show.
+ * Pixel columns the renderer reduces to when the backend has not (`data.read` without `chartWidth`):
+ * a little more than a wide canvas has pixels.
  */
 export const CHART_BUCKETS = 1600;
 
-/**
- * Min-max reduction that keeps gaps: the time range is cut into `buckets` columns; each keeps
- * its lowest and highest reading in time order, plus a NaN where it held a missing reading, so
- * the line still breaks there. Short series are passed through as they are. (Chart.js's own
- * min-max decimation drops NaN points, which would draw lines across gaps.)
- */
-export function minMaxReduce(
+/** The series as chart points, reduced with the shared min-max reduction (a no-op when already reduced). */
+export function reducedPoints(
   times: Float64Array,
   values: Float32Array,
   range: TimeInterval,
-  buckets = CHART_BUCKETS,
+  columns = CHART_BUCKETS,
 ): ChartPoint[] {
-  const count = Math.min(times.length, values.length);
-  const points: ChartPoint[] = [];
-  const push = (x: number, y: number): void => {
-    // One NaN is enough to break the line; runs of them add nothing.
-    if (Number.isNaN(y) && points.length > 0 && Number.isNaN(points[points.length - 1]!.y)) return;
-    points.push({ x, y });
-  };
-  if (count <= 2 * buckets) {
-    for (let i = 0; i < count; i++) push(times[i] as number, values[i] as number);
-    return points;
-  }
-  const span = Math.max(1, range.end - range.start);
-  let bucket = -1;
-  let minIndex = -1;
-  let maxIndex = -1;
-  let gapIndex = -1;
-  const flush = (): void => {
-    const indices = [minIndex, maxIndex, gapIndex].filter((i, n, all) => i >= 0 && all.indexOf(i) === n);
-    indices.sort((a, b) => a - b);
-    for (const i of indices) push(times[i] as number, i === gapIndex ? Number.NaN : (values[i] as number));
-  };
-  for (let i = 0; i < count; i++) {
-    const t = times[i] as number;
-    const b = Math.min(buckets - 1, Math.max(0, Math.floor(((t - range.start) / span) * buckets)));
-    if (b !== bucket) {
-      flush();
-      bucket = b;
-      minIndex = maxIndex = gapIndex = -1;
-    }
-    const v = values[i] as number;
-    if (Number.isNaN(v)) {
-      if (gapIndex < 0) gapIndex = i;
-    } else {
-      if (minIndex < 0 || v < (values[minIndex] as number)) minIndex = i;
-      if (maxIndex < 0 || v > (values[maxIndex] as number)) maxIndex = i;
-    }
-  }
-  flush();
-  return points;
+  const reduced = minMaxReduce(times, values, range, columns);
+  return Array.from(reduced.times, (x, i) => ({ x, y: reduced.values[i]! }));
 }
 
 /**
@@ -96,12 +56,19 @@ export function displayX(epochMs: number, zone: DisplayZone): number {
   return zone === 'utc' ? epochMs + new Date(epochMs).getTimezoneOffset() * MINUTE_MS : epochMs;
 }
 
+/** The epoch time of an x position on the chart (the inverse of `displayX`). */
+export function epochOfX(x: number, zone: DisplayZone): number {
+  if (zone !== 'utc') return x;
+  const guess = x - new Date(x).getTimezoneOffset() * MINUTE_MS;
+  return x - new Date(guess).getTimezoneOffset() * MINUTE_MS;
+}
+
 export interface DataChartModel {
   datasets: LineDataset[];
   options: ChartOptions<'line'>;
   /** One sentence for screen readers and the caption. */
   summary: string;
-  /** Readings received, over all channels. */
+  /** Readings in the range, over all channels (from every reading, not the points drawn). */
   sampleCount: number;
   /** Points drawn after reduction, over all channels. */
   drawnCount: number;
@@ -111,6 +78,8 @@ export interface DataChartSettings {
   zone: DisplayZone;
   range: TimeInterval;
   buckets?: number;
+  /** The figures of every reading when the backend reduced the series; computed here otherwise. */
+  figures?: readonly ChannelFigures[];
 }
 
 const unitKey = (unit: string | null): string => unit ?? '';
@@ -123,43 +92,31 @@ function valueText(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(Math.abs(value) < 10 ? 2 : 1);
 }
 
-/** When the first and the last reading of any channel were taken; null when there is none. */
-function readingSpan(series: readonly SeriesChannel[]): TimeInterval | null {
-  let first = Infinity;
-  let last = -Infinity;
-  for (const channel of series) {
-    for (let i = 0; i < channel.values.length; i++) {
-      if (Number.isNaN(channel.values[i]!)) continue;
-      first = Math.min(first, channel.times[i]!);
-      last = Math.max(last, channel.times[i]!);
-    }
-  }
-  return first <= last ? { start: first, end: last } : null;
-}
-
 /**
- * "LAeq, LAFMax, 21 Nov 07:38 – 22 Nov 07:38: 24 readings each, taken 21 Nov 07:30 – 13:15.
- * 3 missing values show as breaks in the line." Saying when the readings were taken matters:
- * an instrument that stopped measuring leaves most of the chart empty, and that is not a fault.
+ * "LAeq, LAFMax, 21 Nov 07:38 – 22 Nov 07:38: 24 readings each, taken 21 Nov 07:30 – 13:15. Gaps in
+ * the readings show as breaks in the line." Counted from every reading (the figures), never from
+ * the points drawn or the gap markers. Saying when the readings were taken matters: an instrument
+ * that stopped measuring leaves most of the chart empty, and that is not a fault.
  */
 function chartSummary(
-  series: readonly SeriesChannel[],
+  figures: readonly ChannelFigures[],
   range: TimeInterval,
   zone: DisplayZone,
-  missingCount: number,
+  hasGaps: boolean,
 ): string {
-  const names = series.map((s) => s.name).join(', ');
-  const span = readingSpan(series);
-  if (span === null) return `${names}, ${intervalText(range, zone)}: no readings in this range.`;
-  const points = Math.max(...series.map((s) => s.values.length));
-  const count = `${countOf(points, 'reading')}${series.length > 1 ? ' each' : ''}`;
-  const missing =
-    missingCount === 0
-      ? ''
-      : missingCount === 1
-        ? ' 1 missing value shows as a break in the line.'
-        : ` ${missingCount.toLocaleString('en-GB')} missing values show as breaks in the line.`;
-  return `${names}, ${intervalText(range, zone)}: ${count}, taken ${intervalText(span, zone)}.${missing}`;
+  const names = figures.map((f) => f.name).join(', ');
+  const firsts = figures.flatMap((f) => (f.first === null ? [] : [f.first]));
+  const lasts = figures.flatMap((f) => (f.last === null ? [] : [f.last]));
+  if (firsts.length === 0) return `${names}, ${intervalText(range, zone)}: no readings in this range.`;
+  const span = { start: Math.min(...firsts), end: Math.max(...lasts) };
+  const counts = figures.map((f) => f.readings);
+  const [fewest, most] = [Math.min(...counts), Math.max(...counts)];
+  const count =
+    fewest === most
+      ? `${countOf(most, 'reading')}${figures.length > 1 ? ' each' : ''}`
+      : `${fewest.toLocaleString('en-GB')}–${most.toLocaleString('en-GB')} readings`;
+  const gaps = hasGaps ? ' Gaps in the readings show as breaks in the line.' : '';
+  return `${names}, ${intervalText(range, zone)}: ${count}, taken ${intervalText(span, zone)}.${gaps}`;
 }
 
 /**
@@ -174,16 +131,15 @@ export function buildDataChart(
   const { zone, range } = settings;
   const units = [...new Set(series.map((s) => unitKey(s.unit)))];
   const axisId = (unit: string | null): string => `y${units.indexOf(unitKey(unit))}`;
-  let sampleCount = 0;
-  let missingCount = 0;
+  const figures = settings.figures ?? series.map((channel) => channelFigures(channel, range));
+  let hasGaps = false;
   let drawnCount = 0;
 
   const datasets: LineDataset[] = series.map((channel, index) => {
     const style = SERIES_STYLES[index % SERIES_STYLES.length]!;
-    const reduced = minMaxReduce(channel.times, channel.values, range, settings.buckets);
+    const reduced = reducedPoints(channel.times, channel.values, range, settings.buckets);
     const data = zone === 'utc' ? reduced.map((p) => ({ x: displayX(p.x, zone), y: p.y })) : reduced;
-    sampleCount += channel.values.length;
-    for (const v of channel.values) if (Number.isNaN(v)) missingCount++;
+    hasGaps ||= reduced.some((point) => Number.isNaN(point.y));
     drawnCount += data.length;
     return {
       label: seriesLabel(channel),
@@ -270,9 +226,8 @@ export function buildDataChart(
   };
 
   const summary =
-    series.length === 0
-      ? 'No series to draw for this dataset.'
-      : chartSummary(series, range, zone, missingCount);
+    series.length === 0 ? 'No series to draw for this dataset.' : chartSummary(figures, range, zone, hasGaps);
+  const sampleCount = figures.reduce((sum, f) => sum + f.readings, 0);
 
   return { datasets, options, summary, sampleCount, drawnCount };
 }

@@ -5,7 +5,8 @@
 import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowRef, watch } from 'vue';
 import { api } from '../../api';
-import type { DataReadResult, Dataset, DatasetQuery } from '../../../../shared/data';
+import type { DataReadResult, Dataset } from '../../../../shared/data';
+import type { RequestArg } from '../../../../shared/ipc/contract';
 import type { FieldDeskError } from '../../../../shared/errors';
 import { asFieldDeskError } from '../../errors';
 import type { DisplayZone } from '../../ui/time';
@@ -46,7 +47,7 @@ export const useDataStore = defineStore('data', () => {
     return result.value?.query.serial === serial && result.value.query.dataset === dataset;
   }
 
-  async function read(query: DatasetQuery): Promise<void> {
+  async function read(query: RequestArg<'data.read'>): Promise<void> {
     const started = ++generation;
     if (!shows(query.serial, query.dataset)) result.value = null;
     loading.value = true;

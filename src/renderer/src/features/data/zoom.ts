@@ -1,0 +1,36 @@
+/**
+ * Zooming and panning the data chart as pure steps on time ranges: the view always lies inside the
+ * range the user chose and is never shorter than a minute; every step is then read again from the
+ * backend at the chart's width (from the cache, so a step is quick).
+ */
+import type { TimeInterval } from '../../../../shared/data';
+
+/** The narrowest view: a minute (60 one-second readings). */
+export const MIN_VIEW_MS = 60_000;
+
+/** The view moved and cut to lie inside `full`, at least `MIN_VIEW_MS` long (or all of a shorter `full`). */
+export function clampView(view: TimeInterval, full: TimeInterval): TimeInterval {
+  const fullSpan = full.end - full.start;
+  const span = Math.min(fullSpan, Math.max(MIN_VIEW_MS, view.end - view.start));
+  let start = Math.round(view.start);
+  if (view.end - view.start < span) start = Math.round((view.start + view.end) / 2 - span / 2);
+  start = Math.min(Math.max(start, full.start), full.end - span);
+  return { start, end: start + span };
+}
+
+/** Zoomed by `factor` (0.5: twice as close; 2: twice as far) around the middle of the view. */
+export function zoomView(view: TimeInterval, full: TimeInterval, factor: number): TimeInterval {
+  const middle = (view.start + view.end) / 2;
+  const half = ((view.end - view.start) * factor) / 2;
+  return clampView({ start: middle - half, end: middle + half }, full);
+}
+
+/** Moved by `fraction` of its length (negative: earlier), stopping at the edges of `full`. */
+export function panView(view: TimeInterval, full: TimeInterval, fraction: number): TimeInterval {
+  const shift = (view.end - view.start) * fraction;
+  return clampView({ start: view.start + shift, end: view.end + shift }, full);
+}
+
+export function isWholeRange(view: TimeInterval, full: TimeInterval): boolean {
+  return view.start <= full.start && view.end >= full.end;
+}

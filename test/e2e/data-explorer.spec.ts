@@ -1,0 +1,61 @@
+/**
+ * The data explorer's time chart: the backend sends a reduced series with exact figures, and the
+ * engineer zooms with the buttons, the keyboard and back to the whole range; each step is a new
+ * read of the visible range, and the figures follow it.
+ */
+import type { Locator } from '@playwright/test';
+import { generateDemoFleet } from '../../src/simulator';
+import { expect, keepScreenshot, test } from './fixtures';
+
+const attribute = async (locator: Locator, name: string) => Number(await locator.getAttribute(name));
+
+test('a day of 1 s noise levels: reduced where the data is, exact figures, zoom in, move, and back', async ({
+  page,
+  harness,
+}, testInfo) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(harness.url);
+  await page.getByRole('button', { name: 'Try the demo' }).click();
+  await expect(page.getByTestId('instrument-count')).toHaveText('10 instruments');
+  // A noise monitor of the demo fleet that measured all day.
+  const serial = generateDemoFleet(1, Date.now()).find(
+    (instrument) => instrument.wire.type === 'Noise' && instrument.condition.measuring,
+  )!.wire.serialNumber;
+  await page.goto(`${harness.url}#/instruments/${serial}/data/noiseTimeHistory`);
+
+  const chart = page.getByTestId('data-chart');
+  await expect(chart).toHaveAttribute('data-samples', /^[1-9]\d{4,}$/);
+  const samples = await attribute(chart, 'data-samples');
+  const drawn = await attribute(chart, 'data-drawn');
+  // Thousands of points drawn for tens of thousands of readings: reduced in the backend.
+  expect(drawn).toBeLessThan(samples);
+  const figures = page.getByTestId('range-figures');
+  const laeq = figures.locator('tr[data-name="LAeq"]');
+  await expect(laeq.locator('[data-figure="mean"]')).toHaveText(/^\d{2,3}\.\d dB$/);
+  await expect(laeq.locator('[data-figure="l10"]')).toHaveText(/^\d{2,3}\.\d dB$/);
+  const wholeReadings = Number((await laeq.getByRole('cell').first().innerText()).replace(/,/g, ''));
+  expect(wholeReadings).toBeGreaterThan(10_000);
+  await expect(page.getByRole('button', { name: 'Whole range' })).toBeDisabled();
+
+  const start = await attribute(chart, 'data-view-start');
+  const end = await attribute(chart, 'data-view-end');
+
+  // Zoom in: half the span around the middle, read again; the figures follow the view.
+  await page.getByRole('button', { name: 'Zoom in' }).click();
+  await expect(chart).toHaveAttribute('data-view-start', String(start + (end - start) / 4));
+  await expect(chart).toHaveAttribute('data-view-end', String(end - (end - start) / 4));
+  await expect
+    .poll(async () => Number((await laeq.getByRole('cell').first().innerText()).replace(/,/g, '')))
+    .toBeLessThan(wholeReadings * 0.6);
+  await keepScreenshot(page, testInfo, 'data-zoomed');
+
+  // The keyboard moves the view earlier by a quarter of it; 0 shows the whole range again.
+  const zoomedStart = await attribute(chart, 'data-view-start');
+  await page.locator('.data-chart-canvas').focus();
+  await page.keyboard.press('ArrowLeft');
+  await expect(chart).toHaveAttribute('data-view-start', String(zoomedStart - (end - start) / 8));
+  await page.keyboard.press('0');
+  await expect(chart).toHaveAttribute('data-view-start', String(start));
+  await expect(chart).toHaveAttribute('data-view-end', String(end));
+  await expect(page.getByRole('button', { name: 'Zoom out' })).toBeDisabled();
+});
