@@ -11,7 +11,7 @@ export const MIN_VIEW_MS = 60_000;
 /** The view moved and cut to lie inside `full`, at least `MIN_VIEW_MS` long (or all of a shorter `full`). */
 export function clampView(view: TimeInterval, full: TimeInterval): TimeInterval {
   const fullSpan = full.end - full.start;
-  const span = Math.min(fullSpan, Math.max(MIN_VIEW_MS, view.end - view.start));
+  const span = Math.min(fullSpan, Math.max(MIN_VIEW_MS, Math.round(view.end - view.start)));
   let start = Math.round(view.start);
   if (view.end - view.start < span) start = Math.round((view.start + view.end) / 2 - span / 2);
   start = Math.min(Math.max(start, full.start), full.end - span);
