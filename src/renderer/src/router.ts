@@ -1,14 +1,12 @@
-/** Screens, in hash history (the Electron build loads from a custom scheme without a server). */
+/**
+ * Screens, in hash history (the Electron build loads from a custom scheme without a server). The
+ * first screens (welcome, the instrument list) load with the app; the others, and the chart library
+ * with them, load when first opened, so the app starts fast.
+ */
 import { createRouter, createWebHashHistory, type Router } from 'vue-router';
 import type { Pinia } from 'pinia';
 import FirstRunView from './features/accounts/FirstRunView.vue';
 import InstrumentsView from './features/instruments/InstrumentsView.vue';
-import InstrumentDetailView from './features/instruments/InstrumentDetailView.vue';
-import AccountsView from './features/accounts/AccountsView.vue';
-import SettingsView from './features/settings/SettingsView.vue';
-import DataView from './features/data/DataView.vue';
-import CacheView from './features/cache/CacheView.vue';
-import WebhooksView from './features/webhooks/WebhooksView.vue';
 import { useAccountsStore } from './features/accounts/store';
 
 export function createAppRouter(pinia: Pinia): Router {
@@ -26,21 +24,41 @@ export function createAppRouter(pinia: Pinia): Router {
       {
         path: '/instruments/:serial',
         name: 'instrument',
-        component: InstrumentDetailView,
+        component: () => import('./features/instruments/InstrumentDetailView.vue'),
         props: true,
         meta: { title: 'Instrument' },
       },
       {
         path: '/instruments/:serial/data/:dataset?',
         name: 'data',
-        component: DataView,
+        component: () => import('./features/data/DataView.vue'),
         props: true,
         meta: { title: 'Data' },
       },
-      { path: '/cache', name: 'cache', component: CacheView, meta: { title: 'Offline data' } },
-      { path: '/webhooks', name: 'webhooks', component: WebhooksView, meta: { title: 'Webhooks' } },
-      { path: '/accounts', name: 'accounts', component: AccountsView, meta: { title: 'Accounts' } },
-      { path: '/settings', name: 'settings', component: SettingsView, meta: { title: 'Settings' } },
+      {
+        path: '/cache',
+        name: 'cache',
+        component: () => import('./features/cache/CacheView.vue'),
+        meta: { title: 'Offline data' },
+      },
+      {
+        path: '/webhooks',
+        name: 'webhooks',
+        component: () => import('./features/webhooks/WebhooksView.vue'),
+        meta: { title: 'Webhooks' },
+      },
+      {
+        path: '/accounts',
+        name: 'accounts',
+        component: () => import('./features/accounts/AccountsView.vue'),
+        meta: { title: 'Accounts' },
+      },
+      {
+        path: '/settings',
+        name: 'settings',
+        component: () => import('./features/settings/SettingsView.vue'),
+        meta: { title: 'Settings' },
+      },
       { path: '/:unknown(.*)*', redirect: { name: 'instruments' } },
     ],
   });
