@@ -88,6 +88,8 @@ export type Provenance =
 /** One named series: `times[i]` (epoch ms) belongs to `values[i]`; NaN is "no reading". */
 export interface SeriesChannel {
   name: string;
+  /** What a person reads for `name` ("PM2.5", "500 Hz", "Wind speed"); set by the backend's answers. */
+  label?: string;
   unit: string | null;
   times: Float64Array;
   values: Float32Array;

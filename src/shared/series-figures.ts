@@ -13,6 +13,8 @@ import type { SeriesChannel, TimeInterval } from './data';
 
 export interface ChannelFigures {
   name: string;
+  /** The channel's label, or its name. */
+  label: string;
   unit: string | null;
   /** Readings in the range (gaps and missing readings not counted). */
   readings: number;
@@ -69,6 +71,7 @@ export function channelFigures(channel: SeriesChannel, range: TimeInterval): Cha
   }
   return {
     name: channel.name,
+    label: channel.label ?? channel.name,
     unit: channel.unit,
     readings: n,
     first,

@@ -170,6 +170,17 @@ describe('chart model', () => {
     expect(Number.isNaN(points[1]!.y)).toBe(true);
   });
 
+  it('draws a reading with none beside it as a dot, so one weather reading is never an empty chart', () => {
+    const one = buildDataChart([channel('Wind', [Number.NaN, 4, Number.NaN], T0, 60_000, 'm/s')], {
+      zone: 'utc',
+      range: { start: T0, end: T0 + 3 * 60_000 },
+    });
+    const radius = one.datasets[0]!.pointRadius as (context: { dataIndex: number }) => number;
+    const dotted = one.datasets[0]!.data.map((_, dataIndex) => radius({ dataIndex }));
+    expect(dotted).toEqual([0, 4, 0]);
+    expect(one.summary).toContain(': 1 reading, taken ');
+  });
+
   it('finds the time of a chart position again in UTC mode, across a daylight-saving change', () => {
     for (const t of [Date.UTC(2026, 2, 29, 0, 30), Date.UTC(2026, 9, 25, 1, 30), T0]) {
       expect(epochOfX(displayX(t, 'utc'), 'utc')).toBe(t);

@@ -6,6 +6,7 @@
 import type { AccountState } from '../accounts/account-state';
 import type { HandlersOf } from '../core/handler-types';
 import { forChart } from './chart-view';
+import { withLabels } from './labels';
 import type { ReadThroughCache } from './read-through-cache';
 
 export function dataHandlers(accounts: AccountState, read: ReadThroughCache): HandlersOf<'data'> {
@@ -18,7 +19,8 @@ export function dataHandlers(accounts: AccountState, read: ReadThroughCache): Ha
         end: query.end,
         ...(query.options === undefined ? {} : { options: query.options }),
       });
-      return query.chartWidth === undefined ? result : forChart(result, query.chartWidth);
+      const labelled = withLabels(result);
+      return query.chartWidth === undefined ? labelled : forChart(labelled, query.chartWidth);
     },
   };
 }

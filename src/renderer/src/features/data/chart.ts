@@ -56,6 +56,14 @@ export function displayX(epochMs: number, zone: DisplayZone): number {
   return zone === 'utc' ? epochMs + new Date(epochMs).getTimezoneOffset() * MINUTE_MS : epochMs;
 }
 
+/** Indices of readings with no reading right before or after them (a line cannot show them). */
+export function isolatedReadings(points: readonly ChartPoint[]): number[] {
+  const reading = (i: number) => i >= 0 && i < points.length && !Number.isNaN(points[i]!.y);
+  const found: number[] = [];
+  for (let i = 0; i < points.length; i++) if (reading(i) && !reading(i - 1) && !reading(i + 1)) found.push(i);
+  return found;
+}
+
 /** The epoch time of an x position on the chart (the inverse of `displayX`). */
 export function epochOfX(x: number, zone: DisplayZone): number {
   if (zone !== 'utc') return x;
@@ -84,8 +92,9 @@ export interface DataChartSettings {
 
 const unitKey = (unit: string | null): string => unit ?? '';
 
-export function seriesLabel(channel: Pick<SeriesChannel, 'name' | 'unit'>): string {
-  return channel.unit ? `${channel.name} (${channel.unit})` : channel.name;
+export function seriesLabel(channel: Pick<SeriesChannel, 'name' | 'label' | 'unit'>): string {
+  const name = channel.label ?? channel.name;
+  return channel.unit ? `${name} (${channel.unit})` : name;
 }
 
 function valueText(value: number): string {
@@ -104,7 +113,7 @@ function chartSummary(
   zone: DisplayZone,
   hasGaps: boolean,
 ): string {
-  const names = figures.map((f) => f.name).join(', ');
+  const names = figures.map((f) => f.label).join(', ');
   const firsts = figures.flatMap((f) => (f.first === null ? [] : [f.first]));
   const lasts = figures.flatMap((f) => (f.last === null ? [] : [f.last]));
   if (firsts.length === 0) return `${names}, ${intervalText(range, zone)}: no readings in this range.`;
@@ -140,6 +149,7 @@ export function buildDataChart(
     const reduced = reducedPoints(channel.times, channel.values, range, settings.buckets);
     const data = zone === 'utc' ? reduced.map((p) => ({ x: displayX(p.x, zone), y: p.y })) : reduced;
     hasGaps ||= reduced.some((point) => Number.isNaN(point.y));
+    const isolated = new Set(isolatedReadings(data));
     drawnCount += data.length;
     return {
       label: seriesLabel(channel),
@@ -150,7 +160,11 @@ export function buildDataChart(
       backgroundColor: style.color,
       borderDash: style.dash,
       borderWidth: 2,
-      pointRadius: 0,
+      // A reading with no reading beside it draws no line: it gets a dot, so it is never invisible.
+      pointRadius:
+        isolated.size === 0
+          ? 0
+          : (context: { dataIndex: number }) => (isolated.has(context.dataIndex) ? 4 : 0),
       pointHoverRadius: 4,
       spanGaps: false,
     };

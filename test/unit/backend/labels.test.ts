@@ -1,0 +1,33 @@
+/** Legends read as the tables do: proper names for wire names, bands by their frequency. */
+import { describe, expect, it } from 'vitest';
+import { channelLabel, withLabels } from '../../../src/main/backend/data/labels';
+import type { DataReadResult } from '../../../src/shared/data';
+
+describe('channel labels', () => {
+  it.each([
+    ['particulates', 'pM2p5', 'PM2.5'],
+    ['gases', 'nO2', 'NO₂'],
+    ['weather', 'windSpeed', 'Wind speed'],
+    ['vibrationPPV', 'vMaxX', 'PPV X'],
+    ['vibrationPPV', 'fDomZ', 'Dominant frequency Z'],
+    ['monitorStats', 'lteRsrp', 'LTE RSRP'],
+    ['frequencyMeasurements', '_500Hz', '500 Hz'],
+    ['frequencyMeasurements', '31.5Hz', '31.5 Hz'],
+    ['frequencyTimeHistory', '1KHz', '1 kHz'],
+    ['frequencyTimeHistory', '12.5KHz', '12.5 kHz'],
+    ['noiseTimeHistory', 'LAeq', 'LAeq'],
+    ['noiseMeasurements', 'LAF90', 'LAF90'],
+  ] as const)('%s %s reads "%s"', (dataset, name, label) => {
+    expect(channelLabel(dataset, name)).toBe(label);
+  });
+
+  it('keeps the wire name as the name and adds the label to every channel of an answer', () => {
+    const result = withLabels({
+      query: { serial: 'AQ1', dataset: 'particulates', start: 0, end: 1 },
+      provenance: { source: 'fresh', fetchedAt: 0 },
+      series: [{ name: 'pM10', unit: 'µg/m³', times: new Float64Array(0), values: new Float32Array(0) }],
+      records: null,
+    } satisfies DataReadResult);
+    expect(result.series[0]).toMatchObject({ name: 'pM10', label: 'PM10' });
+  });
+});
