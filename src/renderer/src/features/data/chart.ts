@@ -92,6 +92,28 @@ export interface DataChartSettings {
 
 const unitKey = (unit: string | null): string => unit ?? '';
 
+/** One chart's worth of channels: those of one unit, so each axis shows one quantity. */
+export interface ChartGroup {
+  key: string;
+  /** "PPV X, PPV Y, PPV Z"; a long list as its first and last ("31.5 Hz … 16 kHz"). */
+  title: string;
+  series: SeriesChannel[];
+}
+
+/** The channels split by unit, in the order they first appear (PPV apart from frequency). */
+export function chartGroups(series: readonly SeriesChannel[]): ChartGroup[] {
+  const groups = new Map<string, SeriesChannel[]>();
+  for (const channel of series) {
+    const key = unitKey(channel.unit);
+    groups.set(key, [...(groups.get(key) ?? []), channel]);
+  }
+  return [...groups].map(([key, channels]) => {
+    const labels = channels.map((c) => c.label ?? c.name);
+    const names = labels.length > 4 ? `${labels[0]} … ${labels[labels.length - 1]}` : labels.join(', ');
+    return { key, title: key === '' ? names : `${names} (${key})`, series: channels };
+  });
+}
+
 export function seriesLabel(channel: Pick<SeriesChannel, 'name' | 'label' | 'unit'>): string {
   const name = channel.label ?? channel.name;
   return channel.unit ? `${name} (${channel.unit})` : name;
