@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import { app, BrowserWindow, net, Notification, protocol, session } from 'electron';
+import { app, BrowserWindow, dialog, net, Notification, protocol, session } from 'electron';
 import { createBackend, type Backend } from './backend';
 import { createKeyVault } from './backend/accounts/vault';
 import { startDemoService } from '../simulator';
@@ -71,6 +71,18 @@ async function start(): Promise<void> {
     // net.fetch goes through Chromium's network stack, so the system proxy settings apply.
     fetch: (input, init) => net.fetch(input instanceof URL ? input.toString() : input, init),
     appInfo: { version: app.getVersion(), shell: 'electron' },
+    // Exports go where the user says, through the system's save dialog.
+    chooseExportPath: async (suggestedName) => {
+      const options = {
+        title: 'Export data',
+        defaultPath: join(app.getPath('documents'), suggestedName),
+        filters: [{ name: 'CSV (comma-separated values)', extensions: ['csv'] }],
+      };
+      const choice = mainWindow
+        ? await dialog.showSaveDialog(mainWindow, options)
+        : await dialog.showSaveDialog(options);
+      return choice.canceled || !choice.filePath ? null : choice.filePath;
+    },
     startDemo: async () => {
       // Webhooks may also point at a receiver on this computer (plain http), for trying one out.
       const demo = await startDemoService({ port: 0, allowLoopbackWebhooks: true });

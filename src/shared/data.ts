@@ -137,6 +137,19 @@ export interface DataReadResult {
   chart?: { columns: number; figures: ChannelFigures[] };
 }
 
+/** The answer to `data.export`: where the file went, or that the user chose not to save it. */
+export type DataExportResult =
+  | { saved: false }
+  | {
+      saved: true;
+      /** Where the file is, in full. */
+      path: string;
+      fileName: string;
+      /** Data rows written (the header not counted). */
+      rows: number;
+      bytes: number;
+    };
+
 /**
  * An instrument history read (`history.calibrations`, `…calibrationLog`, `…sic`): the typed
  * records, oldest first, and where they came from. These reads go through the cache like

@@ -3,6 +3,7 @@
  * engineer zooms with the buttons, the keyboard and back to the whole range; each step is a new
  * read of the visible range, and the figures follow it.
  */
+import { readFile } from 'node:fs/promises';
 import type { Locator } from '@playwright/test';
 import { generateDemoFleet } from '../../src/simulator';
 import { expect, keepScreenshot, test } from './fixtures';
@@ -58,6 +59,16 @@ test('a day of 1 s noise levels: reduced where the data is, exact figures, zoom 
   await expect(chart).toHaveAttribute('data-view-start', String(start));
   await expect(chart).toHaveAttribute('data-view-end', String(end));
   await expect(page.getByRole('button', { name: 'Zoom out' })).toBeDisabled();
+
+  // Export what is shown at full resolution: every reading the figures count, one row each.
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const exported = page.getByTestId('data-exported');
+  await expect(exported).toContainText(`${wholeReadings.toLocaleString('en-GB')} rows`);
+  const path = (await exported.locator('.export-path').innerText()).trim();
+  const csv = (await readFile(path, 'utf8')).trimEnd().split('\r\n');
+  expect(csv[0]).toBe('Time (UTC),LAeq (dB)');
+  expect(csv).toHaveLength(wholeReadings + 1);
+  expect(csv[1]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z,\d{2,3}(\.\d)?$/);
 });
 
 test('spectra as bars by band, and one chart per quantity (PPV apart from its frequency)', async ({

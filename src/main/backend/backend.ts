@@ -20,7 +20,7 @@ import { connectivityHandlers } from './connectivity/handlers';
 import { createEventHub } from './core/events';
 import { createNoticeBoard } from './core/notices';
 import { appHandlers } from './app/handlers';
-import { dataHandlers } from './data/handlers';
+import { dataHandlers, exportsFolder, type ChooseExportPath } from './data/handlers';
 import { createReadThroughCache } from './data/read-through-cache';
 import { historyHandlers } from './history/handlers';
 import { instrumentHandlers } from './instruments/handlers';
@@ -54,6 +54,8 @@ export interface BackendOptions {
   openIntervalMs?: number;
   /** Requests in flight at once for one site sync (default 3). */
   syncConcurrency?: number;
+  /** Where an export goes (the app's save dialog); default the data folder's `exports`. */
+  chooseExportPath?: ChooseExportPath;
 }
 
 export interface Backend {
@@ -144,7 +146,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     }),
     ...operationHandlers(operations),
     ...historyHandlers(accounts, readThroughCache, now),
-    ...dataHandlers(accounts, readThroughCache),
+    ...dataHandlers(accounts, readThroughCache, options.chooseExportPath ?? exportsFolder(options.dataDir)),
     ...syncHandlers(accounts, access, local),
     ...cacheHandlers(accounts, local),
     ...connectivityHandlers(connectivity),

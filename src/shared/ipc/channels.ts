@@ -31,6 +31,7 @@ export const REQUEST_CHANNELS = [
   'settings.update',
   'settings.confirm',
   'data.read',
+  'data.export',
   'sync.start',
   'sync.list',
   'sync.cancel',

@@ -17,6 +17,7 @@ import { ACTIONS } from '../service/wire';
 import {
   DATASETS,
   type CacheSummary,
+  type DataExportResult,
   type DataReadResult,
   type HistoryRead,
   type SyncSnapshot,
@@ -189,6 +190,13 @@ function checkTimeRange(value: { start: number; end: number }, ctx: z.Refinement
   }
 }
 
+const dataQueryFields = {
+  serial: serialSchema,
+  dataset: datasetSchema,
+  options: datasetOptionsSchema.optional(),
+  ...rangeFields,
+};
+
 export const REQUESTS = {
   'app.getInfo': request<AppInfo>()(noArgs),
   /** Notices not yet dismissed, oldest first. */
@@ -248,9 +256,7 @@ export const REQUESTS = {
   'data.read': request<DataReadResult>()(
     z
       .object({
-        serial: serialSchema,
-        dataset: datasetSchema,
-        options: datasetOptionsSchema.optional(),
+        ...dataQueryFields,
         /** Reduce the series for a chart this many pixel columns wide; figures come from every reading. */
         chartWidth: z
           .number()
@@ -258,11 +264,12 @@ export const REQUESTS = {
           .min(50, 'The chart must be at least 50 pixels wide.')
           .max(10_000, 'The chart can be at most 10,000 pixels wide.')
           .optional(),
-        ...rangeFields,
       })
       .strict()
       .superRefine(checkTimeRange),
   ),
+  /** Writes what `data.read` answers, at full resolution, to a CSV file the user chooses. */
+  'data.export': request<DataExportResult>()(z.object(dataQueryFields).strict().superRefine(checkTimeRange)),
   'sync.start': request<SyncSnapshot>()(
     z
       .object({

@@ -1,26 +1,81 @@
 /**
  * Historic data (`data.read`), read through the local cache (read-through-cache.ts): what the cache
  * covers is answered without a request, the gaps come from the service, and every answer says where
- * it came from. The instrument history (history/) reads the same way.
+ * it came from; a read for a chart comes back reduced to its width with exact figures (chart-view.ts).
+ * `data.export` writes the same answer at full resolution to a CSV file the user chooses.
  */
+import { mkdir } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { DATASET_LABELS, type DatasetQuery } from '../../../shared/data';
+import { FieldDeskError } from '../../../shared/errors';
 import type { AccountState } from '../accounts/account-state';
 import type { HandlersOf } from '../core/handler-types';
 import { forChart } from './chart-view';
+import { writeCsv } from './csv-export';
 import { withLabels } from './labels';
 import type { ReadThroughCache } from './read-through-cache';
 
-export function dataHandlers(accounts: AccountState, read: ReadThroughCache): HandlersOf<'data'> {
-  return {
-    'data.read': async (query) => {
-      const result = await read(accounts.requireActive(), {
+/** Where an export goes: the user's choice (a save dialog in the app), or null when they cancel. */
+export type ChooseExportPath = (suggestedName: string) => Promise<string | null>;
+
+/** Without a dialog (the browser harness, tests): the `exports` folder of the data folder. */
+export function exportsFolder(dataDir: string): ChooseExportPath {
+  return async (suggestedName) => {
+    const folder = join(dataDir, 'exports');
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    return join(folder, suggestedName);
+  };
+}
+
+/** "QT930998 Noise time history 2026-11-23T0900Z–2026-11-24T0900Z.csv": what, which, when. */
+export function exportFileName(query: DatasetQuery): string {
+  const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace(/:/g, '') + 'Z';
+  return `${query.serial} ${DATASET_LABELS[query.dataset].replace(/[\\/:*?"<>|]/g, '-')} ${stamp(query.start)}–${stamp(query.end)}.csv`;
+}
+
+export function dataHandlers(
+  accounts: AccountState,
+  read: ReadThroughCache,
+  chooseExportPath: ChooseExportPath,
+): HandlersOf<'data'> {
+  const readQuery = async (query: DatasetQuery) =>
+    withLabels(
+      await read(accounts.requireActive(), {
         serial: query.serial,
         dataset: query.dataset,
         start: query.start,
         end: query.end,
         ...(query.options === undefined ? {} : { options: query.options }),
-      });
-      const labelled = withLabels(result);
-      return query.chartWidth === undefined ? labelled : forChart(labelled, query.chartWidth);
+      }),
+    );
+
+  return {
+    'data.read': async ({ chartWidth, ...query }) => {
+      const result = await readQuery(query);
+      return chartWidth === undefined ? result : forChart(result, chartWidth);
+    },
+
+    'data.export': async (query) => {
+      const result = await readQuery(query);
+      if (result.series.length === 0 && (result.records?.rows.length ?? 0) === 0) {
+        throw new FieldDeskError('invalidRequest', 'There is nothing to export: no readings in this range.');
+      }
+      const path = await chooseExportPath(exportFileName(query));
+      if (path === null) return { saved: false };
+      try {
+        const { rows, bytes } = await writeCsv(path, result);
+        return { saved: true, path, fileName: basename(path), rows, bytes };
+      } catch (error) {
+        const reason = (error as NodeJS.ErrnoException).code ?? 'an error of the disk';
+        throw new FieldDeskError(
+          'internal',
+          `FieldDesk could not write the export to ${path} (${reason}). Choose another place.`,
+          {
+            cause: error,
+            retryable: true,
+          },
+        );
+      }
     },
   };
 }

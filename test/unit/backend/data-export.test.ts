@@ -1,0 +1,188 @@
+/**
+ * data.export: the answer at full resolution as CSV — checked against the demo service's own answer
+ * for the same question — written to a temporary name and renamed when complete, fields quoted as
+ * RFC 4180 wants, and a clear message when the file cannot be written.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Backend } from '../../../src/main/backend/backend';
+import { csvLines, readingText } from '../../../src/main/backend/data/csv-export';
+import type { DataReadResult } from '../../../src/shared/data';
+import { FieldDeskError } from '../../../src/shared/errors';
+import { API_KEY_HEADER } from '../../../src/shared/service/limits';
+import { startDemoService, type RunningDemoService } from '../../../src/simulator';
+import { createRecordingBackend, demoBackendOptions, DEMO_TEST_KEY } from './backend-helpers';
+import { makeTempDir } from './helpers';
+
+const HOUR = 3_600_000;
+const T0 = Date.UTC(2026, 10, 23, 9);
+
+describe('CSV lines', () => {
+  const result = (over: Partial<DataReadResult>): DataReadResult => ({
+    query: { serial: 'QT1', dataset: 'noiseTimeHistory', start: T0, end: T0 + 10_000 },
+    provenance: { source: 'fresh', fetchedAt: T0 },
+    series: [],
+    records: null,
+    ...over,
+  });
+  const lines = (r: DataReadResult) => [...csvLines(r)].flat();
+
+  it('merges the series by time, one column each with its unit, and leaves out gap markers', () => {
+    const csv = lines(
+      result({
+        series: [
+          {
+            name: 'LAeq',
+            label: 'LAeq',
+            unit: 'dB',
+            times: Float64Array.from([T0, T0 + 1000, T0 + 2000, T0 + 5000]),
+            values: Float32Array.from([62.3, Number.NaN, 61, 59.9]),
+          },
+          {
+            name: 'windSpeed',
+            label: 'Wind speed',
+            unit: 'm/s',
+            times: Float64Array.from([T0, T0 + 5000]),
+            values: Float32Array.from([3.2, 4]),
+          },
+        ],
+      }),
+    );
+    expect(csv).toEqual([
+      'Time (UTC),LAeq (dB),Wind speed (m/s)',
+      '2026-11-23T09:00:00.000Z,62.3,3.2',
+      '2026-11-23T09:00:02.000Z,61,',
+      '2026-11-23T09:00:05.000Z,59.9,4',
+    ]);
+  });
+
+  it('writes a records-only dataset as its table, times in ISO 8601 UTC, text quoted when needed', () => {
+    const csv = lines(
+      result({
+        query: { serial: 'QT1', dataset: 'monitorEvents', start: T0, end: T0 + HOUR },
+        records: {
+          timeKey: 'time',
+          columns: [
+            { key: 'time', label: 'Time', unit: null, type: 'time' },
+            { key: 'message', label: 'Message', unit: null, type: 'text' },
+          ],
+          rows: [
+            { time: T0 + 60_000, message: 'Modem restarted, "weak signal"' },
+            { time: T0, message: 'Power on' },
+          ],
+        },
+      }),
+    );
+    expect(csv).toEqual([
+      'Time (UTC),Message',
+      '2026-11-23T09:00:00.000Z,Power on',
+      '2026-11-23T09:01:00.000Z,"Modem restarted, ""weak signal"""',
+    ]);
+  });
+
+  it('writes a Float32 reading as it was sent', () => {
+    expect(readingText(Math.fround(62.3))).toBe('62.3');
+    expect(readingText(Math.fround(0.1))).toBe('0.1');
+    expect(readingText(Number.NaN)).toBe('');
+  });
+});
+
+describe('data.export against the demo service', () => {
+  let service: RunningDemoService;
+  let dataDir: { path: string; remove(): Promise<void> };
+  let backend: Backend;
+
+  beforeEach(async () => {
+    service = await startDemoService({ port: 0, keys: { [DEMO_TEST_KEY]: '*' }, rateLimit: 10_000 });
+    dataDir = await makeTempDir();
+  });
+  afterEach(async () => {
+    await backend.close();
+    await service.close();
+    await dataDir.remove();
+  });
+
+  async function demoBackend(chooseExportPath?: (name: string) => Promise<string | null>) {
+    backend = (
+      await createRecordingBackend({
+        ...demoBackendOptions(dataDir.path, service),
+        ...(chooseExportPath === undefined ? {} : { chooseExportPath }),
+      })
+    ).backend;
+    await backend.handlers['accounts.tryDemo']({});
+    const fleet = await backend.handlers['instruments.list']({});
+    return fleet.entries.find((e) => e.instrument.type === 'Noise')!.instrument.serialNumber;
+  }
+
+  it('writes every reading the service sent, at full resolution, into the exports folder', async () => {
+    const serial = await demoBackend();
+    const end = Math.floor(Date.now() / HOUR) * HOUR - 24 * HOUR;
+    const query = { serial, dataset: 'noiseTimeHistory' as const, start: end - HOUR, end };
+    const saved = await backend.handlers['data.export']({
+      ...query,
+      options: { values: ['LAeq', 'LAFMax'] },
+    });
+    if (!saved.saved) throw new Error('expected the export to be saved');
+    expect(saved.path).toBe(join(dataDir.path, 'exports', saved.fileName));
+    expect(saved.fileName).toMatch(new RegExp(`^${serial} Noise time history .*\\.csv$`));
+    // Complete under its final name; no temporary file left.
+    expect(await readdir(join(dataDir.path, 'exports'))).toEqual([saved.fileName]);
+
+    const csv = (await readFile(saved.path, 'utf8')).trimEnd().split('\r\n');
+    expect(csv[0]).toBe('Time (UTC),LAeq (dB),LAFMax (dB)');
+    expect(csv.length - 1).toBe(saved.rows);
+
+    // The demo service's own answer to the same question, read without FieldDesk.
+    const params = new URLSearchParams({
+      instruments: serial,
+      start: new Date(query.start).toISOString(),
+      end: new Date(query.end).toISOString(),
+      values: 'LAeq,LAFMax',
+    });
+    const answer = (await (
+      await fetch(`${service.baseUrl}/data/noise/timehistory?${params}`, {
+        headers: { [API_KEY_HEADER]: DEMO_TEST_KEY },
+      })
+    ).json()) as Array<{
+      type: string;
+      blocks: Array<{ start: string; sampleDuration: number; values: Array<number | null> }>;
+    }>;
+    const expected = new Map<string, string[]>();
+    for (const record of answer) {
+      const column = record.type === 'LAeq' ? 0 : 1;
+      for (const block of record.blocks) {
+        block.values.forEach((value, i) => {
+          const time = new Date(Date.parse(block.start) + i * block.sampleDuration).toISOString();
+          const row = expected.get(time) ?? ['', ''];
+          row[column] = value === null ? '' : String(value);
+          expected.set(time, row);
+        });
+      }
+    }
+    const wanted = [...expected]
+      .filter(([, cells]) => cells.some((c) => c !== ''))
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([time, cells]) => `${time},${cells.join(',')}`);
+    expect(csv.slice(1)).toEqual(wanted);
+    expect(wanted.length).toBeGreaterThan(3_000);
+  });
+
+  it('saves nothing when the user cancels, and says why when the place cannot be written', async () => {
+    let answer: string | null = null;
+    const serial = await demoBackend(async () => answer);
+    const end = Math.floor(Date.now() / HOUR) * HOUR - 24 * HOUR;
+    const query = { serial, dataset: 'noiseTimeHistory' as const, start: end - HOUR, end };
+    await expect(backend.handlers['data.export'](query)).resolves.toEqual({ saved: false });
+
+    answer = join(dataDir.path, 'no-such-folder', 'export.csv');
+    const refused = await backend.handlers['data.export'](query).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(FieldDeskError);
+    expect((refused as FieldDeskError).message).toMatch(
+      /could not write the export to .*no-such-folder.*\(ENOENT\)/,
+    );
+  });
+});
