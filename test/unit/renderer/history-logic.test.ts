@@ -11,6 +11,7 @@ import {
   calibrationChart,
   LEVEL_AXIS,
   levelAxisRange,
+  referenceLevel,
   OFFSET_AXIS,
   offsetAxisRange,
   sicChart,
@@ -107,9 +108,22 @@ describe('calibration chart', () => {
     expect(wide.min).toBeCloseTo(-1.7);
   });
 
-  it('centres the level axis on the passed calibrations, ignoring a reading far away', () => {
-    expect(levelAxisRange([94.1, 94.3, 45], [94.1, 94.3])).toEqual({ min: 93.5, max: 94.5 });
-    expect(levelAxisRange([], [])).toBeNull();
+  it('takes the reference level the calibrations were made at, ignoring a reading far away', () => {
+    expect(referenceLevel([94.1, 94.3, 45], [94.1, 94.3])).toBe(94);
+    expect(referenceLevel([113.8, 114.2], [])).toBe(114);
+    expect(referenceLevel([], [])).toBeNull();
+  });
+
+  it('centres the level axis on the reference on the offset axis’s scale, so the band reads true on both', () => {
+    expect(levelAxisRange(94, { min: -1, max: 1 })).toEqual({ min: 93, max: 95 });
+    // A 93.3 dB calibration against 94 dB with ±0.5 dB tolerance failed: it must lie outside the band.
+    const drift = calibrationChart([cal(1 * DAY, 94.1), cal(2 * DAY, 93.3, 'Failed')], 0.5);
+    const levelScale = drift.options.scales?.[LEVEL_AXIS] as { min: number; max: number };
+    const offsetScale = drift.options.scales?.[OFFSET_AXIS] as { min: number; max: number };
+    expect(levelScale.min - 94).toBeCloseTo(offsetScale.min, 9);
+    expect(levelScale.max - 94).toBeCloseTo(offsetScale.max, 9);
+    // On the shared scale 93.3 dB lies where an offset of −0.7 dB would, below the −0.5 dB line, and on the scale.
+    expect(levelScale.min).toBeLessThanOrEqual(93.3);
   });
 
   it('says so when there is nothing to draw', () => {

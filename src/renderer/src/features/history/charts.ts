@@ -54,18 +54,28 @@ export function offsetAxisRange(offsets: readonly number[], toleranceDb: number)
   return { min: -bound, max: bound };
 }
 
+/** The calibrator levels FieldDesk knows (dB). */
+const REFERENCE_LEVELS = [94, 114] as const;
+
 /**
- * The level axis: around the median of the passed calibrations (else of all), covering levels
- * within 3 dB of it with a little room; a reading further away is drawn at the edge.
+ * The reference level the calibrations were made against: 94 or 114 dB, whichever is nearer the
+ * median of the passed calibrations (else of all); null without levels.
  */
-export function levelAxisRange(levels: readonly number[], passedLevels: readonly number[]): AxisRange | null {
+export function referenceLevel(levels: readonly number[], passedLevels: readonly number[]): number | null {
   const centre = median(passedLevels.length > 0 ? passedLevels : levels);
   if (centre === null) return null;
-  const near = levels.filter((l) => Math.abs(l - centre) <= 3);
-  const low = Math.min(centre, ...near);
-  const high = Math.max(centre, ...near);
-  // Whole half-decibels, so the ticks fall on round numbers.
-  return { min: floorTo(low - 0.2, 0.5), max: ceilTo(high + 0.2, 0.5) };
+  return Math.abs(centre - REFERENCE_LEVELS[1]) < Math.abs(centre - REFERENCE_LEVELS[0])
+    ? REFERENCE_LEVELS[1]
+    : REFERENCE_LEVELS[0];
+}
+
+/**
+ * The level axis: the offset axis's scale moved to the reference, so 0 dB offset lies level with the
+ * reference and the tolerance band reads true on both axes (a level outside reference ± tolerance
+ * is outside the band).
+ */
+export function levelAxisRange(reference: number, offsetRange: AxisRange): AxisRange {
+  return { min: reference + offsetRange.min, max: reference + offsetRange.max };
 }
 
 export interface ChartModel {
@@ -144,15 +154,21 @@ function point(x: number, actual: number, range: AxisRange | null): ChartPoint &
 
 /**
  * Level and offset over time: offset on its own right-hand axis with the tolerance band around
- * 0, failed calibrations marked with a large red cross.
+ * 0, the level axis on the same scale centred on the reference, failed calibrations marked with a
+ * large red cross.
  */
 export function calibrationChart(records: readonly CalibrationRecord[], toleranceDb: number): ChartModel {
   const sorted = [...records].sort((a, b) => a.time - b.time);
   const levels = sorted.flatMap((r) => (r.level === null ? [] : [r.level]));
   const passedLevels = sorted.flatMap((r) => (r.level !== null && isSuccess(r.status) ? [r.level] : []));
   const offsets = sorted.flatMap((r) => (r.offset === null ? [] : [r.offset]));
-  const levelRange = levelAxisRange(levels, passedLevels);
-  const offsetRange = offsetAxisRange(offsets, toleranceDb);
+  const reference = referenceLevel(levels, passedLevels);
+  // One scale for both axes, wide enough for the offsets and for the levels' distance from the reference.
+  const offsetRange = offsetAxisRange(
+    [...offsets, ...(reference === null ? [] : levels.map((level) => level - reference))],
+    toleranceDb,
+  );
+  const levelRange = reference === null ? null : levelAxisRange(reference, offsetRange);
 
   const levelPoints = sorted.flatMap((r) => (r.level === null ? [] : [point(r.time, r.level, levelRange)]));
   const offsetPoints = sorted.flatMap((r) =>
