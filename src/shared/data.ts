@@ -90,6 +90,8 @@ export interface SeriesChannel {
   name: string;
   /** What a person reads for `name` ("PM2.5", "500 Hz", "Wind speed"); set by the backend's answers. */
   label?: string;
+  /** What it measures when the unit does not say (a calibration offset is dB, like a level). */
+  quantity?: string;
   unit: string | null;
   times: Float64Array;
   values: Float32Array;

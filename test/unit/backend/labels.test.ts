@@ -31,3 +31,23 @@ describe('channel labels', () => {
     expect(result.series[0]).toMatchObject({ name: 'pM10', label: 'PM10' });
   });
 });
+
+describe('quantities', () => {
+  it('marks a calibration offset as its own quantity, so it never shares the level axis', () => {
+    const result = withLabels({
+      query: { serial: 'QT1', dataset: 'calibrations', start: 0, end: 1 },
+      provenance: { source: 'fresh', fetchedAt: 0 },
+      series: ['level', 'offset'].map((name) => ({
+        name,
+        unit: 'dB',
+        times: new Float64Array(0),
+        values: new Float32Array(0),
+      })),
+      records: null,
+    } satisfies DataReadResult);
+    expect(result.series.map((c) => [c.label, c.quantity])).toEqual([
+      ['Level', undefined],
+      ['Offset', 'level difference'],
+    ]);
+  });
+});

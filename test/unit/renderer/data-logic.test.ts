@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RecordColumn, RecordTable, SeriesChannel } from '../../../src/shared/data';
 import {
   buildDataChart,
+  chartGroups,
   displayX,
   epochOfX,
   reducedPoints,
@@ -179,6 +180,23 @@ describe('chart model', () => {
     const dotted = one.datasets[0]!.data.map((_, dataIndex) => radius({ dataIndex }));
     expect(dotted).toEqual([0, 4, 0]);
     expect(one.summary).toContain(': 1 reading, taken ');
+  });
+
+  it('gives each quantity its own chart: PPV apart from frequency, a calibration offset apart from the level', () => {
+    const groups = chartGroups([
+      { ...channel('vMaxX', [1], T0, 1000, 'mm/s'), label: 'PPV X' },
+      { ...channel('fDomX', [20], T0, 1000, 'Hz'), label: 'Dominant frequency X' },
+      { ...channel('vMaxY', [1], T0, 1000, 'mm/s'), label: 'PPV Y' },
+    ]);
+    expect(groups.map((g) => [g.title, g.series.length])).toEqual([
+      ['PPV X, PPV Y (mm/s)', 2],
+      ['Dominant frequency X (Hz)', 1],
+    ]);
+    const calibration = chartGroups([
+      { ...channel('level', [94.1]), label: 'Level' },
+      { ...channel('offset', [0.1]), label: 'Offset', quantity: 'level difference' },
+    ]);
+    expect(calibration.map((g) => g.title)).toEqual(['Level (dB)', 'Offset (dB)']);
   });
 
   it('finds the time of a chart position again in UTC mode, across a daylight-saving change', () => {

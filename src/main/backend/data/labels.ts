@@ -12,9 +12,13 @@ export function bandLabel(frequency: number): string {
   return frequency < 1000 ? `${frequency} Hz` : `${frequency / 1000} kHz`;
 }
 
+const columnOf = (dataset: Dataset, name: string) =>
+  (RECORD_SPECS as Partial<Record<Dataset, (typeof RECORD_SPECS)[RecordDataset]>>)[dataset]?.columns.find(
+    (c) => c.key === name,
+  );
+
 export function channelLabel(dataset: Dataset, name: string): string {
-  const spec = (RECORD_SPECS as Partial<Record<Dataset, (typeof RECORD_SPECS)[RecordDataset]>>)[dataset];
-  const column = spec?.columns.find((c) => c.key === name);
+  const column = columnOf(dataset, name);
   if (column !== undefined) return column.label;
   const frequency = dataset.startsWith('frequency') ? bandCentreFrequency(name) : null;
   return frequency === null ? name : bandLabel(frequency);
@@ -24,6 +28,13 @@ export function withLabels(result: DataReadResult): DataReadResult {
   const { dataset } = result.query;
   return {
     ...result,
-    series: result.series.map((channel) => ({ ...channel, label: channelLabel(dataset, channel.name) })),
+    series: result.series.map((channel) => {
+      const quantity = columnOf(dataset, channel.name)?.quantity;
+      return {
+        ...channel,
+        label: channelLabel(dataset, channel.name),
+        ...(quantity === undefined ? {} : { quantity }),
+      };
+    }),
   };
 }

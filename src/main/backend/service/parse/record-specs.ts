@@ -12,6 +12,11 @@ export interface ColumnSpec {
   type: ColumnType;
   /** Numeric columns that also become a series. */
   series?: boolean;
+  /**
+   * What the column measures, when its unit alone does not say (a calibration offset and a level
+   * are both dB): series of different quantities are never drawn on one axis.
+   */
+  quantity?: string;
 }
 
 /** How a series of the records is sampled: the slot each record covers, or isolated points. */
@@ -129,7 +134,7 @@ export const RECORD_SPECS: Readonly<Record<RecordDataset, RecordSpec>> = {
     time('time', 'Time'),
     text('status', 'Status'),
     num('level', 'Level', 'dB'),
-    num('offset', 'Offset', 'dB'),
+    { ...num('offset', 'Offset', 'dB'), quantity: 'level difference' },
   ]),
   calibrationLog: points('time', [time('time', 'Time'), text('user', 'User'), text('message', 'Message')]),
   sic: points('time', [

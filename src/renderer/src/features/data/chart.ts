@@ -100,17 +100,21 @@ export interface ChartGroup {
   series: SeriesChannel[];
 }
 
-/** The channels split by unit, in the order they first appear (PPV apart from frequency). */
+/**
+ * The channels split by what they measure — their unit, or their quantity where the unit does not
+ * tell (a calibration offset apart from the level) — in the order they first appear.
+ */
 export function chartGroups(series: readonly SeriesChannel[]): ChartGroup[] {
   const groups = new Map<string, SeriesChannel[]>();
   for (const channel of series) {
-    const key = unitKey(channel.unit);
+    const key = `${unitKey(channel.unit)}|${channel.quantity ?? ''}`;
     groups.set(key, [...(groups.get(key) ?? []), channel]);
   }
   return [...groups].map(([key, channels]) => {
     const labels = channels.map((c) => c.label ?? c.name);
     const names = labels.length > 4 ? `${labels[0]} … ${labels[labels.length - 1]}` : labels.join(', ');
-    return { key, title: key === '' ? names : `${names} (${key})`, series: channels };
+    const unit = channels[0]!.unit;
+    return { key, title: unit ? `${names} (${unit})` : names, series: channels };
   });
 }
 
