@@ -32,7 +32,6 @@ const isSuccess = (status: string): boolean => status.trim().toLowerCase() === '
 const clamp = (value: number, min: number, max: number): number => Math.min(max, Math.max(min, value));
 
 const ceilTo = (value: number, step: number): number => Math.ceil(value / step - 1e-9) * step;
-const floorTo = (value: number, step: number): number => Math.floor(value / step + 1e-9) * step;
 
 function median(values: readonly number[]): number | null {
   if (values.length === 0) return null;
