@@ -75,7 +75,13 @@ export interface TimeInterval {
 /** Where an answer came from. Every read says so. */
 export type Provenance =
   | { source: 'fresh'; fetchedAt: number }
-  | { source: 'cached'; cachedAt: number }
+  | {
+      source: 'cached';
+      /** When the oldest part shown was fetched. */
+      cachedAt: number;
+      /** Parts fetched again for this read (the still-open recent interval), and when. */
+      refreshed?: { intervals: TimeInterval[]; fetchedAt: number };
+    }
   | {
       source: 'partial';
       /** When the oldest part that is shown was fetched; null when nothing was cached. */

@@ -106,7 +106,12 @@ describe('data.read through the cache', () => {
     // The last hour before the first fetch is open, plus what happened since.
     expect(source.requests.map((r) => [r.start, r.end])).toEqual([[T0 - HOUR, clock]]);
     expect(online.series[0]!.times.length).toBe((DAY + 5 * 60_000) / 1000);
-    expect(online.provenance).toEqual({ source: 'cached', cachedAt: T0 });
+    // Mostly the cache, and it says which part was fetched again, and when.
+    expect(online.provenance).toEqual({
+      source: 'cached',
+      cachedAt: T0,
+      refreshed: { intervals: [{ start: T0 - HOUR, end: clock }], fetchedAt: clock },
+    });
 
     clock = T0 + 10 * 60_000;
     source.requests.length = 0;

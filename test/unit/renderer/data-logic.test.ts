@@ -122,11 +122,25 @@ describe('provenance', () => {
       text: 'Live from the service, fetched 14:42 UTC',
       copyAt: null,
     });
-    expect(provenanceView({ source: 'cached', cachedAt: T0 }, now, 'utc')).toMatchObject({
+    expect(provenanceView({ source: 'cached', cachedAt: T0 }, now, 'utc', true)).toMatchObject({
       tone: 'info',
       text: 'From the cache, fetched 2 days ago (offline copy)',
       copyAt: T0,
     });
+    // Online it is no offline copy, and the part fetched again for this read is said, with when.
+    expect(
+      provenanceView(
+        {
+          source: 'cached',
+          cachedAt: T0,
+          refreshed: { intervals: [{ start: now - HOUR, end: now }], fetchedAt: now },
+        },
+        now,
+        'utc',
+      ).text,
+    ).toBe(
+      `From the cache, fetched 2 days ago; ${intervalText({ start: now - HOUR, end: now }, 'utc')} fetched again just now`,
+    );
     const partial = provenanceView(
       {
         source: 'partial',

@@ -73,6 +73,7 @@ export async function readDataset(context: ReadContext, query: DatasetQuery): Pr
   const missing: TimeInterval[] = [];
   let reason: FieldDeskErrorData | null = null;
   const fetchedChunkIds = new Set<number>();
+  const fetchedIntervals: TimeInterval[] = [];
   const notes: string[] = [];
   let fetchedAt = startedAt;
 
@@ -113,6 +114,7 @@ export async function readDataset(context: ReadContext, query: DatasetQuery): Pr
             { splitAt: fetchedAt - openMs },
           );
           for (const id of result.chunkIds) fetchedChunkIds.add(id);
+          if (end > interval.start) fetchedIntervals.push({ start: interval.start, end });
         } catch (error) {
           if (isFatal(error)) throw error;
           reason ??= toErrorData(error);
@@ -129,7 +131,15 @@ export async function readDataset(context: ReadContext, query: DatasetQuery): Pr
   if (missing.length > 0 && reason !== null) {
     provenance = { source: 'partial', cachedAt: oldest, missing: normalize(missing), reason };
   } else if (oldest !== null) {
-    provenance = { source: 'cached', cachedAt: oldest };
+    // Mostly from the cache, with its still-open end fetched again: say both.
+    provenance =
+      fetchedIntervals.length === 0
+        ? { source: 'cached', cachedAt: oldest }
+        : {
+            source: 'cached',
+            cachedAt: oldest,
+            refreshed: { intervals: normalize(fetchedIntervals), fetchedAt },
+          };
   } else {
     provenance = { source: 'fresh', fetchedAt };
   }

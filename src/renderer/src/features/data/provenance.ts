@@ -6,7 +6,7 @@ import type { Tone } from '../../ui/tone';
 
 export interface ProvenanceView {
   tone: Tone;
-  icon: 'online' | 'cloud-off' | 'warning';
+  icon: 'online' | 'cloud-off' | 'warning' | 'info';
   text: string;
   /** When the shown copy was fetched, when it is not live (for the offline banner). */
   copyAt: number | null;
@@ -38,7 +38,16 @@ export function missingReasonText(reason: FieldDeskErrorData): string {
 
 const MISSING_SHOWN = 2;
 
-export function provenanceView(provenance: Provenance, now: number, zone: DisplayZone): ProvenanceView {
+/**
+ * The provenance in words. A cached answer is an "offline copy" only while the app is offline;
+ * online it says how old the cached part is and which part was just fetched again.
+ */
+export function provenanceView(
+  provenance: Provenance,
+  now: number,
+  zone: DisplayZone,
+  offline = false,
+): ProvenanceView {
   switch (provenance.source) {
     case 'fresh':
       return {
@@ -47,13 +56,25 @@ export function provenanceView(provenance: Provenance, now: number, zone: Displa
         text: `Live from the service, fetched ${clockText(provenance.fetchedAt, zone)}${zoneSuffix(zone)}`,
         copyAt: null,
       };
-    case 'cached':
+    case 'cached': {
+      const { refreshed } = provenance;
+      const again =
+        refreshed === undefined || refreshed.intervals.length === 0
+          ? ''
+          : `; ${intervalText(
+              {
+                start: refreshed.intervals[0]!.start,
+                end: refreshed.intervals[refreshed.intervals.length - 1]!.end,
+              },
+              zone,
+            )} fetched again ${relativeTimeText(refreshed.fetchedAt, now)}`;
       return {
         tone: 'info',
-        icon: 'cloud-off',
-        text: `From the cache, fetched ${relativeTimeText(provenance.cachedAt, now)} (offline copy)`,
+        icon: offline ? 'cloud-off' : 'info',
+        text: `From the cache, fetched ${relativeTimeText(provenance.cachedAt, now)}${again}${offline ? ' (offline copy)' : ''}`,
         copyAt: provenance.cachedAt,
       };
+    }
     case 'partial': {
       const shown = provenance.missing.slice(0, MISSING_SHOWN).map((m) => intervalText(m, zone));
       const more = provenance.missing.length - shown.length;
