@@ -32,12 +32,39 @@ export interface ChannelFigures {
   l90: number | null;
 }
 
-/** The level reached or exceeded by `percent` % of the readings, from readings sorted ascending. */
-export function exceededLevel(ascending: Float32Array | Float64Array, percent: number): number | null {
-  const n = ascending.length;
-  if (n === 0) return null;
-  const rank = Math.max(1, Math.ceil((percent / 100) * n));
-  return ascending[n - rank]!;
+/** Nearest rank from the top: the ⌈N·n/100⌉-th highest reading (at least the first). */
+const rankOf = (percent: number, n: number) => Math.max(1, Math.ceil((percent / 100) * n));
+
+/**
+ * The k-th smallest value (0-based) of `values`, which it reorders: Hoare's selection with a
+ * median-of-three pivot, linear on average — a week of 1 s readings is not sorted for two levels.
+ */
+export function selectKth(values: Float32Array, k: number): number {
+  let low = 0;
+  let high = values.length - 1;
+  while (high > low) {
+    const middle = (low + high) >>> 1;
+    // Median of three as the pivot, so sorted or constant runs do not make it quadratic.
+    const [a, b, c] = [values[low]!, values[middle]!, values[high]!];
+    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
+    let i = low;
+    let j = high;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const swap = values[i]!;
+        values[i] = values[j]!;
+        values[j] = swap;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) high = j;
+    else if (k >= i) low = i;
+    else return values[k]!;
+  }
+  return values[k]!;
 }
 
 export function channelFigures(channel: SeriesChannel, range: TimeInterval): ChannelFigures {
@@ -65,9 +92,9 @@ export function channelFigures(channel: SeriesChannel, range: TimeInterval): Cha
   let l10: number | null = null;
   let l90: number | null = null;
   if (isLevel && n > 0) {
-    const sorted = inRange.subarray(0, n).sort();
-    l10 = exceededLevel(sorted, 10);
-    l90 = exceededLevel(sorted, 90);
+    const readings = inRange.subarray(0, n);
+    l10 = selectKth(readings, n - rankOf(10, n));
+    l90 = selectKth(readings, n - rankOf(90, n));
   }
   return {
     name: channel.name,

@@ -120,6 +120,25 @@ describe('data.read through the cache', () => {
     expect(offlineRead.provenance).toEqual({ source: 'cached', cachedAt: T0 });
   });
 
+  it('for data views, fetches an open interval again only a minute after fetching it, and what arrived since', async () => {
+    const source = fakeDataSource({ now: () => clock });
+    const view = { refetchAfterMs: 60_000 };
+    const start = T0 - DAY;
+    await readDataset(context(source, view), query(start, T0 + DAY));
+    clock = T0 + 30_000;
+    source.requests.length = 0;
+    const again = await readDataset(context(source, view), query(start, T0 + DAY));
+    expect(source.requests.map((r) => [r.start, r.end])).toEqual([[T0, clock]]);
+    expect(again.series[0]!.times.length).toBe((DAY + 30_000) / 1000);
+    // A range inside what was just fetched: no request at all.
+    source.requests.length = 0;
+    await readDataset(context(source, view), query(T0 - 2 * HOUR, T0 - HOUR / 2));
+    expect(source.requests).toHaveLength(0);
+    // Without it (the instrument history) the open hour is asked again at once.
+    await readDataset(context(source), query(T0 - 2 * HOUR, T0 - HOUR / 2));
+    expect(source.requests.map((r) => [r.start, r.end])).toEqual([[T0 - HOUR, T0 - HOUR / 2]]);
+  });
+
   it('answers offline from the cache: cached when covered, partial with the reason when not', async () => {
     const source = fakeDataSource();
     const start = T0 - 10 * DAY;

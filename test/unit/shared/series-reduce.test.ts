@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { minMaxReduce } from '../../../src/shared/series-reduce';
-import { channelFigures, exceededLevel } from '../../../src/shared/series-figures';
+import { channelFigures, selectKth } from '../../../src/shared/series-figures';
 
 const T0 = Date.UTC(2026, 10, 16);
 
@@ -114,10 +114,33 @@ describe('range figures', () => {
     expect(figures.l10).toBe(50);
     expect(figures.l90).toBe(42);
     // Of 20 readings 1…20, 10 % is 2 readings: L10 = 19; 90 % is 18: L90 = 3.
-    const sorted = Float32Array.from({ length: 20 }, (_, i) => i + 1);
-    expect(exceededLevel(sorted, 10)).toBe(19);
-    expect(exceededLevel(sorted, 90)).toBe(3);
-    expect(exceededLevel(new Float32Array(0), 10)).toBeNull();
+    const twenty = channelFigures(level(Array.from({ length: 20 }, (_, i) => 20 - i)), {
+      start: T0,
+      end: T0 + 20_000,
+    });
+    expect([twenty.l10, twenty.l90]).toEqual([19, 3]);
+  });
+
+  it('selects the k-th smallest reading as sorting would (property), whatever the order', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.integer({ min: 300, max: 1200 }).map((tenths) => tenths / 10),
+          { minLength: 1, maxLength: 400 },
+        ),
+        fc.nat(),
+        (levels, pick) => {
+          const k = pick % levels.length;
+          const sorted = Float32Array.from(levels).sort();
+          expect(selectKth(Float32Array.from(levels), k)).toBe(sorted[k]);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // Already sorted and all alike: still right (and not quadratic).
+    const week = Float32Array.from({ length: 604_800 }, (_, i) => 40 + i / 100_000);
+    expect(selectKth(week.slice(), 544_320)).toBe(week[544_320]);
+    expect(selectKth(new Float32Array(1000).fill(55), 900)).toBe(55);
   });
 
   it('counts only readings inside the range, never gaps, and averages other units arithmetically', () => {

@@ -13,7 +13,7 @@ import type { HandlersOf } from '../core/handler-types';
 import { forChart } from './chart-view';
 import { writeCsv } from './csv-export';
 import { withLabels } from './labels';
-import type { ReadThroughCache } from './read-through-cache';
+import { DATA_REFETCH_AFTER_MS, type ReadThroughCache } from './read-through-cache';
 
 /** Where an export goes: the user's choice (a save dialog in the app), or null when they cancel. */
 export type ChooseExportPath = (suggestedName: string) => Promise<string | null>;
@@ -40,13 +40,17 @@ export function dataHandlers(
 ): HandlersOf<'data'> {
   const readQuery = async (query: DatasetQuery) =>
     withLabels(
-      await read(accounts.requireActive(), {
-        serial: query.serial,
-        dataset: query.dataset,
-        start: query.start,
-        end: query.end,
-        ...(query.options === undefined ? {} : { options: query.options }),
-      }),
+      await read(
+        accounts.requireActive(),
+        {
+          serial: query.serial,
+          dataset: query.dataset,
+          start: query.start,
+          end: query.end,
+          ...(query.options === undefined ? {} : { options: query.options }),
+        },
+        { refetchAfterMs: DATA_REFETCH_AFTER_MS },
+      ),
     );
 
   return {

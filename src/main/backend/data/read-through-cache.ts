@@ -24,6 +24,13 @@ import { gaps, intersect, normalize } from '../core/intervals';
 
 /** Data may still arrive for the last hour before a fetch. */
 export const DEFAULT_OPEN_INTERVAL_MS = 3_600_000;
+/**
+ * For data views: an open interval fetched less than this long ago is not fetched again, so a zoom
+ * step or a second look at the same range within a minute answers from the cache (what arrived since
+ * is still fetched). The instrument history always asks again: a calibration that just finished
+ * must show at once.
+ */
+export const DATA_REFETCH_AFTER_MS = 60_000;
 
 export interface ReadContext {
   store: CacheStore;
@@ -36,6 +43,8 @@ export interface ReadContext {
   /** Why there is no source, when `source` is null. */
   sourceProblem?: FieldDeskErrorData;
   openIntervalMs?: number;
+  /** How old an open interval must be to be fetched again (default 0: always). */
+  refetchAfterMs?: number;
   signal?: AbortSignal;
 }
 
@@ -83,7 +92,7 @@ export async function readDataset(context: ReadContext, query: DatasetQuery): Pr
     const need = gaps(range, covered);
     const refresh = intersect(
       [range],
-      stored.filter((c) => isOpen(c, openMs)),
+      stored.filter((c) => isOpen(c, openMs) && startedAt - c.fetchedAt >= (context.refetchAfterMs ?? 0)),
     );
     const unavailable = context.offline ?? (source === null ? (context.sourceProblem ?? null) : null);
     if (unavailable !== null || source === null) {
@@ -160,10 +169,14 @@ export interface ReadThroughCacheOptions {
   openIntervalMs?: number;
 }
 
-export type ReadThroughCache = (account: StoredAccount, query: DatasetQuery) => Promise<DataReadResult>;
+export type ReadThroughCache = (
+  account: StoredAccount,
+  query: DatasetQuery,
+  how?: Pick<ReadContext, 'refetchAfterMs'>,
+) => Promise<DataReadResult>;
 
 export function createReadThroughCache(options: ReadThroughCacheOptions): ReadThroughCache {
-  return async (account, query) => {
+  return async (account, query, how = {}) => {
     const cache = options.local.cache();
     let source: DataSource | null = null;
     let sourceProblem: FieldDeskErrorData | undefined;
@@ -183,6 +196,7 @@ export function createReadThroughCache(options: ReadThroughCacheOptions): ReadTh
         offline: options.connectivity.offlineReason(account.id),
         ...(sourceProblem === undefined ? {} : { sourceProblem }),
         ...(options.openIntervalMs === undefined ? {} : { openIntervalMs: options.openIntervalMs }),
+        ...how,
       },
       query,
     );
