@@ -8,6 +8,7 @@ import { instrumentSchema } from '../src/shared/service/schemas';
 import { startDemoService } from '../src/simulator';
 import { createServiceClient } from '../src/main/backend/service/client';
 import { benchCache } from './cache';
+import { benchChart } from './chart';
 import { benchFleet } from './fleet';
 import { medianMs } from './timing';
 
@@ -81,6 +82,7 @@ async function main(): Promise<void> {
   await benchClientRoundTrip();
   await benchCache();
   await benchFleet();
+  await benchChart();
 }
 
 main().catch((error: unknown) => {
