@@ -1,22 +1,5 @@
-import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
-
-// Debian's Chromium on our machines (Playwright's own browser download is unreachable there);
-// elsewhere Playwright's own browser, so the suite also runs on a developer's laptop.
-const SYSTEM_CHROMIUM = '/usr/bin/chromium';
-const launchOptions = existsSync(SYSTEM_CHROMIUM)
-  ? {
-      executablePath: SYSTEM_CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    }
-  : {};
+import { chromiumLaunchOptions } from './chromium.shared';
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -34,6 +17,6 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
-    launchOptions,
+    launchOptions: chromiumLaunchOptions(),
   },
 });

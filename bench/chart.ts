@@ -18,6 +18,7 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { startHarness, type RunningHarness } from '../src/harness/server';
 import { generateDemoFleet } from '../src/simulator';
 import { middleOf } from './timing';
+import { chromiumLaunchOptions } from '../chromium.shared';
 
 // What the functions handed to page.evaluate use in the browser (this file is checked as Node code).
 interface PageElement {
@@ -34,7 +35,6 @@ declare const document: {
 declare const window: Record<string, unknown>;
 declare function requestAnimationFrame(callback: (time: number) => void): number;
 
-const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 const HOUR = 3_600_000;
 const ROUNDS = 5;
 
@@ -163,10 +163,6 @@ async function measureStart(browser: Browser, harness: RunningHarness) {
 
 export async function benchChart(): Promise<void> {
   console.log('\nData explorer in Chromium (the built UI through the harness)');
-  if (!existsSync(SYSTEM_CHROMIUM)) {
-    console.log(`  skipped: no Chromium at ${SYSTEM_CHROMIUM} (install Debian's chromium to run it)`);
-    return;
-  }
   if (!existsSync('out/web/web.html')) {
     execFileSync(process.execPath, [
       'node_modules/vite/bin/vite.js',
@@ -177,23 +173,19 @@ export async function benchChart(): Promise<void> {
       'warn',
     ]);
   }
+  let browser: Browser;
+  try {
+    browser = await chromium.launch(chromiumLaunchOptions());
+  } catch (error) {
+    console.log(`  skipped: Chromium could not start (${String(error).split('\n')[0]})`);
+    return;
+  }
   const dataDir = mkdtempSync(join(tmpdir(), 'fielddesk-bench-chart-'));
   const harness = await startHarness({
     port: 0,
     dataDir,
     staticDir: 'out/web',
     keychainService: `FieldDesk-bench-${process.pid}`,
-  });
-  const browser = await chromium.launch({
-    executablePath: SYSTEM_CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
   });
   try {
     await invoke(harness, 'accounts.tryDemo', {});

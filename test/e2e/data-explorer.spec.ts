@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Locator } from '@playwright/test';
 import { generateDemoFleet } from '../../src/simulator';
-import { expect, keepScreenshot, test } from './fixtures';
+import { expect, keepScreenshot, test, tryTheDemo } from './fixtures';
 
 const attribute = async (locator: Locator, name: string) => Number(await locator.getAttribute(name));
 
@@ -14,10 +14,7 @@ test('a day of 1 s noise levels: reduced where the data is, exact figures, zoom 
   page,
   harness,
 }, testInfo) => {
-  await page.setViewportSize({ width: 1366, height: 768 });
-  await page.goto(harness.url);
-  await page.getByRole('button', { name: 'Try the demo' }).click();
-  await expect(page.getByTestId('instrument-count')).toHaveText('10 instruments');
+  await tryTheDemo(page, harness);
   // A noise monitor of the demo fleet that measured all day.
   const serial = generateDemoFleet(1, Date.now()).find(
     (instrument) => instrument.wire.type === 'Noise' && instrument.condition.measuring,
@@ -75,10 +72,7 @@ test('spectra as bars by band, and one chart per quantity (PPV apart from its fr
   page,
   harness,
 }, testInfo) => {
-  await page.setViewportSize({ width: 1366, height: 768 });
-  await page.goto(harness.url);
-  await page.getByRole('button', { name: 'Try the demo' }).click();
-  await expect(page.getByTestId('instrument-count')).toHaveText('10 instruments');
+  await tryTheDemo(page, harness);
   const fleet = generateDemoFleet(1, Date.now());
   const noise = fleet.find((i) => i.wire.type === 'Noise' && i.condition.measuring)!.wire.serialNumber;
   const vibration = fleet.find((i) => i.wire.type === 'Vibration')!.wire.serialNumber;

@@ -88,3 +88,11 @@ export async function addAccount(
   await form.getByLabel('API key', { exact: true }).fill(account.apiKey);
   await form.getByRole('button', { name: 'Add account' }).click();
 }
+
+/** Opens the app on a laptop-sized screen and chooses "Try the demo", waiting for its fleet. */
+export async function tryTheDemo(page: Page, harness: RunningHarness): Promise<void> {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(harness.url);
+  await page.getByRole('button', { name: 'Try the demo' }).click();
+  await expect(page.getByTestId('instrument-count')).toHaveText('10 instruments');
+}

@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { addAccount, expect, keepScreenshot, test } from './fixtures';
+import { addAccount, expect, keepScreenshot, test, tryTheDemo } from './fixtures';
 
 interface Arrival {
   headers: IncomingHttpHeaders;
@@ -43,9 +43,7 @@ test('add a webhook, copy its secret once, send a test to this computer, delete 
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
       origin: new URL(harness.url).origin,
     });
-    await page.goto(harness.url);
-    await page.getByRole('button', { name: 'Try the demo' }).click();
-    await expect(page.getByTestId('instrument-count')).toHaveText('10 instruments');
+    await tryTheDemo(page, harness);
 
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await expect(page.getByText('No webhooks yet')).toBeVisible();

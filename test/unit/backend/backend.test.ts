@@ -9,10 +9,9 @@ import { join } from 'node:path';
 import type { Backend, BackendOptions } from '../../../src/main/backend/backend';
 import { createKeyVault, type KeyVault } from '../../../src/main/backend/accounts/vault';
 import { startDemoService, type RunningDemoService } from '../../../src/simulator';
-import { FieldDeskError } from '../../../src/shared/errors';
 import { parseRequestArg, STATUS_EAGER_LIMIT, type EventPayloads } from '../../../src/shared/ipc/contract';
 import { createRecordingBackend, TEST_APP_INFO } from './backend-helpers';
-import { fakeKeytar, makeTempDir, refusedBaseUrl, REAL_KEYTAR_ERRORS } from './helpers';
+import { fakeKeytar, makeTempDir, refusedBaseUrl, REAL_KEYTAR_ERRORS, failureOf } from './helpers';
 
 const KEYS = {
   'key-all-scopes': '*',
@@ -59,16 +58,6 @@ async function makeBackend(overrides: Partial<BackendOptions> = {}) {
   });
   backends.push(made.backend);
   return made;
-}
-
-async function failure(promise: Promise<unknown>): Promise<FieldDeskError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(FieldDeskError);
-    return error as FieldDeskError;
-  }
-  throw new Error('expected the call to fail');
 }
 
 async function savedFile(): Promise<{
@@ -124,7 +113,7 @@ describe('accounts.add against the demo service', () => {
 
   it('an invalid key: unauthorized in plain words, nothing saved', async () => {
     const { handlers } = await makeBackend();
-    const error = await failure(
+    const error = await failureOf(
       handlers['accounts.add']({ name: 'Client A', baseUrl: service.baseUrl, apiKey: 'key-made-up' }),
     );
     expect(error.code).toBe('unauthorized');
@@ -138,7 +127,7 @@ describe('accounts.add against the demo service', () => {
 
   it('a key without instruments:read: the precise message, nothing saved', async () => {
     const { handlers } = await makeBackend();
-    const error = await failure(
+    const error = await failureOf(
       handlers['accounts.add']({ name: 'Client A', baseUrl: service.baseUrl, apiKey: 'key-write-only' }),
     );
     expect(error).toMatchObject({ code: 'forbidden', missingScope: 'instruments:read' });
@@ -152,7 +141,7 @@ describe('accounts.add against the demo service', () => {
   it('an unreachable address: offline naming the address, nothing saved', async () => {
     const { handlers } = await makeBackend();
     const { baseUrl } = await refusedBaseUrl();
-    const error = await failure(
+    const error = await failureOf(
       handlers['accounts.add']({ name: 'Client A', baseUrl, apiKey: 'key-all-scopes' }),
     );
     expect(error.code).toBe('offline');
@@ -166,7 +155,7 @@ describe('accounts.add against the demo service', () => {
 describe('instruments against the demo service', () => {
   it('refuses instrument requests when no account is active', async () => {
     const { handlers } = await makeBackend();
-    const error = await failure(handlers['instruments.list']({}));
+    const error = await failureOf(handlers['instruments.list']({}));
     expect(error).toMatchObject({
       code: 'noAccount',
       message: 'No account is active. Add an account or try the demo.',
@@ -229,7 +218,7 @@ describe('instruments against the demo service', () => {
     const serial = (await first.handlers['instruments.list']({})).entries[0]!.instrument.serialNumber;
     first.events.length = 0;
 
-    const error = await failure(first.handlers['instruments.rename']({ serial, name: 'Gate' }));
+    const error = await failureOf(first.handlers['instruments.rename']({ serial, name: 'Gate' }));
     expect(error).toMatchObject({ code: 'forbidden', missingScope: 'instruments:write' });
     expect(error.message).toBe('This key cannot rename instruments: it lacks instruments:write.');
 
@@ -270,7 +259,7 @@ describe('instruments against the demo service', () => {
     const { handlers } = await makeBackend({ fetch: gatedFetch });
     await handlers['accounts.add']({ name: 'Client A', baseUrl: service.baseUrl, apiKey: 'key-all-scopes' });
     const serial = (await handlers['instruments.list']({})).entries[0]!.instrument.serialNumber;
-    await failure(handlers['instruments.rename']({ serial, name: 'Gate' }));
+    await failureOf(handlers['instruments.rename']({ serial, name: 'Gate' }));
     expect((await handlers['accounts.getState']({})).accounts[0]?.missingScopes).toEqual([
       'instruments:write',
     ]);
@@ -321,7 +310,7 @@ describe('account management', () => {
     const last = await handlers['accounts.remove']({ id: a.account.id });
     expect(last).toMatchObject({ accounts: [], activeId: null });
     expect(keytar.entries.size).toBe(0);
-    expect(await failure(handlers['accounts.check']({ id: a.account.id }))).toMatchObject({
+    expect(await failureOf(handlers['accounts.check']({ id: a.account.id }))).toMatchObject({
       code: 'invalidInput',
     });
   });
@@ -338,7 +327,7 @@ describe('account management', () => {
     const check = await handlers['accounts.check']({ id: account.id });
     expect(check).toMatchObject({ checkedAt: 2_000_000, account: { lastCheckedAt: 2_000_000 } });
 
-    const error = await failure(handlers['accounts.replaceKey']({ id: account.id, apiKey: 'key-made-up' }));
+    const error = await failureOf(handlers['accounts.replaceKey']({ id: account.id, apiKey: 'key-made-up' }));
     expect(error.code).toBe('unauthorized');
     expect(keytar.entries.get(keytar.keyOf('FieldDesk', account.id))).toBe('key-all-scopes');
     await handlers['accounts.replaceKey']({ id: account.id, apiKey: 'key-read-only' });
@@ -367,7 +356,7 @@ describe('account management', () => {
 
     const second = await makeBackend({ vault: brokenVault() });
     expect((await second.handlers['accounts.getState']({})).accounts[0]?.keyStorage).toBe('missing');
-    const missing = await failure(second.handlers['instruments.list']({}));
+    const missing = await failureOf(second.handlers['instruments.list']({}));
     expect(missing.code).toBe('keychainUnavailable');
     expect(missing.message).toContain('Enter the key again');
     await second.handlers['accounts.replaceKey']({ id: account.id, apiKey: 'key-all-scopes' });
@@ -467,9 +456,9 @@ describe('connectivity', () => {
     expect(connectivity().map((c) => c.state)).toEqual(['online']);
 
     await service.close();
-    const offline = await failure(handlers['instruments.list']({}));
+    const offline = await failureOf(handlers['instruments.list']({}));
     expect(offline.code).toBe('offline');
-    await failure(handlers['instruments.list']({}));
+    await failureOf(handlers['instruments.list']({}));
     expect(connectivity().map((c) => c.state)).toEqual(['online', 'offline']);
     expect(connectivity()[1]).toMatchObject({ accountId: account.id, message: offline.message });
     expect(connectivity()[1]?.message).toContain(`Cannot reach 127.0.0.1:${service.port}`);
@@ -484,7 +473,7 @@ describe('connectivity', () => {
   it('errors from the service itself still count as online', async () => {
     const { handlers, events } = await makeBackend();
     await handlers['accounts.add']({ name: 'A', baseUrl: service.baseUrl, apiKey: 'key-all-scopes' });
-    await failure(handlers['instruments.get']({ serial: 'NOPE0000' }));
+    await failureOf(handlers['instruments.get']({ serial: 'NOPE0000' }));
     expect(events.filter((e) => e.channel === 'connectivity.changed').map((e) => e.payload)).toMatchObject([
       { state: 'online' },
     ]);

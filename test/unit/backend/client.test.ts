@@ -9,7 +9,6 @@ import {
 } from '../../../src/main/backend/service/requester';
 import { parseRetryAfter } from '../../../src/main/backend/service/failures';
 import { scopesInDescription } from '../../../src/main/backend/service/answers';
-import { FieldDeskError } from '../../../src/shared/errors';
 import {
   dropConnection,
   refusedBaseUrl,
@@ -17,6 +16,7 @@ import {
   startTestServer,
   wireInstrument,
   type TestServer,
+  failureOf,
 } from './helpers';
 
 const API_KEY = 'sk-live-7d1f0c2a9b-super-secret';
@@ -36,16 +36,6 @@ async function serve(handler: Parameters<typeof startTestServer>[0]): Promise<Te
 
 function clientFor(baseUrl: string, extra: Partial<ServiceClientOptions> = {}) {
   return createServiceClient({ baseUrl, apiKey: API_KEY, timeoutMs: 2_000, retry: FAST_RETRY, ...extra });
-}
-
-async function failure(promise: Promise<unknown>): Promise<FieldDeskError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(FieldDeskError);
-    return error as FieldDeskError;
-  }
-  throw new Error('expected the call to fail');
 }
 
 describe('service client: requests', () => {
@@ -158,7 +148,7 @@ describe('service client: retries', () => {
     const server = await serve((_req, res) =>
       sendJson(res, 429, { error: 'TooManyRequests', description: 'Quota used' }, { 'Retry-After': '120' }),
     );
-    const error = await failure(clientFor(server.baseUrl).listInstruments());
+    const error = await failureOf(clientFor(server.baseUrl).listInstruments());
     expect(error.code).toBe('rateLimited');
     expect(error.message).toContain('Wait about 2 min ');
     expect(error.message).toContain('Quota used');
@@ -169,7 +159,7 @@ describe('service client: retries', () => {
     const server = await serve((_req, res) =>
       sendJson(res, 429, { error: 'TooManyRequests', description: 'Slow down' }),
     );
-    const error = await failure(clientFor(server.baseUrl).listInstruments());
+    const error = await failureOf(clientFor(server.baseUrl).listInstruments());
     expect(error).toMatchObject({
       code: 'rateLimited',
       status: 429,
@@ -189,7 +179,7 @@ describe('service client: retries', () => {
 
   it('reports offline, naming the host, when the connection keeps dropping', async () => {
     const server = await serve((_req, res) => dropConnection(res));
-    const error = await failure(clientFor(server.baseUrl).listInstruments());
+    const error = await failureOf(clientFor(server.baseUrl).listInstruments());
     expect(error.code).toBe('offline');
     expect(error.message).toBe(
       `Cannot reach ${server.host}: the connection was dropped before the answer arrived. Check your internet connection.`,
@@ -199,7 +189,7 @@ describe('service client: retries', () => {
 
   it('never retries a POST (an action could run twice)', async () => {
     const server = await serve((_req, res) => sendJson(res, 503, { error: 'Busy', description: 'Busy' }));
-    const error = await failure(clientFor(server.baseUrl).startAction('QT1', 'Calibration'));
+    const error = await failureOf(clientFor(server.baseUrl).startAction('QT1', 'Calibration'));
     expect(error.code).toBe('serverError');
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]).toMatchObject({
@@ -214,7 +204,7 @@ describe('service client: retries', () => {
       calls++;
       throw new Error('net::ERR_CONNECTION_REFUSED');
     };
-    const error = await failure(
+    const error = await failureOf(
       clientFor('https://api.example.com/v1', { fetch: electronLikeFetch }).listInstruments(),
     );
     expect(error.code).toBe('offline');
@@ -226,7 +216,7 @@ describe('service client: retries', () => {
 describe('service client: failures become specific FieldDeskErrors', () => {
   it('connection refused → offline naming the host', async () => {
     const { baseUrl, host } = await refusedBaseUrl();
-    const error = await failure(clientFor(baseUrl).listInstruments());
+    const error = await failureOf(clientFor(baseUrl).listInstruments());
     expect(error.code).toBe('offline');
     expect(error.message).toMatch(
       new RegExp(`^Cannot reach ${host.replace('.', '\\.')}: the connection was refused\\.`),
@@ -234,7 +224,7 @@ describe('service client: failures become specific FieldDeskErrors', () => {
   });
 
   it('an unknown host name → offline saying the name was not found', async () => {
-    const error = await failure(
+    const error = await failureOf(
       clientFor('https://fielddesk-no-such-host.invalid/v1', {
         retry: { ...FAST_RETRY, limit: 0 },
       }).listInstruments(),
@@ -248,7 +238,7 @@ describe('service client: failures become specific FieldDeskErrors', () => {
       setTimeout(() => sendJson(res, 200, []), 1_000);
     });
     const started = performance.now();
-    const error = await failure(clientFor(server.baseUrl, { timeoutMs: 150 }).listInstruments());
+    const error = await failureOf(clientFor(server.baseUrl, { timeoutMs: 150 }).listInstruments());
     expect(error.code).toBe('timeout');
     expect(error.message).toContain(server.host);
     expect(performance.now() - started).toBeLessThan(900);
@@ -262,14 +252,14 @@ describe('service client: failures become specific FieldDeskErrors', () => {
     const controller = new AbortController();
     const pending = clientFor(slow.baseUrl).listInstruments(controller.signal);
     setTimeout(() => controller.abort(), 50);
-    expect((await failure(pending)).code).toBe('cancelled');
+    expect((await failureOf(pending)).code).toBe('cancelled');
 
     const limited = await serve((_req, res) => sendJson(res, 429, {}, { 'Retry-After': '1' }));
     const second = new AbortController();
     const waiting = clientFor(limited.baseUrl).listInstruments(second.signal);
     setTimeout(() => second.abort(), 100);
     const started = performance.now();
-    expect((await failure(waiting)).code).toBe('cancelled');
+    expect((await failureOf(waiting)).code).toBe('cancelled');
     expect(performance.now() - started).toBeLessThan(800);
   });
 
@@ -277,7 +267,7 @@ describe('service client: failures become specific FieldDeskErrors', () => {
     const server = await serve((_req, res) =>
       sendJson(res, 401, { error: 'TokenExpired', description: 'The API key has expired.' }),
     );
-    const error = await failure(clientFor(server.baseUrl).listInstruments());
+    const error = await failureOf(clientFor(server.baseUrl).listInstruments());
     expect(error).toMatchObject({
       code: 'unauthorized',
       status: 401,
@@ -294,7 +284,7 @@ describe('service client: failures become specific FieldDeskErrors', () => {
         description: 'The API key lacks the required scope: instruments:write.',
       }),
     );
-    const error = await failure(clientFor(server.baseUrl).renameInstrument('QT1', 'Gate'));
+    const error = await failureOf(clientFor(server.baseUrl).renameInstrument('QT1', 'Gate'));
     expect(error).toMatchObject({ code: 'forbidden', missingScope: 'instruments:write', status: 403 });
     expect(error.message).toBe('This key cannot rename instruments: it lacks instruments:write.');
     expect(server.requests).toHaveLength(1);
@@ -318,9 +308,9 @@ describe('service client: failures become specific FieldDeskErrors', () => {
         : sendJson(res, 404, { error: 'NotFound', description: 'No instrument with serial number QT9.' }),
     );
     const client = clientFor(server.baseUrl);
-    const notFound = await failure(client.getInstrument('QT9'));
+    const notFound = await failureOf(client.getInstrument('QT9'));
     expect(notFound).toMatchObject({ code: 'notFound', message: 'No instrument with serial number QT9.' });
-    const invalid = await failure(client.renameInstrument('QT9', ' '));
+    const invalid = await failureOf(client.renameInstrument('QT9', ' '));
     expect(invalid).toMatchObject({
       code: 'invalidRequest',
       message: 'The name must not be empty.',
@@ -332,7 +322,7 @@ describe('service client: failures become specific FieldDeskErrors', () => {
     const server = await serve((_req, res) => {
       res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Internal Server Error');
     });
-    const error = await failure(clientFor(server.baseUrl).listInstruments());
+    const error = await failureOf(clientFor(server.baseUrl).listInstruments());
     expect(error.code).toBe('serverError');
     expect(error.status).toBe(500);
     expect(error.message).not.toMatch(/\b500\b/);
@@ -345,7 +335,7 @@ describe('service client: failures become specific FieldDeskErrors', () => {
     const server = await serve((_req, res) => {
       res.writeHead(302, { Location: `${elsewhere.baseUrl}/control/instruments` }).end();
     });
-    const error = await failure(clientFor(server.baseUrl).listInstruments());
+    const error = await failureOf(clientFor(server.baseUrl).listInstruments());
     expect(error.code).toBe('badResponse');
     expect(error.message).toContain(elsewhere.host);
     expect(elsewhere.requests).toHaveLength(0);
@@ -363,7 +353,7 @@ describe('service client: failures become specific FieldDeskErrors', () => {
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
     });
-    const error = await failure(clientFor(server.baseUrl).listInstruments());
+    const error = await failureOf(clientFor(server.baseUrl).listInstruments());
     expect(error.code).toBe('badResponse');
     expect(error.message).toMatch(message);
     // A bad answer is not retried: asking again gives the same answer.
@@ -385,7 +375,7 @@ describe('service client: failures become specific FieldDeskErrors', () => {
     const broken = await serve((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(cut);
     });
-    const error = await failure(clientFor(broken.baseUrl).listInstruments());
+    const error = await failureOf(clientFor(broken.baseUrl).listInstruments());
     expect(error.code).toBe('badResponse');
     expect(error.message).toMatch(/cut off before the end/);
     expect(broken.requests).toHaveLength(FAST_RETRY.limit + 1);
@@ -431,7 +421,7 @@ describe('service client: failures become specific FieldDeskErrors', () => {
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('[1, 2,, 3]');
     });
-    const error = await failure(clientFor(server.baseUrl).listInstruments());
+    const error = await failureOf(clientFor(server.baseUrl).listInstruments());
     expect(error.message).toMatch(/not valid JSON/);
     expect(server.requests).toHaveLength(2);
   });
@@ -443,7 +433,7 @@ describe('service client: failures become specific FieldDeskErrors', () => {
       if (request % 2 === 1) res.writeHead(503).end();
       else res.writeHead(200, { 'Content-Type': 'application/json' }).end('[{"serialNumber": "Q');
     });
-    const error = await failure(clientFor(server.baseUrl).listInstruments());
+    const error = await failureOf(clientFor(server.baseUrl).listInstruments());
     expect(['serverError', 'badResponse']).toContain(error.code);
     expect(server.requests).toHaveLength(FAST_RETRY.limit + 1);
   });
@@ -452,7 +442,7 @@ describe('service client: failures become specific FieldDeskErrors', () => {
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status": "InPro');
     });
-    const error = await failure(clientFor(server.baseUrl).startAction('QT1', 'Identify'));
+    const error = await failureOf(clientFor(server.baseUrl).startAction('QT1', 'Identify'));
     expect(error.message).toMatch(/cut off/);
     expect(server.requests).toHaveLength(1);
   });
@@ -470,7 +460,7 @@ describe('service client: failures become specific FieldDeskErrors', () => {
     ],
   ])('an instrument %s → badResponse naming what was wrong', async (_what, body, message) => {
     const server = await serve((_req, res) => sendJson(res, 200, body));
-    const error = await failure(clientFor(server.baseUrl).getInstrument('QT1'));
+    const error = await failureOf(clientFor(server.baseUrl).getInstrument('QT1'));
     expect(error.code).toBe('badResponse');
     expect(error.message).toMatch(message);
   });
@@ -506,9 +496,9 @@ describe('service client: failures become specific FieldDeskErrors', () => {
     const client = clientFor(server.baseUrl);
     const refused = await refusedBaseUrl();
     const errors = await Promise.all([
-      ...['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((route) => failure(client.getInstrument(route))),
-      failure(clientFor(refused.baseUrl).listInstruments()),
-      failure(clientFor(server.baseUrl, { timeoutMs: 1 }).listInstruments()),
+      ...['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((route) => failureOf(client.getInstrument(route))),
+      failureOf(clientFor(refused.baseUrl).listInstruments()),
+      failureOf(clientFor(server.baseUrl, { timeoutMs: 1 }).listInstruments()),
     ]);
     expect(new Set(errors.map((e) => e.code)).size).toBeGreaterThanOrEqual(8);
     for (const error of errors) {

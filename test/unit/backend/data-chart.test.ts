@@ -4,32 +4,13 @@
  * against the full-resolution answer, computed by hand), and a narrower range (a zoom step) is
  * answered from the cache.
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { Backend } from '../../../src/main/backend/backend';
-import { startDemoService, type RunningDemoService } from '../../../src/simulator';
-import { createRecordingBackend, demoBackendOptions, DEMO_TEST_KEY } from './backend-helpers';
-import { makeTempDir } from './helpers';
+import { expect, it } from 'vitest';
+import { startDemoBackend } from './backend-helpers';
 
 const HOUR = 3_600_000;
-let service: RunningDemoService;
-let dataDir: { path: string; remove(): Promise<void> };
-let backend: Backend;
-
-beforeEach(async () => {
-  service = await startDemoService({ port: 0, keys: { [DEMO_TEST_KEY]: '*' }, rateLimit: 10_000 });
-  dataDir = await makeTempDir();
-  backend = (await createRecordingBackend(demoBackendOptions(dataDir.path, service))).backend;
-  await backend.handlers['accounts.tryDemo']({});
-});
-
-afterEach(async () => {
-  await backend.close();
-  await service.close();
-  await dataDir.remove();
-});
 
 it('reduces a day of 1 s levels for the chart and gives figures from every reading', async () => {
-  const { handlers } = backend;
+  const { handlers } = await startDemoBackend();
   const fleet = await handlers['instruments.list']({});
   const serial = fleet.entries.find((e) => e.instrument.type === 'Noise')!.instrument.serialNumber;
   const end = Math.floor(Date.now() / HOUR) * HOUR - 24 * HOUR;

@@ -5,15 +5,12 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Backend } from '../../../src/main/backend/backend';
+import { describe, expect, it } from 'vitest';
 import { csvLines, readingText } from '../../../src/main/backend/data/csv-export';
 import type { DataReadResult } from '../../../src/shared/data';
-import { FieldDeskError } from '../../../src/shared/errors';
 import { API_KEY_HEADER } from '../../../src/shared/service/limits';
-import { startDemoService, type RunningDemoService } from '../../../src/simulator';
-import { createRecordingBackend, demoBackendOptions, DEMO_TEST_KEY } from './backend-helpers';
-import { makeTempDir } from './helpers';
+import { DEMO_TEST_KEY, startDemoBackend } from './backend-helpers';
+import { failureOf } from './helpers';
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 10, 23, 9);
@@ -89,45 +86,26 @@ describe('CSV lines', () => {
 });
 
 describe('data.export against the demo service', () => {
-  let service: RunningDemoService;
-  let dataDir: { path: string; remove(): Promise<void> };
-  let backend: Backend;
-
-  beforeEach(async () => {
-    service = await startDemoService({ port: 0, keys: { [DEMO_TEST_KEY]: '*' }, rateLimit: 10_000 });
-    dataDir = await makeTempDir();
-  });
-  afterEach(async () => {
-    await backend.close();
-    await service.close();
-    await dataDir.remove();
-  });
-
   async function demoBackend(chooseExportPath?: (name: string) => Promise<string | null>) {
-    backend = (
-      await createRecordingBackend({
-        ...demoBackendOptions(dataDir.path, service),
-        ...(chooseExportPath === undefined ? {} : { chooseExportPath }),
-      })
-    ).backend;
-    await backend.handlers['accounts.tryDemo']({});
-    const fleet = await backend.handlers['instruments.list']({});
-    return fleet.entries.find((e) => e.instrument.type === 'Noise')!.instrument.serialNumber;
+    const made = await startDemoBackend(chooseExportPath === undefined ? {} : { chooseExportPath });
+    const fleet = await made.handlers['instruments.list']({});
+    const serial = fleet.entries.find((e) => e.instrument.type === 'Noise')!.instrument.serialNumber;
+    return { ...made, serial };
   }
 
   it('writes every reading the service sent, at full resolution, into the exports folder', async () => {
-    const serial = await demoBackend();
+    const { handlers, service, dataDir, serial } = await demoBackend();
     const end = Math.floor(Date.now() / HOUR) * HOUR - 24 * HOUR;
     const query = { serial, dataset: 'noiseTimeHistory' as const, start: end - HOUR, end };
-    const saved = await backend.handlers['data.export']({
+    const saved = await handlers['data.export']({
       ...query,
       options: { values: ['LAeq', 'LAFMax'] },
     });
     if (!saved.saved) throw new Error('expected the export to be saved');
-    expect(saved.path).toBe(join(dataDir.path, 'exports', saved.fileName));
+    expect(saved.path).toBe(join(dataDir, 'exports', saved.fileName));
     expect(saved.fileName).toMatch(new RegExp(`^${serial} Noise time history .*\\.csv$`));
     // Complete under its final name; no temporary file left.
-    expect(await readdir(join(dataDir.path, 'exports'))).toEqual([saved.fileName]);
+    expect(await readdir(join(dataDir, 'exports'))).toEqual([saved.fileName]);
 
     const csv = (await readFile(saved.path, 'utf8')).trimEnd().split('\r\n');
     expect(csv[0]).toBe('Time (UTC),LAeq (dB),LAFMax (dB)');
@@ -170,19 +148,13 @@ describe('data.export against the demo service', () => {
 
   it('saves nothing when the user cancels, and says why when the place cannot be written', async () => {
     let answer: string | null = null;
-    const serial = await demoBackend(async () => answer);
+    const { handlers, dataDir, serial } = await demoBackend(async () => answer);
     const end = Math.floor(Date.now() / HOUR) * HOUR - 24 * HOUR;
     const query = { serial, dataset: 'noiseTimeHistory' as const, start: end - HOUR, end };
-    await expect(backend.handlers['data.export'](query)).resolves.toEqual({ saved: false });
+    await expect(handlers['data.export'](query)).resolves.toEqual({ saved: false });
 
-    answer = join(dataDir.path, 'no-such-folder', 'export.csv');
-    const refused = await backend.handlers['data.export'](query).then(
-      () => null,
-      (error: unknown) => error,
-    );
-    expect(refused).toBeInstanceOf(FieldDeskError);
-    expect((refused as FieldDeskError).message).toMatch(
-      /could not write the export to .*no-such-folder.*\(ENOENT\)/,
-    );
+    answer = join(dataDir, 'no-such-folder', 'export.csv');
+    const refused = await failureOf(handlers['data.export'](query));
+    expect(refused.message).toMatch(/could not write the export to .*no-such-folder.*\(ENOENT\)/);
   });
 });

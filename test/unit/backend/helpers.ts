@@ -1,5 +1,6 @@
 /** Small loopback HTTP servers with scripted faults, and other helpers for the backend tests. */
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
+import { FieldDeskError } from '../../../src/shared/errors';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -178,3 +179,14 @@ export const finishedCalibration = (over: Partial<OperationSnapshot> = {}): Oper
   error: null,
   ...over,
 });
+
+/** The FieldDeskError a call fails with; the test fails if it does not fail, or fails otherwise. */
+export async function failureOf(promise: Promise<unknown>): Promise<FieldDeskError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(FieldDeskError);
+    return error as FieldDeskError;
+  }
+  throw new Error('expected the call to fail');
+}

@@ -6,13 +6,12 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Backend } from '../../../src/main/backend/backend';
-import { FieldDeskError } from '../../../src/shared/errors';
 import { parseRequestArg } from '../../../src/shared/ipc/contract';
 import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER } from '../../../src/shared/service/webhooks';
 import { startDemoService, type RunningDemoService } from '../../../src/simulator';
 import { startReceiver } from '../simulator/webhook-helpers';
 import { createRecordingBackend, demoBackendOptions, DEMO_TEST_KEY } from './backend-helpers';
-import { makeTempDir } from './helpers';
+import { makeTempDir, failureOf } from './helpers';
 
 let service: RunningDemoService;
 let dataDir: { path: string; remove(): Promise<void> };
@@ -47,16 +46,6 @@ async function demoBackend(fetchOverride?: typeof fetch) {
   return made.handlers;
 }
 
-async function failure(promise: Promise<unknown>): Promise<FieldDeskError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(FieldDeskError);
-    return error as FieldDeskError;
-  }
-  throw new Error('expected the call to fail');
-}
-
 const serialOf = async (handlers: Awaited<ReturnType<typeof demoBackend>>) =>
   (await handlers['instruments.list']({})).entries[0]!.instrument.serialNumber;
 
@@ -87,7 +76,7 @@ describe('webhooks against the demo service', () => {
 
     await handlers['webhooks.delete']({ id: created.webhook.id });
     expect((await handlers['webhooks.list']({})).webhooks).toEqual([]);
-    expect((await failure(handlers['webhooks.delete']({ id: created.webhook.id }))).code).toBe('notFound');
+    expect((await failureOf(handlers['webhooks.delete']({ id: created.webhook.id }))).code).toBe('notFound');
   });
 
   it('keeps a secret the user chose', async () => {
@@ -156,7 +145,7 @@ describe('webhooks against the demo service', () => {
     backends.push(made.backend);
     await made.handlers['accounts.tryDemo']({});
     await expect(made.handlers['webhooks.list']({})).resolves.toMatchObject({ webhooks: [] });
-    const refused = await failure(
+    const refused = await failureOf(
       made.handlers['webhooks.create']({
         type: 'NewEvent',
         instrument: 'QT100001',
@@ -197,7 +186,7 @@ describe('webhooks on a service without the demo extension, and odd answers', ()
       url: 'https://receiver.example.com/events',
     });
     expect((await handlers['webhooks.list']({})).canSendTest).toBe(false);
-    const refused = await failure(handlers['webhooks.sendTest']({ id: webhook.id }));
+    const refused = await failureOf(handlers['webhooks.sendTest']({ id: webhook.id }));
     expect(refused.code).toBe('invalidRequest');
     expect(refused.message).toMatch(/only the FieldDesk demo service can/);
   });
