@@ -89,6 +89,16 @@ test('spectra as bars by band, and one chart per quantity (PPV apart from its fr
   await expect(page.getByText('_500Hz')).toHaveCount(0);
   await keepScreenshot(page, testInfo, 'data-spectrum');
 
+  // Frequency time history: a spectrogram, bands up the side, levels as colour with a legend.
+  await page.goto(`${harness.url}#/instruments/${noise}/data/frequencyTimeHistory`);
+  const spectrogram = page.getByTestId('spectrogram');
+  await expect(spectrogram).toHaveAttribute('data-bands', '10');
+  await expect(spectrogram).not.toHaveAttribute('data-cells', '0');
+  await expect(spectrogram).toContainText(
+    /10 bands in 240 time slots, Z-weighted, from -?\d+\.\d dB \(dark\) to \d+\.\d dB \(yellow\)/,
+  );
+  await keepScreenshot(page, testInfo, 'data-spectrogram');
+
   await page.goto(`${harness.url}#/instruments/${vibration}/data/vibrationPPV`);
   const charts = page.getByTestId('data-chart');
   await expect(charts).toHaveCount(2);
