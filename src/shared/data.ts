@@ -145,6 +145,15 @@ export interface DataReadResult {
   chart?: { columns: number; figures: ChannelFigures[] };
 }
 
+/** One noise event's own time history (`data.eventTimeHistory`), with the figures of its readings. */
+export interface EventTimeHistory {
+  id: string;
+  series: SeriesChannel[];
+  figures: ChannelFigures[];
+  /** From its first to just after its last reading; null when it has none. */
+  range: TimeInterval | null;
+}
+
 /** The answer to `data.export`: where the file went, or that the user chose not to save it. */
 export type DataExportResult =
   | { saved: false }

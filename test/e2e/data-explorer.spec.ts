@@ -114,3 +114,34 @@ test('spectra as bars by band, and one chart per quantity (PPV apart from its fr
   );
   await keepScreenshot(page, testInfo, 'data-vibration');
 });
+
+test("the events table reads as events and opens an event's own time history", async ({
+  page,
+  harness,
+}, testInfo) => {
+  await tryTheDemo(page, harness);
+  const noise = generateDemoFleet(1, Date.now()).find(
+    (instrument) => instrument.wire.type === 'Noise' && instrument.condition.measuring,
+  )!.wire.serialNumber;
+  await page.goto(`${harness.url}#/instruments/${noise}/data/events`);
+  const rows = page.getByTestId('event-row');
+  await expect(rows.first()).toBeVisible();
+  // Times, a trigger, a duration and the overall values in dB; never raw ids.
+  await expect(rows.first()).toContainText(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
+  await expect(rows.first()).toContainText(/\d+ (s|min)/);
+  await expect(rows.first()).toContainText(/\d+\.\d \/ \d+\.\d \/ \d+\.\d dB/);
+  await expect(page.getByTestId('events-table')).not.toContainText('th_');
+
+  await rows
+    .first()
+    .getByRole('button', { name: /^Open the event at / })
+    .click();
+  const detail = page.getByTestId('event-detail');
+  await expect(detail.getByRole('heading', { level: 2 })).toContainText(/^Event at \d{4}-\d\d-\d\d/);
+  await expect(detail.getByTestId('data-chart')).toHaveAttribute('data-samples', /^[1-9]\d*$/);
+  await expect(detail.getByTestId('range-figures').locator('tr[data-name="LAeq"]')).toBeVisible();
+  await expect(rows.first()).toHaveAttribute('aria-current', 'true');
+  await keepScreenshot(page, testInfo, 'data-event');
+  await detail.getByRole('button', { name: 'Close' }).click();
+  await expect(detail).toHaveCount(0);
+});

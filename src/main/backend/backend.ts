@@ -146,7 +146,12 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     }),
     ...operationHandlers(operations),
     ...historyHandlers(accounts, readThroughCache, now),
-    ...dataHandlers(accounts, readThroughCache, options.chooseExportPath ?? exportsFolder(options.dataDir)),
+    ...dataHandlers(
+      accounts,
+      access,
+      readThroughCache,
+      options.chooseExportPath ?? exportsFolder(options.dataDir),
+    ),
     ...syncHandlers(accounts, access, local),
     ...cacheHandlers(accounts, local),
     ...connectivityHandlers(connectivity),

@@ -32,6 +32,7 @@ export const REQUEST_CHANNELS = [
   'settings.confirm',
   'data.read',
   'data.export',
+  'data.eventTimeHistory',
   'sync.start',
   'sync.list',
   'sync.cancel',

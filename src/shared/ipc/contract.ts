@@ -18,6 +18,7 @@ import {
   DATASETS,
   type CacheSummary,
   type DataExportResult,
+  type EventTimeHistory,
   type DataReadResult,
   type HistoryRead,
   type SyncSnapshot,
@@ -267,6 +268,17 @@ export const REQUESTS = {
       })
       .strict()
       .superRefine(checkTimeRange),
+  ),
+  /** One noise event's time history, read from the service (the `timeHistoryId` of an event record). */
+  'data.eventTimeHistory': request<EventTimeHistory>()(
+    z
+      .object({
+        id: z
+          .string()
+          .trim()
+          .regex(/^[A-Za-z0-9_.:=+/-]{1,256}$/, 'That is not the time history id of an event.'),
+      })
+      .strict(),
   ),
   /** Writes what `data.read` answers, at full resolution, to a CSV file the user chooses. */
   'data.export': request<DataExportResult>()(z.object(dataQueryFields).strict().superRefine(checkTimeRange)),

@@ -59,3 +59,24 @@ it('reduces a day of 1 s levels for the chart and gives figures from every readi
   expect(laeq.first).toBe(inZoom[0]);
   expect(laeq.last).toBe(inZoom[inZoom.length - 1]);
 });
+
+it("opens a noise event's own time history, labelled, with the figures of its readings", async () => {
+  const { handlers } = await startDemoBackend();
+  const fleet = await handlers['instruments.list']({});
+  const serial = fleet.entries.find((e) => e.instrument.type === 'Noise' && e.status?.measuring)!.instrument
+    .serialNumber;
+  const end = Math.floor(Date.now() / HOUR) * HOUR;
+  const events = await handlers['data.read']({ serial, dataset: 'events', start: end - 24 * HOUR, end });
+  const event = events.records!.rows.find((row) => typeof row['timeHistoryId'] === 'string')!;
+  const history = await handlers['data.eventTimeHistory']({ id: event['timeHistoryId'] as string });
+  expect(history.series.length).toBeGreaterThan(0);
+  const laeq = history.series.find((c) => c.name === 'LAeq')!;
+  expect(laeq.label).toBe('LAeq');
+  const readings = [...laeq.values].filter((v) => !Number.isNaN(v));
+  const figures = history.figures.find((f) => f.name === 'LAeq')!;
+  expect(figures.readings).toBe(readings.length);
+  expect(figures.max?.value).toBe(Math.max(...readings));
+  // It covers the event: from before its start to after its end.
+  expect(history.range!.start).toBeLessThanOrEqual(event['startTime'] as number);
+  expect(history.range!.end).toBeGreaterThanOrEqual(event['endTime'] as number);
+});

@@ -133,6 +133,9 @@ export function fakeDataSource(options: FakeOptions = {}): FakeSource {
         bytes: chunks.reduce((sum, c) => sum + c.bytes, 0),
       };
     },
+    async eventTimeHistory() {
+      throw new FieldDeskError('notFound', 'The fake source has no event time histories.');
+    },
   };
   return source;
 }

@@ -12,7 +12,9 @@ import type { AccountState } from '../accounts/account-state';
 import type { HandlersOf } from '../core/handler-types';
 import { forChart } from './chart-view';
 import { writeCsv } from './csv-export';
-import { withLabels } from './labels';
+import { channelLabel, withLabels } from './labels';
+import { channelFigures } from '../../../shared/series-figures';
+import type { ServiceAccess } from '../accounts/service-access';
 import { DATA_REFETCH_AFTER_MS, type ReadThroughCache } from './read-through-cache';
 
 /** Where an export goes: the user's choice (a save dialog in the app), or null when they cancel. */
@@ -35,6 +37,7 @@ export function exportFileName(query: DatasetQuery): string {
 
 export function dataHandlers(
   accounts: AccountState,
+  access: ServiceAccess,
   read: ReadThroughCache,
   chooseExportPath: ChooseExportPath,
 ): HandlersOf<'data'> {
@@ -57,6 +60,21 @@ export function dataHandlers(
     'data.read': async ({ chartWidth, ...query }) => {
       const result = await readQuery(query);
       return chartWidth === undefined ? result : forChart(result, chartWidth);
+    },
+
+    'data.eventTimeHistory': async ({ id }) => {
+      const source = await access.dataSourceFor(accounts.requireActive());
+      const series = (await source.eventTimeHistory(id)).map((channel) => ({
+        ...channel,
+        label: channelLabel('noiseTimeHistory', channel.name),
+      }));
+      const times = series.flatMap((c) =>
+        c.times.length === 0 ? [] : [c.times[0]!, c.times[c.times.length - 1]!],
+      );
+      // Just past the last reading, so the last one is inside the range.
+      const range = times.length === 0 ? null : { start: Math.min(...times), end: Math.max(...times) + 1 };
+      const figures = range === null ? [] : series.map((channel) => channelFigures(channel, range));
+      return { id, series, figures, range };
     },
 
     'data.export': async (query) => {

@@ -27,6 +27,8 @@ export interface DataSource {
   planRequests(query: DatasetQuery): TimeInterval[];
   /** Throws FieldDeskError('invalidInput'). */
   validate(query: DatasetQuery): void;
+  /** The time history of one noise event (`/data/events/timehistory/{id}`). */
+  eventTimeHistory(id: string, signal?: AbortSignal): Promise<SeriesChannel[]>;
 }
 
 /** The real client must stay usable as a source (checked by the compiler, costs nothing at run time). */

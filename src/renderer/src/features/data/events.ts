@@ -1,0 +1,65 @@
+/** Noise events as engineers read them: when, what triggered, how loud, how long (pure, tested directly). */
+import type { CellValue, RecordTable } from '../../../../shared/data';
+import { dbText } from '../../../../shared/format';
+
+export interface EventRow {
+  start: number;
+  end: number | null;
+  trigger: string;
+  level: number | null;
+  overall: Array<number | null>;
+  octave: Array<number | null> | null;
+  timeHistoryId: string | null;
+  hasAudio: boolean;
+}
+
+const numberOr = (value: CellValue | undefined) => (typeof value === 'number' ? value : null);
+/** A list cell ("58.2, 71.3, –"; the parser writes a missing item as "–") as numbers and gaps. */
+const listOf = (value: CellValue | undefined): Array<number | null> | null => {
+  if (typeof value !== 'string' || value.trim() === '') return null;
+  return value.split(',').map((item) => {
+    const number = Number(item.trim());
+    return item.trim() === '' || !Number.isFinite(number) ? null : number;
+  });
+};
+
+/** The event records as rows, newest first. */
+export function eventRows(table: RecordTable): EventRow[] {
+  return table.rows
+    .flatMap((row): EventRow[] => {
+      const start = numberOr(row['startTime']);
+      if (start === null) return [];
+      const id = row['timeHistoryId'];
+      const audio = row['audioId'];
+      return [
+        {
+          start,
+          end: numberOr(row['endTime']),
+          trigger: typeof row['name'] === 'string' && row['name'] !== '' ? row['name'] : 'Unnamed trigger',
+          level: numberOr(row['level']),
+          overall: listOf(row['overall']) ?? [],
+          octave: listOf(row['octave']),
+          timeHistoryId: typeof id === 'string' && id !== '' ? id : null,
+          hasAudio: typeof audio === 'string' && audio !== '',
+        },
+      ];
+    })
+    .sort((a, b) => b.start - a.start);
+}
+
+/** "42 s", "3 min 5 s", "1 h 2 min": how long an event lasted. */
+export function eventDurationText(start: number, end: number | null): string {
+  if (end === null || end < start) return '—';
+  const seconds = Math.round((end - start) / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return seconds % 60 === 0 ? `${minutes} min` : `${minutes} min ${seconds % 60} s`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** The event's overall values as the service sent them (their meaning is not documented). */
+export function overallText(values: ReadonlyArray<number | null>): string {
+  return values.length === 0
+    ? '—'
+    : `${values.map((v) => dbText(v, { decimals: 1, unit: false })).join(' / ')} dB`;
+}
