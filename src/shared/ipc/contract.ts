@@ -8,21 +8,14 @@ import { z } from 'zod';
 import { REQUEST_CHANNELS, type EventChannel, type RequestChannel } from './channels';
 import { noArgs, request, serialSchema, type RequestSpec } from './request-spec';
 import { WEBHOOK_REQUESTS } from './webhook-requests';
+import { checkTimeRange, DATA_REQUESTS, datasetSchema, epochMsSchema, rangeFields } from './data-requests';
 import type { AccountCheck, AccountSummary, AccountsState } from '../accounts';
 import { accountNameSchema, apiKeySchema, baseUrlSchema } from '../accounts';
 import { FieldDeskError, toErrorData, type FieldDeskErrorData } from '../errors';
 import type { Instrument, InstrumentStatus } from '../service/schemas';
 import { INSTRUMENT_NAME_MAX_LENGTH } from '../service/limits';
 import { ACTIONS } from '../service/wire';
-import {
-  DATASETS,
-  type CacheSummary,
-  type DataExportResult,
-  type EventTimeHistory,
-  type DataReadResult,
-  type HistoryRead,
-  type SyncSnapshot,
-} from '../data';
+import { DATASETS, type CacheSummary, type HistoryRead, type SyncSnapshot } from '../data';
 import {
   CALIBRATION_TOLERANCE_MAX_DB,
   CALIBRATION_TOLERANCE_MIN_DB,
@@ -50,12 +43,6 @@ export const actionNameSchema = z.enum(ACTIONS, {
 });
 
 export const operationIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Unknown operation.');
-
-const epochMsSchema = z
-  .number({ error: 'Give the time as a number of milliseconds since 1970.' })
-  .int('Give the time as a whole number of milliseconds.')
-  .min(0, 'The time cannot be before 1970.')
-  .max(8.64e15, 'That time is out of range.');
 
 /** `{ serial, start, end }` of a history read: epoch ms, start before end, at most ten years. */
 export const historyRangeSchema = z
@@ -160,44 +147,6 @@ export interface Connectivity {
 
 const byAccountId = z.object({ id: accountIdSchema }).strict();
 
-const datasetSchema = z.enum(DATASETS);
-const datasetOptionsSchema = z
-  .object({
-    values: z
-      .array(z.string().regex(/^[A-Za-z0-9]{1,16}$/, 'That is not a value name.'))
-      .max(40)
-      .optional(),
-    bands: z.enum(['Octave', 'Third']).optional(),
-    weighting: z.enum(['A', 'C', 'Z']).optional(),
-    period: z
-      .string()
-      .regex(
-        /^P(?:\d+D)?(?:T(?:\d+H)?(?:\d+M)?(?:\d+(?:\.\d+)?S)?)?$/,
-        'The period must be an ISO 8601 duration such as PT1M.',
-      )
-      .optional(),
-  })
-  .strict();
-
-/** Ten years: longer than any sensible view or sync, short enough to refuse nonsense. */
-const MAX_QUERY_SPAN_MS = 10 * 366 * 24 * 3_600_000;
-const rangeFields = { start: epochMsSchema, end: epochMsSchema };
-
-function checkTimeRange(value: { start: number; end: number }, ctx: z.RefinementCtx): void {
-  if (value.end <= value.start) {
-    ctx.addIssue({ code: 'custom', message: 'The end must be after the start.', path: ['end'] });
-  } else if (value.end - value.start > MAX_QUERY_SPAN_MS) {
-    ctx.addIssue({ code: 'custom', message: 'Choose a range of at most ten years.', path: ['end'] });
-  }
-}
-
-const dataQueryFields = {
-  serial: serialSchema,
-  dataset: datasetSchema,
-  options: datasetOptionsSchema.optional(),
-  ...rangeFields,
-};
-
 export const REQUESTS = {
   'app.getInfo': request<AppInfo>()(noArgs),
   /** Notices not yet dismissed, oldest first. */
@@ -254,34 +203,7 @@ export const REQUESTS = {
   'settings.update': request<SettingsState>()(settingsUpdateSchema),
   /** Confirms the calibration settings as they are (after saved settings could not be read). */
   'settings.confirm': request<SettingsState>()(noArgs),
-  'data.read': request<DataReadResult>()(
-    z
-      .object({
-        ...dataQueryFields,
-        /** Reduce the series for a chart this many pixel columns wide; figures come from every reading. */
-        chartWidth: z
-          .number()
-          .int('The chart width must be a whole number of pixels.')
-          .min(50, 'The chart must be at least 50 pixels wide.')
-          .max(10_000, 'The chart can be at most 10,000 pixels wide.')
-          .optional(),
-      })
-      .strict()
-      .superRefine(checkTimeRange),
-  ),
-  /** One noise event's time history, read from the service (the `timeHistoryId` of an event record). */
-  'data.eventTimeHistory': request<EventTimeHistory>()(
-    z
-      .object({
-        id: z
-          .string()
-          .trim()
-          .regex(/^[A-Za-z0-9_.:=+/-]{1,256}$/, 'That is not the time history id of an event.'),
-      })
-      .strict(),
-  ),
-  /** Writes what `data.read` answers, at full resolution, to a CSV file the user chooses. */
-  'data.export': request<DataExportResult>()(z.object(dataQueryFields).strict().superRefine(checkTimeRange)),
+  ...DATA_REQUESTS,
   'sync.start': request<SyncSnapshot>()(
     z
       .object({

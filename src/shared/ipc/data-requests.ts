@@ -1,0 +1,79 @@
+/** The contract's data requests (`data.*`) and the query fields they share with site sync. */
+import { z } from 'zod';
+import { DATASETS, type DataExportResult, type DataReadResult, type EventTimeHistory } from '../data';
+import { request, serialSchema } from './request-spec';
+
+export const epochMsSchema = z
+  .number({ error: 'Give the time as a number of milliseconds since 1970.' })
+  .int('Give the time as a whole number of milliseconds.')
+  .min(0, 'The time cannot be before 1970.')
+  .max(8.64e15, 'That time is out of range.');
+
+export const datasetSchema = z.enum(DATASETS);
+const datasetOptionsSchema = z
+  .object({
+    values: z
+      .array(z.string().regex(/^[A-Za-z0-9]{1,16}$/, 'That is not a value name.'))
+      .max(40)
+      .optional(),
+    bands: z.enum(['Octave', 'Third']).optional(),
+    weighting: z.enum(['A', 'C', 'Z']).optional(),
+    period: z
+      .string()
+      .regex(
+        /^P(?:\d+D)?(?:T(?:\d+H)?(?:\d+M)?(?:\d+(?:\.\d+)?S)?)?$/,
+        'The period must be an ISO 8601 duration such as PT1M.',
+      )
+      .optional(),
+  })
+  .strict();
+
+/** Ten years: longer than any sensible view or sync, short enough to refuse nonsense. */
+const MAX_QUERY_SPAN_MS = 10 * 366 * 24 * 3_600_000;
+export const rangeFields = { start: epochMsSchema, end: epochMsSchema };
+
+export function checkTimeRange(value: { start: number; end: number }, ctx: z.RefinementCtx): void {
+  if (value.end <= value.start) {
+    ctx.addIssue({ code: 'custom', message: 'The end must be after the start.', path: ['end'] });
+  } else if (value.end - value.start > MAX_QUERY_SPAN_MS) {
+    ctx.addIssue({ code: 'custom', message: 'Choose a range of at most ten years.', path: ['end'] });
+  }
+}
+
+const dataQueryFields = {
+  serial: serialSchema,
+  dataset: datasetSchema,
+  options: datasetOptionsSchema.optional(),
+  ...rangeFields,
+};
+
+export const DATA_REQUESTS = {
+  'data.read': request<DataReadResult>()(
+    z
+      .object({
+        ...dataQueryFields,
+        /** Reduce the series for a chart this many pixel columns wide; figures come from every reading. */
+        chartWidth: z
+          .number()
+          .int('The chart width must be a whole number of pixels.')
+          .min(50, 'The chart must be at least 50 pixels wide.')
+          .max(10_000, 'The chart can be at most 10,000 pixels wide.')
+          .optional(),
+      })
+      .strict()
+      .superRefine(checkTimeRange),
+  ),
+  /** One noise event's time history, read from the service (the `timeHistoryId` of an event record). */
+  'data.eventTimeHistory': request<EventTimeHistory>()(
+    z
+      .object({
+        id: z
+          .string()
+          .trim()
+          .regex(/^[A-Za-z0-9_.:=+/-]{1,256}$/, 'That is not the time history id of an event.'),
+      })
+      .strict(),
+  ),
+  /** Writes what `data.read` answers, at full resolution, to a CSV file the user chooses. */
+  'data.export': request<DataExportResult>()(z.object(dataQueryFields).strict().superRefine(checkTimeRange)),
+};
