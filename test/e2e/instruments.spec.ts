@@ -113,8 +113,11 @@ test('a key without instruments:write cannot rename, and the app says why', asyn
   await page.goto(harness.url);
   await addAccount(page, { name: 'Read-only client', baseUrl: service.baseUrl, apiKey: 'read-only' });
   await page.getByRole('table').getByRole('row').nth(1).getByRole('link').click();
+  // Wait for the instrument's own page (it loads when first opened) before reading its name.
+  await expect(page.getByRole('button', { name: 'Rename' })).toBeVisible();
   const heading = page.getByRole('heading', { level: 1 });
   const originalName = (await heading.innerText()).trim();
+  expect(originalName).not.toBe('Instruments');
 
   await page.getByRole('button', { name: 'Rename' }).click();
   await page.getByLabel('Instrument name').fill('Should not stick');
