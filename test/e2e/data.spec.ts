@@ -35,6 +35,8 @@ test('prepare for a site visit, lose the service, and keep browsing the data fro
   const row = page.getByRole('table').getByRole('row').nth(1);
   const serial = (await row.getByRole('cell').nth(1).innerText()).trim();
   await row.getByRole('link').click();
+  // The instrument's own page (loaded when first opened): the list has a "Prepare" button too.
+  await expect(page.getByRole('button', { name: 'Rename' })).toBeVisible();
   await expect(page.getByText(serial).first()).toBeVisible();
 
   // Prepare for site visit: this instrument is preselected, its default datasets, last 24 hours.

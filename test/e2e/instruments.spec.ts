@@ -31,6 +31,7 @@ test('try the demo, filter the fleet, open an instrument and rename it', async (
 
   // Open it and rename it in place.
   await page.getByRole('table').getByRole('row').nth(1).getByRole('link').click();
+  await expect(page.getByRole('button', { name: 'Rename' })).toBeVisible();
   await expect(page.getByText(firstSerial).first()).toBeVisible();
   await keepScreenshot(page, testInfo, 'instrument-detail');
   await page.getByRole('button', { name: 'Rename' }).click();
