@@ -49,6 +49,22 @@ export const TIME_AXIS_FORMATS = {
 export const CHART_FONT = { size: 14, weight: 600 } as const;
 
 /**
+ * The look of an axis on the bar and matrix charts: its title in the chart font, ticks alike, a
+ * 2 px base line, and grid lines across the plot or none. `ticks` adds to the ticks' options.
+ */
+export function axisStyle(title: string, grid: boolean, ticks: Record<string, unknown> = {}) {
+  return {
+    title: { display: true, text: title, color: CHART_COLORS.text, font: CHART_FONT },
+    ticks: { color: CHART_COLORS.text, font: CHART_FONT, ...ticks },
+    grid: grid ? { color: CHART_COLORS.grid } : { display: false },
+    border: { color: CHART_COLORS.text, width: 2 },
+  };
+}
+
+/** The tooltip's text size on every chart. */
+export const TOOLTIP_FONTS = { titleFont: { size: 14 }, bodyFont: { size: 14 } } as const;
+
+/**
  * What every line chart here shares: it fills its box, draws at once (no animation) from points
  * already in `{ x, y }` order, and its tooltip follows the time nearest the pointer.
  */
