@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createDataClient, type DataClientOptions } from '../../../src/main/backend/service/data-client';
-import { bandCentreFrequency, canonicalBandName } from '../../../src/main/backend/service/parse/names';
+import { canonicalBandName } from '../../../src/main/backend/service/parse/names';
+import { bandCentreFrequency } from '../../../src/shared/service/bands';
 import { parseDataset } from '../../../src/main/backend/service/parse/records';
 import type { Answer } from '../../../src/main/backend/service/parse/time-history';
 import { createCacheStore } from '../../../src/main/backend/cache/cache-store';

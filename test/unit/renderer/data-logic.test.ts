@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordColumn, RecordTable, SeriesChannel } from '../../../src/shared/data';
+import type { ChannelFigures } from '../../../src/shared/series-figures';
 import {
   buildDataChart,
   chartGroups,
@@ -211,6 +212,13 @@ describe('chart model', () => {
       { ...channel('offset', [0.1]), label: 'Offset', quantity: 'level difference' },
     ]);
     expect(calibration.map((g) => g.title)).toEqual(['Level (dB)', 'Offset (dB)']);
+    // With the backend's figures, each group carries those of its own channels.
+    const figure = (name: string) => ({ name, label: name }) as ChannelFigures;
+    const withFigures = chartGroups(
+      [channel('vMaxX', [1], T0, 1000, 'mm/s'), channel('fDomX', [20], T0, 1000, 'Hz')],
+      [figure('fDomX'), figure('vMaxX')],
+    );
+    expect(withFigures.map((g) => g.figures?.map((f) => f.name))).toEqual([['vMaxX'], ['fDomX']]);
   });
 
   it('finds the time of a chart position again in UTC mode, across a daylight-saving change', () => {

@@ -5,12 +5,8 @@
  * channel's `name` (the cache and the queries use it).
  */
 import type { DataReadResult, Dataset } from '../../../shared/data';
-import { bandCentreFrequency } from '../service/parse/names';
+import { bandLabel } from '../../../shared/service/bands';
 import { RECORD_SPECS, type RecordDataset } from '../service/parse/record-specs';
-
-export function bandLabel(frequency: number): string {
-  return frequency < 1000 ? `${frequency} Hz` : `${frequency / 1000} kHz`;
-}
 
 const columnOf = (dataset: Dataset, name: string) =>
   (RECORD_SPECS as Partial<Record<Dataset, (typeof RECORD_SPECS)[RecordDataset]>>)[dataset]?.columns.find(
@@ -20,8 +16,7 @@ const columnOf = (dataset: Dataset, name: string) =>
 export function channelLabel(dataset: Dataset, name: string): string {
   const column = columnOf(dataset, name);
   if (column !== undefined) return column.label;
-  const frequency = dataset.startsWith('frequency') ? bandCentreFrequency(name) : null;
-  return frequency === null ? name : bandLabel(frequency);
+  return dataset.startsWith('frequency') ? bandLabel(name) : name;
 }
 
 export function withLabels(result: DataReadResult): DataReadResult {

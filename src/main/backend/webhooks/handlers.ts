@@ -4,7 +4,7 @@
  * one; the screen gets a secret once after creation and when the user asks to reveal it.
  */
 import { FieldDeskError } from '../../../shared/errors';
-import type { DemoDeliveryRecord, WebhookRecord } from '../../../shared/service/webhook-schemas';
+import type { WebhookRecord } from '../../../shared/service/webhook-schemas';
 import type { Webhook, WebhookDelivery } from '../../../shared/webhooks';
 import type { AccountState } from '../accounts/account-state';
 import type { ServiceAccess } from '../accounts/service-access';
@@ -13,10 +13,6 @@ import type { ServiceClient } from '../service/client';
 
 function toWebhook({ secret, notes, ...record }: WebhookRecord): Webhook {
   return { ...record, hasSecret: secret !== null && secret !== '', ...(notes ? { notes } : {}) };
-}
-
-function toDelivery({ id, type, sample, createdAt, state, attempts }: DemoDeliveryRecord): WebhookDelivery {
-  return { id, type, sample, createdAt, state, attempts };
 }
 
 const NO_TEST_DELIVERY =
@@ -105,13 +101,16 @@ export function webhookHandlers(
     'webhooks.sendTest': ({ id }) =>
       withActive(async (client) => {
         await requireTestDelivery(client);
-        return toDelivery(await client.webhooks.sendTest(id));
+        // The demo's delivery record is already the app's shape (epoch ms, plain attempts).
+        const delivery: WebhookDelivery = await client.webhooks.sendTest(id);
+        return delivery;
       }),
 
     'webhooks.deliveries': ({ id }) =>
       withActive(async (client) => {
         await requireTestDelivery(client);
-        return (await client.webhooks.deliveries(id)).map(toDelivery);
+        const deliveries: WebhookDelivery[] = await client.webhooks.deliveries(id);
+        return deliveries;
       }),
   };
 }

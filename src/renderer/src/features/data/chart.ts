@@ -98,13 +98,18 @@ export interface ChartGroup {
   /** "PPV X, PPV Y, PPV Z"; a long list as its first and last ("31.5 Hz … 16 kHz"). */
   title: string;
   series: SeriesChannel[];
+  /** The figures of these channels, when the backend sent figures. */
+  figures?: ChannelFigures[];
 }
 
 /**
  * The channels split by what they measure — their unit, or their quantity where the unit does not
  * tell (a calibration offset apart from the level) — in the order they first appear.
  */
-export function chartGroups(series: readonly SeriesChannel[]): ChartGroup[] {
+export function chartGroups(
+  series: readonly SeriesChannel[],
+  figures?: readonly ChannelFigures[],
+): ChartGroup[] {
   const groups = new Map<string, SeriesChannel[]>();
   for (const channel of series) {
     const key = `${unitKey(channel.unit)}|${channel.quantity ?? ''}`;
@@ -114,7 +119,14 @@ export function chartGroups(series: readonly SeriesChannel[]): ChartGroup[] {
     const labels = channels.map((c) => c.label ?? c.name);
     const names = labels.length > 4 ? `${labels[0]} … ${labels[labels.length - 1]}` : labels.join(', ');
     const unit = channels[0]!.unit;
-    return { key, title: unit ? `${names} (${unit})` : names, series: channels };
+    const title = unit ? `${names} (${unit})` : names;
+    if (figures === undefined) return { key, title, series: channels };
+    return {
+      key,
+      title,
+      series: channels,
+      figures: figures.filter((f) => channels.some((c) => c.name === f.name)),
+    };
   });
 }
 
