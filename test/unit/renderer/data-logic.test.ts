@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordColumn, RecordTable, SeriesChannel } from '../../../src/shared/data';
 import type { ChannelFigures } from '../../../src/shared/series-figures';
-import {
-  buildDataChart,
-  chartGroups,
-  displayX,
-  epochOfX,
-  reducedPoints,
-} from '../../../src/renderer/src/features/data/chart';
+import { buildDataChart, chartGroups, reducedPoints } from '../../../src/renderer/src/features/data/chart';
 import {
   cellText,
   headerText,
@@ -16,7 +10,7 @@ import {
   recordSlice,
   recordsNewestFirst,
 } from '../../../src/renderer/src/features/data/records';
-import { coveredText, fromInputValue, intervalText, toInputValue } from '../../../src/renderer/src/ui/time';
+import { coveredText, intervalText } from '../../../src/renderer/src/ui/time';
 import { customRangeProblem, resolveRange } from '../../../src/renderer/src/features/data/ranges';
 import { provenanceView, shownCopyText } from '../../../src/renderer/src/features/data/provenance';
 import {
@@ -73,23 +67,6 @@ describe('times on screen', () => {
     );
     // Under two days the times matter.
     expect(coveredText({ start: T0, end: T0 + DAY }, 'utc', now)).toBe('12 Nov 14:00 – 13 Nov 14:00 UTC');
-  });
-
-  it('reads and writes datetime-local values in the chosen zone', () => {
-    expect(toInputValue(T0, 'utc')).toBe('2026-11-12T14:00');
-    expect(fromInputValue('2026-11-12T14:00', 'utc')).toBe(T0);
-    const local = fromInputValue('2026-11-12T14:00', 'local');
-    expect(local).toBe(new Date(2026, 10, 12, 14, 0).getTime());
-    expect(toInputValue(local!, 'local')).toBe('2026-11-12T14:00');
-    expect(fromInputValue('2026-11-12', 'utc')).toBeNull();
-    expect(fromInputValue('', 'local')).toBeNull();
-  });
-
-  it('moves x by the local offset for UTC so the local axis prints UTC wall-clock times', () => {
-    expect(displayX(T0, 'local')).toBe(T0);
-    const shifted = displayX(T0, 'utc');
-    const d = new Date(shifted);
-    expect([d.getHours(), d.getMinutes()]).toEqual([14, 0]);
   });
 });
 
@@ -219,13 +196,6 @@ describe('chart model', () => {
       [figure('fDomX'), figure('vMaxX')],
     );
     expect(withFigures.map((g) => g.figures?.map((f) => f.name))).toEqual([['vMaxX'], ['fDomX']]);
-  });
-
-  it('finds the time of a chart position again in UTC mode, across a daylight-saving change', () => {
-    for (const t of [Date.UTC(2026, 2, 29, 0, 30), Date.UTC(2026, 9, 25, 1, 30), T0]) {
-      expect(epochOfX(displayX(t, 'utc'), 'utc')).toBe(t);
-      expect(epochOfX(displayX(t, 'local'), 'local')).toBe(t);
-    }
   });
 
   it('builds one line per channel with an axis per unit, Chart.js set up for big series', () => {

@@ -1,6 +1,6 @@
 /**
  * Chart.js with only the pieces the history charts use (tree-shaking keeps the rest out), the
- * date-fns adapter for the time axis, and the app's font and text colour as defaults.
+ * date-fns adapter for the time axis (in any zone: chart-time-zone.ts), and the app's font and text colour as defaults.
  */
 import {
   Chart,
@@ -13,7 +13,7 @@ import {
   TimeScale,
   Tooltip,
 } from 'chart.js';
-import 'chartjs-adapter-date-fns';
+import './chart-time-zone';
 import { CHART_COLORS } from './chart-base';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, TimeScale, Tooltip, Legend, Filler);

@@ -4,7 +4,7 @@
  */
 // How times and durations read on screen: date-fns patterns on a 24-hour clock, in local time or
 // in the zone the user chose for data. Times inside the app are epoch milliseconds.
-import { format, formatDuration, intervalToDuration, isValid, parse } from 'date-fns';
+import { format, formatDuration, intervalToDuration } from 'date-fns';
 import { DURATION_LOCALE } from '../../../shared/format';
 import { tz } from '@date-fns/tz';
 import type { TimeInterval } from '../../../shared/data';
@@ -13,20 +13,84 @@ export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
 export const DAY_MS = 24 * HOUR_MS;
 
-/** Times on screen are the user's choice; site time comes later. */
-export type DisplayZone = 'local' | 'utc';
+/** An IANA time-zone name, as every site zone is ("Europe/London", "Etc/GMT-3"). */
+export type SiteZone = `${string}/${string}`;
 
-export const ZONE_LABELS: Readonly<Record<DisplayZone, string>> = { local: 'Local', utc: 'UTC' };
+/**
+ * The zone times are shown in: the laptop's own (`local`), `utc`, or a site's IANA zone. The
+ * user's choice between site, UTC and laptop time resolves to one of these (see `resolveZone`).
+ */
+export type DisplayZone = 'local' | 'utc' | SiteZone;
+
+/** What the user picks times to be shown in. */
+export type ZoneChoice = 'site' | 'utc' | 'local';
+
+export const ZONE_CHOICE_LABELS: Readonly<Record<ZoneChoice, string>> = {
+  site: 'Site',
+  utc: 'UTC',
+  local: 'Laptop',
+};
+
+/** The zone a choice shows times in; site time without a known site zone falls back to UTC. */
+export function resolveZone(choice: ZoneChoice, site: SiteZone | null): DisplayZone {
+  if (choice === 'site') return site ?? 'utc';
+  return choice;
+}
+
+export const isSiteZone = (zone: string): zone is SiteZone => /^[A-Za-z_+-]+\/[A-Za-z0-9_+/-]+$/.test(zone);
+
+/** Whether `zone` is a zone this browser can show times in (a saved choice may be from another version). */
+export function isUsableZone(zone: unknown): zone is SiteZone {
+  if (typeof zone !== 'string' || !isSiteZone(zone)) return false;
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const UTC = tz('UTC');
+const zoneContexts = new Map<SiteZone, ReturnType<typeof tz>>();
+
+/** date-fns options that read a time in `zone` (none for the laptop's own zone). */
+export function zoneOptions(zone: DisplayZone): { in?: ReturnType<typeof tz> } {
+  if (zone === 'local') return {};
+  if (zone === 'utc') return { in: UTC };
+  let context = zoneContexts.get(zone);
+  if (!context) {
+    context = tz(zone);
+    zoneContexts.set(zone, context);
+  }
+  return { in: context };
+}
 
 /** `epochMs` in a date-fns pattern, read in `zone`. */
 function formatIn(epochMs: number, pattern: string, zone: DisplayZone = 'local'): string {
-  return format(epochMs, pattern, zone === 'utc' ? { in: UTC } : {});
+  return format(epochMs, pattern, zoneOptions(zone));
 }
 
-/** " UTC" after a time shown in UTC; local times go without. */
-export const zoneSuffix = (zone: DisplayZone): string => (zone === 'utc' ? ' UTC' : '');
+/** "UTC+01:00", "UTC-05:00", "UTC+00:00": the offset of `zone` at `epochMs`, as engineers write it. */
+export function utcOffsetText(epochMs: number, zone: DisplayZone): string {
+  if (zone === 'utc') return 'UTC';
+  return `UTC${formatIn(epochMs, 'xxx', zone)}`;
+}
+
+/**
+ * After a time: " UTC" in UTC, " UTC+01:00" in a site's zone (the offset at that time, so a range
+ * across a daylight-saving change says which side it is on); laptop times go without.
+ */
+export function zoneSuffix(zone: DisplayZone, epochMs: number = Date.now()): string {
+  if (zone === 'local') return '';
+  return ` ${utcOffsetText(epochMs, zone)}`;
+}
+
+/** How a zone is named in titles: "UTC", "Europe/London (UTC+00:00)", "laptop time". */
+export function zoneName(zone: DisplayZone, epochMs: number = Date.now()): string {
+  if (zone === 'utc') return 'UTC';
+  if (zone === 'local') return `laptop time, ${utcOffsetText(epochMs, 'local')}`;
+  return `${zone.replace(/_/g, ' ')}, ${utcOffsetText(epochMs, zone)}`;
+}
 
 /** "10:42", for "Showing what was loaded at 10:42" and "fetched 14:42 UTC". */
 export const clockText = (epochMs: number, zone: DisplayZone = 'local'): string =>
@@ -82,11 +146,13 @@ const sameIn = (a: number, b: number, pattern: string, zone: DisplayZone): boole
  */
 export function intervalText({ start, end }: TimeInterval, zone: DisplayZone): string {
   const sameDay = sameIn(start, end, 'yyyy-MM-dd', zone);
+  // Across a daylight-saving change each end says its own offset.
+  const startSuffix = zoneSuffix(zone, start) === zoneSuffix(zone, end) ? '' : zoneSuffix(zone, start);
   if (sameDay && sameIn(start, end, 'HH:mm', zone)) {
-    return `${formatIn(start, 'd MMM HH:mm:ss', zone)} – ${formatIn(end, 'HH:mm:ss', zone)}${zoneSuffix(zone)}`;
+    return `${formatIn(start, 'd MMM HH:mm:ss', zone)}${startSuffix} – ${formatIn(end, 'HH:mm:ss', zone)}${zoneSuffix(zone, end)}`;
   }
   const endText = formatIn(end, sameDay ? 'HH:mm' : 'd MMM HH:mm', zone);
-  return `${formatIn(start, 'd MMM HH:mm', zone)} – ${endText}${zoneSuffix(zone)}`;
+  return `${formatIn(start, 'd MMM HH:mm', zone)}${startSuffix} – ${endText}${zoneSuffix(zone, end)}`;
 }
 
 /**
@@ -109,21 +175,4 @@ export function coveredText(interval: TimeInterval, zone: DisplayZone, now: numb
     return `${days} ${formatIn(to, 'MMM', zone)}${year}`;
   }
   return `${formatIn(from, 'd MMM', zone)} – ${formatIn(to, 'd MMM', zone)}${year}`;
-}
-
-// ---- <input type="datetime-local"> ------------------------------------------------------------
-
-const INPUT_PATTERNS = ["yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss"] as const;
-
-/** The value of an `<input type="datetime-local">` showing `epochMs` in `zone`. */
-export const toInputValue = (epochMs: number, zone: DisplayZone): string =>
-  formatIn(epochMs, INPUT_PATTERNS[0], zone);
-
-/** Reads an `<input type="datetime-local">` value (seconds optional) as a time in `zone`; null when incomplete. */
-export function fromInputValue(value: string, zone: DisplayZone): number | null {
-  for (const pattern of INPUT_PATTERNS) {
-    const date = parse(value, pattern, new Date(0), zone === 'utc' ? { in: UTC } : {});
-    if (isValid(date)) return date.getTime();
-  }
-  return null;
 }

@@ -13,7 +13,7 @@ import {
   type ChartPoint,
   type LineDataset,
 } from '../../ui/chart-base';
-import { intervalText, MINUTE_MS, ZONE_LABELS, type DisplayZone } from '../../ui/time';
+import { intervalText, zoneName, zoneOptions, type DisplayZone } from '../../ui/time';
 import { countOf } from '../../ui/words';
 import { minMaxReduce } from '../../../../shared/series-reduce';
 import { channelFigures, type ChannelFigures } from '../../../../shared/series-figures';
@@ -47,28 +47,12 @@ export function reducedPoints(
   return Array.from(reduced.times, (x, i) => ({ x, y: reduced.values[i]! }));
 }
 
-/**
- * Chart.js's time axis formats in local time. To show UTC, each x is moved by the local
- * offset at that time, so the local formatter prints the UTC wall clock (within an hour of a
- * daylight-saving change the shift uses the offset before it).
- */
-export function displayX(epochMs: number, zone: DisplayZone): number {
-  return zone === 'utc' ? epochMs + new Date(epochMs).getTimezoneOffset() * MINUTE_MS : epochMs;
-}
-
 /** Indices of readings with no reading right before or after them (a line cannot show them). */
 export function isolatedReadings(points: readonly ChartPoint[]): number[] {
   const reading = (i: number) => i >= 0 && i < points.length && !Number.isNaN(points[i]!.y);
   const found: number[] = [];
   for (let i = 0; i < points.length; i++) if (reading(i) && !reading(i - 1) && !reading(i + 1)) found.push(i);
   return found;
-}
-
-/** The epoch time of an x position on the chart (the inverse of `displayX`). */
-export function epochOfX(x: number, zone: DisplayZone): number {
-  if (zone !== 'utc') return x;
-  const guess = x - new Date(x).getTimezoneOffset() * MINUTE_MS;
-  return x - new Date(guess).getTimezoneOffset() * MINUTE_MS;
 }
 
 export interface DataChartModel {
@@ -184,9 +168,8 @@ export function buildDataChart(
 
   const datasets: LineDataset[] = series.map((channel, index) => {
     const style = SERIES_STYLES[index % SERIES_STYLES.length]!;
-    const reduced = reducedPoints(channel.times, channel.values, range, settings.buckets);
-    const data = zone === 'utc' ? reduced.map((p) => ({ x: displayX(p.x, zone), y: p.y })) : reduced;
-    hasGaps ||= reduced.some((point) => Number.isNaN(point.y));
+    const data = reducedPoints(channel.times, channel.values, range, settings.buckets);
+    hasGaps ||= data.some((point) => Number.isNaN(point.y));
     const isolated = new Set(isolatedReadings(data));
     drawnCount += data.length;
     return {
@@ -224,15 +207,17 @@ export function buildDataChart(
     scales: {
       x: {
         type: 'time',
-        min: displayX(range.start, zone),
-        max: displayX(range.end, zone),
+        min: range.start,
+        max: range.end,
+        // Ticks, steps and labels in the zone shown (see ui/chart-time-zone.ts).
+        adapters: { date: zoneOptions(zone) },
         time: {
           tooltipFormat: 'yyyy-MM-dd HH:mm:ss',
           displayFormats: TIME_AXIS_FORMATS,
         },
         title: {
           display: true,
-          text: `Time (${ZONE_LABELS[zone]})`,
+          text: `Time (${zoneName(zone, range.end)})`,
           color: CHART_COLORS.text,
           font: CHART_FONT,
         },

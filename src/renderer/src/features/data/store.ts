@@ -9,7 +9,8 @@ import type { DataReadResult, Dataset } from '../../../../shared/data';
 import type { RequestArg } from '../../../../shared/ipc/contract';
 import type { FieldDeskError } from '../../../../shared/errors';
 import { asFieldDeskError } from '../../errors';
-import type { DisplayZone } from '../../ui/time';
+import { isUsableZone, resolveZone, type SiteZone, type ZoneChoice } from '../../ui/time';
+import { savedPreference } from '../../ui/saved-preference';
 import type { RangeChoice } from './ranges';
 import { initialChoices, type OptionChoices } from './datasets';
 import { useAccountsStore } from '../accounts/store';
@@ -22,7 +23,23 @@ import { useAccountsStore } from '../accounts/store';
 export const useDataStore = defineStore('data', () => {
   const accounts = useAccountsStore();
 
-  const zone = ref<DisplayZone>('local');
+  /** Site, UTC or laptop time: kept between runs, site time at first. */
+  const zoneChoice = savedPreference<ZoneChoice>(
+    'data.zoneChoice',
+    'site',
+    (v): v is ZoneChoice => v === 'site' || v === 'utc' || v === 'local',
+  );
+  /** Zones the user chose for instruments that report no position, by serial. */
+  const chosenSiteZones = savedPreference<Record<string, SiteZone>>(
+    'data.chosenSiteZones',
+    {},
+    (v): v is Record<string, SiteZone> =>
+      typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(isUsableZone),
+  );
+  /** The shown instrument's site zone, set by the data view; null when it has none. */
+  const siteZone = ref<SiteZone | null>(null);
+  /** The zone every time in the data view is shown in. */
+  const zone = computed(() => resolveZone(zoneChoice.value, siteZone.value));
   const range = ref<RangeChoice>({ kind: 'preset', preset: '24h' });
   /** Option choices per dataset, kept while moving between datasets. */
   const choices = ref<Partial<Record<Dataset, OptionChoices>>>({});
@@ -87,6 +104,9 @@ export const useDataStore = defineStore('data', () => {
   );
 
   return {
+    zoneChoice,
+    chosenSiteZones,
+    siteZone,
     zone,
     range,
     choices,

@@ -4,7 +4,6 @@
  * by instrument, dataset and time range, and the pure state changes of the sync store (merging
  * snapshots, the instrument checklist).
  */
-import { tz } from '@date-fns/tz';
 import { format } from 'date-fns';
 import {
   DATASET_LABELS,
@@ -15,7 +14,7 @@ import {
   type TimeInterval,
 } from '../../../../shared/data';
 import { bytesText } from '../../../../shared/format';
-import { durationText, MINUTE_MS, zoneSuffix, type DisplayZone } from '../../ui/time';
+import { durationText, MINUTE_MS, zoneOptions, zoneSuffix, type DisplayZone } from '../../ui/time';
 
 /** "about 2 min left", "less than a minute left", "working out the time left". */
 export function etaText(etaMs: number | null): string {
@@ -116,9 +115,8 @@ export function syncProgressText(snapshot: SyncSnapshot): string {
 
 // ---- what is missing -------------------------------------------------------------------------
 
-const UTC = tz('UTC');
 const formatIn = (epochMs: number, pattern: string, zone: DisplayZone): string =>
-  format(epochMs, pattern, zone === 'utc' ? { in: UTC } : {});
+  format(epochMs, pattern, zoneOptions(zone));
 
 /**
  * A missing range with the year in every date, so a year's gap never reads as a day:
@@ -127,7 +125,7 @@ const formatIn = (epochMs: number, pattern: string, zone: DisplayZone): string =
 export function missingRangeText({ start, end }: TimeInterval, zone: DisplayZone): string {
   const sameDay = formatIn(start, 'yyyy-MM-dd', zone) === formatIn(end, 'yyyy-MM-dd', zone);
   const endText = formatIn(end, sameDay ? 'HH:mm' : 'd MMM yyyy HH:mm', zone);
-  return `${formatIn(start, 'd MMM yyyy HH:mm', zone)} – ${endText}${zoneSuffix(zone)}`;
+  return `${formatIn(start, 'd MMM yyyy HH:mm', zone)} – ${endText}${zoneSuffix(zone, end)}`;
 }
 
 export interface MissingDataset {
