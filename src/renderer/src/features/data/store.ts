@@ -5,7 +5,8 @@
 import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowRef, watch } from 'vue';
 import { api } from '../../api';
-import type { DataReadResult, Dataset } from '../../../../shared/data';
+import type { DataReadResult, Dataset, TimeInterval } from '../../../../shared/data';
+import { eventRows, type EventRow } from './events';
 import type { RequestArg } from '../../../../shared/ipc/contract';
 import type { FieldDeskError } from '../../../../shared/errors';
 import { asFieldDeskError } from '../../errors';
@@ -81,6 +82,32 @@ export const useDataStore = defineStore('data', () => {
     }
   }
 
+  /**
+   * Noise events of the shown instrument and range, marked on its noise charts. A failure only
+   * leaves the marks out (the chart is what was asked for), with the reason kept for a note.
+   */
+  const eventMarks = shallowRef<{ serial: string; range: TimeInterval; rows: EventRow[] } | null>(null);
+  const eventMarksError = ref<string | null>(null);
+  let eventsGeneration = 0;
+  async function readEventMarks(serial: string, range: TimeInterval): Promise<void> {
+    const started = ++eventsGeneration;
+    try {
+      const answer = await api.data.read({ serial, dataset: 'events', ...range });
+      if (started !== eventsGeneration) return;
+      eventMarks.value = markRaw({ serial, range, rows: answer.records ? eventRows(answer.records) : [] });
+      eventMarksError.value = null;
+    } catch (failure) {
+      if (started !== eventsGeneration) return;
+      eventMarks.value = null;
+      eventMarksError.value = asFieldDeskError(failure).message;
+    }
+  }
+  function clearEventMarks(): void {
+    eventsGeneration += 1;
+    eventMarks.value = null;
+    eventMarksError.value = null;
+  }
+
   /** When the copy on screen was fetched, while the data view shows one that is not live. */
   const shownCopyAt = computed((): number | null => {
     const provenance = result.value?.provenance;
@@ -90,6 +117,7 @@ export const useDataStore = defineStore('data', () => {
 
   function clear(): void {
     generation += 1;
+    clearEventMarks();
     result.value = null;
     error.value = null;
     loading.value = false;
@@ -115,6 +143,10 @@ export const useDataStore = defineStore('data', () => {
     error,
     onScreen,
     shownCopyAt,
+    eventMarks,
+    eventMarksError,
+    readEventMarks,
+    clearEventMarks,
     choicesFor,
     setChoices,
     shows,
