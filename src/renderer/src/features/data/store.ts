@@ -65,14 +65,35 @@ export const useDataStore = defineStore('data', () => {
     return result.value?.query.serial === serial && result.value.query.dataset === dataset;
   }
 
+  /** Instruments shown on the same axes as the one the view is for (see compare.ts). */
+  const compared = ref<string[]>([]);
+  /** Their answers for the shown query, by serial; raw like `result`. */
+  const comparedResults = shallowRef<Record<string, DataReadResult>>({});
+  /** Why a compared instrument's answer is missing, by serial. */
+  const comparedErrors = ref<Record<string, string>>({});
+
   async function read(query: RequestArg<'data.read'>): Promise<void> {
     const started = ++generation;
     if (!shows(query.serial, query.dataset)) result.value = null;
     loading.value = true;
+    const others = compared.value.filter((serial) => serial !== query.serial);
     try {
-      const answer = await api.data.read(query);
+      const [answer, ...otherAnswers] = await Promise.allSettled([
+        api.data.read(query),
+        ...others.map((serial) => api.data.read({ ...query, serial })),
+      ]);
       if (started !== generation) return;
-      result.value = markRaw(answer);
+      const answers: Record<string, DataReadResult> = {};
+      const failures: Record<string, string> = {};
+      otherAnswers.forEach((settled, index) => {
+        const serial = others[index]!;
+        if (settled.status === 'fulfilled') answers[serial] = markRaw(settled.value);
+        else failures[serial] = asFieldDeskError(settled.reason).message;
+      });
+      comparedResults.value = answers;
+      comparedErrors.value = failures;
+      if (answer!.status === 'rejected') throw answer!.reason;
+      result.value = markRaw(answer!.value);
       error.value = null;
     } catch (failure) {
       if (started !== generation) return;
@@ -143,6 +164,9 @@ export const useDataStore = defineStore('data', () => {
     error,
     onScreen,
     shownCopyAt,
+    compared,
+    comparedResults,
+    comparedErrors,
     eventMarks,
     eventMarksError,
     readEventMarks,
