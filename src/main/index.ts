@@ -72,11 +72,15 @@ async function start(): Promise<void> {
     fetch: (input, init) => net.fetch(input instanceof URL ? input.toString() : input, init),
     appInfo: { version: app.getVersion(), shell: 'electron' },
     // Exports go where the user says, through the system's save dialog.
-    chooseExportPath: async (suggestedName) => {
+    chooseExportPath: async (suggestedName, kind) => {
       const options = {
-        title: 'Export data',
+        title: kind === 'csv' ? 'Export data' : 'Save chart',
         defaultPath: join(app.getPath('documents'), suggestedName),
-        filters: [{ name: 'CSV (comma-separated values)', extensions: ['csv'] }],
+        filters: [
+          kind === 'csv'
+            ? { name: 'CSV (comma-separated values)', extensions: ['csv'] }
+            : { name: 'PNG image', extensions: ['png'] },
+        ],
       };
       const choice = mainWindow
         ? await dialog.showSaveDialog(mainWindow, options)

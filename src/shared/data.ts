@@ -167,6 +167,17 @@ export type DataExportResult =
       bytes: number;
     };
 
+/** The answer to `data.saveImage`: where the chart's PNG went, or that the user chose not to save it. */
+export type DataImageResult =
+  { saved: false } | { saved: true; path: string; fileName: string; bytes: number };
+
+/** Pushed while `data.export` writes a file: how far it is (0…1) and the rows written so far. */
+export interface DataExportProgress {
+  fileName: string;
+  fraction: number;
+  rows: number;
+}
+
 /**
  * An instrument history read (`history.calibrations`, `…calibrationLog`, `…sic`): the typed
  * records, oldest first, and where they came from. These reads go through the cache like

@@ -3,7 +3,7 @@
  * engineer zooms with the buttons, the keyboard and back to the whole range; each step is a new
  * read of the visible range, and the figures follow it.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { Locator } from '@playwright/test';
 import { generateDemoFleet } from '../../src/simulator';
 import { expect, keepScreenshot, test, tryTheDemo } from './fixtures';
@@ -66,6 +66,20 @@ test('a day of 1 s noise levels: reduced where the data is, exact figures, zoom 
   expect(csv[0]).toBe('Time (UTC),LAeq (dB)');
   expect(csv).toHaveLength(wholeReadings + 1);
   expect(csv[1]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z,\d{2,3}(\.\d)?$/);
+
+  // The chart as drawn, as a PNG as wide as the chart's canvas (and a title and notes above and below).
+  const canvasWidth = await chart
+    .locator('canvas')
+    .evaluate((canvas) => (canvas as unknown as { width: number }).width);
+  await page.getByRole('button', { name: 'Save chart image' }).click();
+  await expect(exported).toContainText('Chart image saved.');
+  const png = await readFile((await exported.locator('.export-path').innerText()).trim());
+  expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  const [width, height] = [png.readUInt32BE(16), png.readUInt32BE(20)];
+  expect(width).toBeGreaterThan(canvasWidth);
+  expect(height).toBeGreaterThan(300);
+  await mkdir('test-results/screens', { recursive: true });
+  await writeFile('test-results/screens/data-chart-image.png', png);
 });
 
 test('spectra as bars by band, and one chart per quantity (PPV apart from its frequency)', async ({

@@ -151,6 +151,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       access,
       readThroughCache,
       options.chooseExportPath ?? exportsFolder(options.dataDir),
+      events,
     ),
     ...syncHandlers(accounts, access, local),
     ...cacheHandlers(accounts, local),

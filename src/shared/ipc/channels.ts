@@ -33,6 +33,7 @@ export const REQUEST_CHANNELS = [
   'data.read',
   'data.export',
   'data.eventTimeHistory',
+  'data.saveImage',
   'sync.start',
   'sync.list',
   'sync.cancel',
@@ -54,6 +55,7 @@ export const EVENT_CHANNELS = [
   'connectivity.changed',
   'operations.progress',
   'sync.progress',
+  'data.exportProgress',
 ] as const;
 
 export type RequestChannel = (typeof REQUEST_CHANNELS)[number];

@@ -15,7 +15,13 @@ import { FieldDeskError, toErrorData, type FieldDeskErrorData } from '../errors'
 import type { Instrument, InstrumentStatus } from '../service/schemas';
 import { INSTRUMENT_NAME_MAX_LENGTH } from '../service/limits';
 import { ACTIONS } from '../service/wire';
-import { DATASETS, type CacheSummary, type HistoryRead, type SyncSnapshot } from '../data';
+import {
+  DATASETS,
+  type CacheSummary,
+  type DataExportProgress,
+  type HistoryRead,
+  type SyncSnapshot,
+} from '../data';
 import {
   CALIBRATION_TOLERANCE_MAX_DB,
   CALIBRATION_TOLERANCE_MIN_DB,
@@ -233,6 +239,8 @@ export interface EventPayloads {
   'operations.progress': OperationSnapshot;
   /** Every change of a site sync (requests done, bytes, time left, failures). */
   'sync.progress': SyncSnapshot;
+  /** How far a data export is, after each chunk written. */
+  'data.exportProgress': DataExportProgress;
 }
 
 export type RequestArg<C extends RequestChannel> = z.input<(typeof REQUESTS)[C]['arg']>;

@@ -1,7 +1,16 @@
 /** The contract's data requests (`data.*`) and the query fields they share with site sync. */
 import { z } from 'zod';
-import { DATASETS, type DataExportResult, type DataReadResult, type EventTimeHistory } from '../data';
+import {
+  DATASETS,
+  type DataExportResult,
+  type DataImageResult,
+  type DataReadResult,
+  type EventTimeHistory,
+} from '../data';
 import { request, serialSchema } from './request-spec';
+
+/** The longest chart image accepted, as base64 text (about 24 MB of PNG). */
+export const MAX_IMAGE_BASE64 = 32 * 1024 * 1024;
 
 export const epochMsSchema = z
   .number({ error: 'Give the time as a number of milliseconds since 1970.' })
@@ -76,4 +85,23 @@ export const DATA_REQUESTS = {
   ),
   /** Writes what `data.read` answers, at full resolution, to a CSV file the user chooses. */
   'data.export': request<DataExportResult>()(z.object(dataQueryFields).strict().superRefine(checkTimeRange)),
+  /** Saves a chart as drawn (a PNG the renderer made of its canvases) where the user chooses. */
+  'data.saveImage': request<DataImageResult>()(
+    z
+      .object({
+        fileName: z
+          .string()
+          .trim()
+          .regex(
+            /^[^\\/:*?"<>|\u0000-\u001f]{1,150}\.png$/,
+            'The file name must be a plain name ending in .png.',
+          ),
+        // A 4000 × 8000 chart compresses far below this; anything bigger is not a chart.
+        pngBase64: z
+          .string()
+          .max(MAX_IMAGE_BASE64, 'The image is too large to save.')
+          .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'The image is not base64 text.'),
+      })
+      .strict(),
+  ),
 };

@@ -155,6 +155,57 @@ describe('data.export against the demo service', () => {
 
     answer = join(dataDir, 'no-such-folder', 'export.csv');
     const refused = await failureOf(handlers['data.export'](query));
-    expect(refused.message).toMatch(/could not write the export to .*no-such-folder.*\(ENOENT\)/);
+    expect(refused.message).toMatch(/could not write .*no-such-folder.*\(ENOENT\)/);
+  });
+
+  it('tells how far a long export is after each chunk, ending at the whole', async () => {
+    const { handlers, events, serial } = await demoBackend();
+    const end = Math.floor(Date.now() / HOUR) * HOUR - 24 * HOUR;
+    const saved = await handlers['data.export']({
+      serial,
+      dataset: 'noiseTimeHistory',
+      start: end - 6 * HOUR,
+      end,
+    });
+    if (!saved.saved) throw new Error('expected the export to be saved');
+    const progress = events.flatMap((e) => (e.channel === 'data.exportProgress' ? [e.payload] : []));
+    // Six hours of 1 s readings are several chunks of 5,000 rows.
+    expect(progress.length).toBeGreaterThanOrEqual(4);
+    expect(progress.every((p) => p.fileName === saved.fileName)).toBe(true);
+    const fractions = progress.map((p) => p.fraction);
+    expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
+    // Gradual: the header at 0, then steps on the way, not one jump to the end.
+    expect(fractions[0]).toBe(0);
+    expect(fractions.some((f) => f > 0 && f < 0.5)).toBe(true);
+    expect(progress[progress.length - 1]).toMatchObject({ fraction: 1, rows: saved.rows });
+  });
+});
+
+describe('data.saveImage', () => {
+  // The smallest PNG: one white pixel.
+  const PIXEL = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4//8/AAX+Av4N70a4AAAAAElFTkSuQmCC',
+    'base64',
+  );
+
+  it('writes the PNG whole under the chosen name, and refuses bytes that are not a PNG', async () => {
+    const { handlers, dataDir } = await startDemoBackend();
+    const saved = await handlers['data.saveImage']({
+      fileName: 'QT1 chart.png',
+      pngBase64: PIXEL.toString('base64'),
+    });
+    if (!saved.saved) throw new Error('expected the image to be saved');
+    expect(saved.path).toBe(join(dataDir, 'exports', 'QT1 chart.png'));
+    expect(await readFile(saved.path)).toEqual(PIXEL);
+    expect(await readdir(join(dataDir, 'exports'))).toEqual(['QT1 chart.png']);
+
+    const refused = await failureOf(
+      handlers['data.saveImage']({
+        fileName: 'x.png',
+        pngBase64: Buffer.from('GIF89a...').toString('base64'),
+      }),
+    );
+    expect(refused).toMatchObject({ code: 'invalidInput' });
+    expect(refused.message).toMatch(/not a PNG/);
   });
 });

@@ -2,9 +2,10 @@
  * Writing a data answer to CSV, as engineers take it into a spreadsheet: times in ISO 8601 UTC, one
  * column per series with its unit in the header (or the record table's columns for datasets
  * without series), every reading at full resolution. Written in chunks to a temporary name and
- * renamed when complete, so a half-written file is never presented as the export.
+ * renamed when complete, so a half-written file is never presented as the export; a chart's PNG
+ * is written the same way.
  */
-import { open, rename, rm } from 'node:fs/promises';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import type { CellValue, DataReadResult, RecordColumn } from '../../../shared/data';
 
 /** Rows per write: large enough to be quick, small enough to keep memory flat for a week of 1 s data. */
@@ -30,8 +31,16 @@ function cellText(value: CellValue | undefined, column: RecordColumn): string {
 
 const headerOf = (name: string, unit: string | null) => csvField(unit ? `${name} (${unit})` : name);
 
+/** How far through its rows a `csvLines` walk is, 0…1, updated before each chunk it yields. */
+export interface CsvProgress {
+  fraction: number;
+}
+
 /** The lines of the CSV, header first, produced a chunk at a time. */
-export function* csvLines(result: DataReadResult): Generator<string[]> {
+export function* csvLines(
+  result: DataReadResult,
+  progress: CsvProgress = { fraction: 0 },
+): Generator<string[]> {
   const { series, records } = result;
   if (series.length === 0) {
     const columns = records?.columns ?? [];
@@ -40,6 +49,7 @@ export function* csvLines(result: DataReadResult): Generator<string[]> {
       (a, b) => Number(a[records!.timeKey] ?? 0) - Number(b[records!.timeKey] ?? 0),
     );
     for (let i = 0; i < rows.length; i += ROWS_PER_CHUNK) {
+      progress.fraction = Math.min(1, (i + ROWS_PER_CHUNK) / rows.length);
       yield rows
         .slice(i, i + ROWS_PER_CHUNK)
         .map((row) => columns.map((c) => csvField(cellText(row[c.key], c))).join(','));
@@ -49,6 +59,11 @@ export function* csvLines(result: DataReadResult): Generator<string[]> {
   yield [['Time (UTC)', ...series.map((c) => headerOf(c.label ?? c.name, c.unit))].join(',')];
   // The series' times merged in order; a time where no series has a reading (a gap marker) is left out.
   const next = series.map(() => 0);
+  // Rows come in time order, so the time reached says how far the export is.
+  const firsts = series.flatMap((c) => (c.times.length > 0 ? [c.times[0]!] : []));
+  const lasts = series.flatMap((c) => (c.times.length > 0 ? [c.times[c.times.length - 1]!] : []));
+  const [first, last] = [Math.min(...firsts), Math.max(...lasts)];
+  const reached = (time: number) => (last > first ? (time - first) / (last - first) : 1);
   let chunk: string[] = [];
   for (;;) {
     let time = Infinity;
@@ -68,38 +83,71 @@ export function* csvLines(result: DataReadResult): Generator<string[]> {
     if (!any) continue;
     chunk.push(`${isoTime(time)},${cells.join(',')}`);
     if (chunk.length === ROWS_PER_CHUNK) {
+      progress.fraction = reached(time);
       yield chunk;
       chunk = [];
     }
   }
+  progress.fraction = 1;
   if (chunk.length > 0) yield chunk;
 }
 
-/** Writes the CSV to `path` (through `path.part`); the data rows and bytes written. */
-export async function writeCsv(
-  path: string,
-  result: DataReadResult,
-): Promise<{ rows: number; bytes: number }> {
+/**
+ * Writes a file through `path.part`: synced, then renamed to `path`, so a half-written file is never
+ * left under the name the user chose; on failure the part file is removed.
+ */
+async function writeThroughPart<T>(path: string, write: (handle: FileHandle) => Promise<T>): Promise<T> {
   const partial = `${path}.part`;
-  let rows = -1; // the header is not a data row
-  let bytes = 0;
   try {
     const handle = await open(partial, 'w', 0o600);
+    let written: T;
     try {
-      for (const lines of csvLines(result)) {
-        const text = `${lines.join('\r\n')}\r\n`;
-        rows += lines.length;
-        bytes += Buffer.byteLength(text);
-        await handle.write(text);
-      }
+      written = await write(handle);
       await handle.sync();
     } finally {
       await handle.close();
     }
     await rename(partial, path);
-    return { rows, bytes };
+    return written;
   } catch (error) {
     await rm(partial, { force: true });
     throw error;
   }
+}
+
+/**
+ * Writes the CSV to `path`; the data rows and bytes written. `onProgress` hears the fraction done
+ * and the rows written after each chunk.
+ */
+export function writeCsv(
+  path: string,
+  result: DataReadResult,
+  onProgress: (fraction: number, rows: number) => void = () => {},
+): Promise<{ rows: number; bytes: number }> {
+  return writeThroughPart(path, async (handle) => {
+    let rows = -1; // the header is not a data row
+    let bytes = 0;
+    const progress: CsvProgress = { fraction: 0 };
+    for (const lines of csvLines(result, progress)) {
+      const text = `${lines.join('\r\n')}\r\n`;
+      rows += lines.length;
+      bytes += Buffer.byteLength(text);
+      await handle.write(text);
+      onProgress(progress.fraction, Math.max(0, rows));
+    }
+    return { rows, bytes };
+  });
+}
+
+/** The eight bytes every PNG file starts with. */
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+export const isPng = (bytes: Uint8Array): boolean =>
+  bytes.length > PNG_SIGNATURE.length && Buffer.from(bytes.subarray(0, 8)).equals(PNG_SIGNATURE);
+
+/** Writes an image whole (see `writeThroughPart`). */
+export function writeImage(path: string, bytes: Uint8Array): Promise<void> {
+  return writeThroughPart(path, async (handle) => {
+    await handle.write(bytes);
+  });
 }

@@ -6,19 +6,22 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { DATASET_LABELS, type DatasetQuery } from '../../../shared/data';
+import type { DatasetQuery } from '../../../shared/data';
 import { FieldDeskError } from '../../../shared/errors';
 import type { AccountState } from '../accounts/account-state';
 import type { HandlersOf } from '../core/handler-types';
 import { forChart } from './chart-view';
-import { writeCsv } from './csv-export';
+import { isPng, writeCsv, writeImage } from './csv-export';
+import { exportFileName } from '../../../shared/export-names';
+import type { EventHub } from '../core/events';
 import { channelLabel, withLabels } from './labels';
 import { channelFigures } from '../../../shared/series-figures';
 import type { ServiceAccess } from '../accounts/service-access';
 import { DATA_REFETCH_AFTER_MS, type ReadThroughCache } from './read-through-cache';
 
 /** Where an export goes: the user's choice (a save dialog in the app), or null when they cancel. */
-export type ChooseExportPath = (suggestedName: string) => Promise<string | null>;
+/** Where to save an export of `kind` (the user's choice in the app); null when they cancel. */
+export type ChooseExportPath = (suggestedName: string, kind: 'csv' | 'png') => Promise<string | null>;
 
 /** Without a dialog (the browser harness, tests): the `exports` folder of the data folder. */
 export function exportsFolder(dataDir: string): ChooseExportPath {
@@ -29,10 +32,17 @@ export function exportsFolder(dataDir: string): ChooseExportPath {
   };
 }
 
-/** "QT930998 Noise time history 2026-11-23T0900Z–2026-11-24T0900Z.csv": what, which, when. */
-export function exportFileName(query: DatasetQuery): string {
-  const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace(/:/g, '') + 'Z';
-  return `${query.serial} ${DATASET_LABELS[query.dataset].replace(/[\\/:*?"<>|]/g, '-')} ${stamp(query.start)}–${stamp(query.end)}.csv`;
+/** A failed write in plain words, with the file and the system's reason. */
+function writeFailure(path: string, error: unknown): FieldDeskError {
+  const reason = (error as NodeJS.ErrnoException).code ?? 'an error of the disk';
+  return new FieldDeskError(
+    'internal',
+    `FieldDesk could not write ${path} (${reason}). Choose another place.`,
+    {
+      cause: error,
+      retryable: true,
+    },
+  );
 }
 
 export function dataHandlers(
@@ -40,6 +50,7 @@ export function dataHandlers(
   access: ServiceAccess,
   read: ReadThroughCache,
   chooseExportPath: ChooseExportPath,
+  events: EventHub,
 ): HandlersOf<'data'> {
   const readQuery = async (query: DatasetQuery) =>
     withLabels(
@@ -82,21 +93,30 @@ export function dataHandlers(
       if (result.series.length === 0 && (result.records?.rows.length ?? 0) === 0) {
         throw new FieldDeskError('invalidRequest', 'There is nothing to export: no readings in this range.');
       }
-      const path = await chooseExportPath(exportFileName(query));
+      const path = await chooseExportPath(exportFileName(query, 'csv'), 'csv');
+      if (path === null) return { saved: false };
+      const fileName = basename(path);
+      try {
+        const { rows, bytes } = await writeCsv(path, result, (fraction, rowsWritten) =>
+          events.emit('data.exportProgress', { fileName, fraction, rows: rowsWritten }),
+        );
+        return { saved: true, path, fileName, rows, bytes };
+      } catch (error) {
+        throw writeFailure(path, error);
+      }
+    },
+
+    'data.saveImage': async ({ fileName, pngBase64 }) => {
+      const bytes = Buffer.from(pngBase64, 'base64');
+      if (!isPng(bytes))
+        throw new FieldDeskError('invalidInput', 'The chart image is not a PNG, so it was not saved.');
+      const path = await chooseExportPath(fileName, 'png');
       if (path === null) return { saved: false };
       try {
-        const { rows, bytes } = await writeCsv(path, result);
-        return { saved: true, path, fileName: basename(path), rows, bytes };
+        await writeImage(path, bytes);
+        return { saved: true, path, fileName: basename(path), bytes: bytes.length };
       } catch (error) {
-        const reason = (error as NodeJS.ErrnoException).code ?? 'an error of the disk';
-        throw new FieldDeskError(
-          'internal',
-          `FieldDesk could not write the export to ${path} (${reason}). Choose another place.`,
-          {
-            cause: error,
-            retryable: true,
-          },
-        );
+        throw writeFailure(path, error);
       }
     },
   };
