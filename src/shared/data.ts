@@ -152,6 +152,8 @@ export interface EventTimeHistory {
   figures: ChannelFigures[];
   /** From its first to just after its last reading; null when it has none. */
   range: TimeInterval | null;
+  /** What of the answer could not be read (shown as gaps or left out): the answer is partial when any. */
+  notes: string[];
 }
 
 /** The answer to `data.export`: where the file went, or that the user chose not to save it. */

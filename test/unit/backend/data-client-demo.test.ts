@@ -557,7 +557,8 @@ describe('requests', () => {
     }
     const events = await c.fetchDataset({ serial, dataset: 'events', start: NOW - 3 * DAY, end: NOW - DAY });
     const event = events.records!.rows[0]!;
-    const series = await c.eventTimeHistory(event.timeHistoryId as string);
+    const { series, notes } = await c.eventTimeHistory(event.timeHistoryId as string);
+    expect(notes).toEqual([]);
     expect(series.map((s) => [s.name, s.unit])).toEqual([
       ['LAeq', 'dB'],
       ['LAFMax', 'dB'],

@@ -245,6 +245,48 @@ describe('checks before sending', () => {
 });
 
 describe('parsing answers', () => {
+  it("event time history: the documented sample's placeholders become gaps and notes, the numbers stay", async () => {
+    const { client } = await scripted(() => [
+      {
+        type: 'LAeq',
+        blocks: [
+          {
+            start: '2025-06-01T00:00:00Z',
+            sampleDuration: 100,
+            values: [61.2, 'string', 63.4, null, '64.5'],
+          },
+          'string',
+          { start: '2025-06-01T00:00:01Z', sampleDuration: 100, values: 'string' },
+        ],
+      },
+    ]);
+    const { series, notes } = await client.eventTimeHistory('th_1');
+    expect(series).toHaveLength(1);
+    const laeq = series[0]!;
+    const readings = Array.from(laeq.values).filter((v) => !Number.isNaN(v));
+    expect(readings).toEqual([61.2, 63.4, 64.5].map(Math.fround));
+    // The placeholder is a gap at its own time, not a reading and not left out of the timeline.
+    const at = (t: number) => laeq.values[Array.from(laeq.times).indexOf(T0 + t)];
+    expect(at(100)).toBeNaN();
+    expect(at(200)).toBe(Math.fround(63.4));
+    expect(notes).toEqual([
+      'The service sent one reading as text instead of a number; it shows as a gap.',
+      'The service sent 2 blocks of readings that could not be read; they are left out.',
+    ]);
+  });
+
+  it('noise time history still refuses text where a reading should be (only the event time history is documented with placeholders)', async () => {
+    const { client } = await scripted(() => [
+      {
+        type: 'LAeq',
+        blocks: [{ start: '2025-06-01T00:00:00Z', sampleDuration: 1000, values: [61.2, 'string'] }],
+      },
+    ]);
+    await expect(client.fetchDataset(q('noiseTimeHistory', T0, T0 + HOUR))).rejects.toMatchObject({
+      code: 'badResponse',
+    });
+  });
+
   it('weather: case variants, offset-less times with 7 digits, unknown fields, nulls', async () => {
     const { client } = await scripted(() => [
       {

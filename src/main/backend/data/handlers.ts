@@ -75,7 +75,8 @@ export function dataHandlers(
 
     'data.eventTimeHistory': async ({ id }) => {
       const source = await access.dataSourceFor(accounts.requireActive());
-      const series = (await source.eventTimeHistory(id)).map((channel) => ({
+      const answer = await source.eventTimeHistory(id);
+      const series = answer.series.map((channel) => ({
         ...channel,
         label: channelLabel('noiseTimeHistory', channel.name),
       }));
@@ -85,7 +86,7 @@ export function dataHandlers(
       // Just past the last reading, so the last one is inside the range.
       const range = times.length === 0 ? null : { start: Math.min(...times), end: Math.max(...times) + 1 };
       const figures = range === null ? [] : series.map((channel) => channelFigures(channel, range));
-      return { id, series, figures, range };
+      return { id, series, figures, range, notes: answer.notes };
     },
 
     'data.export': async (query) => {

@@ -58,7 +58,7 @@ export interface DataClient {
   /** Current monitor state of Quantum instruments; an offline one is left out by the service. */
   monitorCurrent(serials: string[], signal?: AbortSignal): Promise<MonitorCurrent[]>;
   /** The time history of a noise event (`timeHistoryId` of an event): one channel per value. */
-  eventTimeHistory(id: string, signal?: AbortSignal): Promise<SeriesChannel[]>;
+  eventTimeHistory(id: string, signal?: AbortSignal): Promise<{ series: SeriesChannel[]; notes: string[] }>;
 }
 
 export interface DataClientOptions extends ServiceClientOptions {
@@ -201,18 +201,20 @@ export function createDataClient(options: DataClientOptions): DataClient {
       }
       const path = `/data/events/timehistory/${encodeURIComponent(id.trim())}`;
       return limit(() =>
-        requester.call('GET', path, { signal }, (text) =>
-          parseTimeHistory(
+        requester.call('GET', path, { signal }, (text) => {
+          const notes: string[] = [];
+          const series = parseTimeHistory(
             [
               {
                 interval: { start: -Infinity, end: Infinity },
                 data: requester.parseJson(text, 'an event time history'),
               },
             ],
-            { noun: 'event time history', serial: null, frequency: false, range: null },
+            { noun: 'event time history', serial: null, frequency: false, range: null, notes },
             requester.redact,
-          ),
-        ),
+          );
+          return { series, notes };
+        }),
       );
     },
   };

@@ -27,8 +27,11 @@ export interface DataSource {
   planRequests(query: DatasetQuery): TimeInterval[];
   /** Throws FieldDeskError('invalidInput'). */
   validate(query: DatasetQuery): void;
-  /** The time history of one noise event (`/data/events/timehistory/{id}`). */
-  eventTimeHistory(id: string, signal?: AbortSignal): Promise<SeriesChannel[]>;
+  /**
+   * The time history of one noise event (`/data/events/timehistory/{id}`), with notes on what of
+   * it could not be read (placeholders kept as gaps).
+   */
+  eventTimeHistory(id: string, signal?: AbortSignal): Promise<{ series: SeriesChannel[]; notes: string[] }>;
 }
 
 /** The real client must stay usable as a source (checked by the compiler, costs nothing at run time). */

@@ -1,5 +1,6 @@
 /** Time history answers (noise, frequency bands, event time history) as one channel per value or band. */
 import type { SeriesChannel, TimeInterval } from '../../../../shared/data';
+import { readNumber } from '../../../../shared/service/reading';
 import { kindOf } from '../wire-kind';
 import { canonicalBandName, canonicalValueName } from './names';
 import { fieldsOf, otherInstrument, Problems, quote } from './problems';
@@ -25,10 +26,24 @@ interface Block {
  */
 export function parseTimeHistory(
   answers: readonly Answer[],
-  options: { noun: string; serial: string | null; frequency: boolean; range: TimeInterval | null },
+  options: {
+    noun: string;
+    serial: string | null;
+    frequency: boolean;
+    range: TimeInterval | null;
+    /**
+     * Given, placeholders are tolerated and said here instead of refusing the answer: text where a
+     * reading should be becomes a gap, a block that is not an object is left out. The documented
+     * event time history carries such placeholders ("string") among its numbers and blocks.
+     */
+    notes?: string[];
+  },
   redact?: (text: string) => string,
 ): SeriesChannel[] {
   const problems = new Problems(options.noun, redact);
+  const tolerant = options.notes !== undefined;
+  let placeholderReadings = 0;
+  let placeholderBlocks = 0;
   const channels = new Map<string, Block[]>();
   const add = (name: string, block: Block) => {
     let blocks = channels.get(name);
@@ -46,6 +61,10 @@ export function parseTimeHistory(
         problems.fail(`whose blocks are ${kindOf(blocks)} instead of a list (record ${r + 1}).`);
       (blocks as unknown[]).forEach((rawBlock, b) => {
         const where = `record ${r + 1}, block ${b + 1}`;
+        if (tolerant && (rawBlock === null || typeof rawBlock !== 'object' || Array.isArray(rawBlock))) {
+          placeholderBlocks += 1;
+          return;
+        }
         const block = fieldsOf(problems.object(rawBlock, where));
         const start = problems.time(block('start'), 'blocks.start', where, true) as number;
         const step = problems.number(block('sampleDuration'), 'blocks.sampleDuration', where);
@@ -56,9 +75,12 @@ export function parseTimeHistory(
         }
         const samples = (values: unknown, field: string): unknown[] => {
           if (values === null || values === undefined) return [];
-          if (!Array.isArray(values))
-            return problems.fail(`whose ${field} is ${kindOf(values)} instead of a list (${where}).`);
-          return values;
+          if (Array.isArray(values)) return values;
+          if (tolerant) {
+            placeholderBlocks += 1;
+            return [];
+          }
+          return problems.fail(`whose ${field} is ${kindOf(values)} instead of a list (${where}).`);
         };
         if (!options.frequency) {
           add(canonicalValueName(type), {
@@ -99,12 +121,13 @@ export function parseTimeHistory(
           const time = start + i * step;
           if (clip !== null && (time < clip.start || time >= clip.end)) continue;
           const raw = values[i];
-          const value =
-            typeof raw === 'number'
-              ? raw
-              : raw === null
-                ? Number.NaN
-                : (problems.number(raw, 'blocks.values', block.where) ?? Number.NaN);
+          let value: number;
+          if (typeof raw === 'number') value = raw;
+          else if (raw === null) value = Number.NaN;
+          else if (tolerant && !readNumber(raw).ok) {
+            placeholderReadings += 1;
+            value = Number.NaN;
+          } else value = problems.number(raw, 'blocks.values', block.where) ?? Number.NaN;
           visit(time, time + step, value);
         }
       }
@@ -112,6 +135,16 @@ export function parseTimeHistory(
     // Readings, plus at most one marker per block and one at the start.
     const capacity = blocks.reduce((sum, block) => sum + block.values.length + 1, 1);
     series.push(buildChannel(name, 'dB', walk, options.range, true, capacity));
+  }
+  if (placeholderReadings > 0) {
+    options.notes?.push(
+      `The service sent ${placeholderReadings === 1 ? 'one reading' : `${placeholderReadings} readings`} as text instead of a number; ${placeholderReadings === 1 ? 'it shows' : 'they show'} as a gap.`,
+    );
+  }
+  if (placeholderBlocks > 0) {
+    options.notes?.push(
+      `The service sent ${placeholderBlocks === 1 ? 'a block' : `${placeholderBlocks} blocks`} of readings that could not be read; ${placeholderBlocks === 1 ? 'it is' : 'they are'} left out.`,
+    );
   }
   return series;
 }
