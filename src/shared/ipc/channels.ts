@@ -34,6 +34,7 @@ export const REQUEST_CHANNELS = [
   'data.export',
   'data.eventTimeHistory',
   'data.saveImage',
+  'data.monitorCurrent',
   'sync.start',
   'sync.list',
   'sync.cancel',

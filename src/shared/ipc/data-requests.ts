@@ -8,6 +8,7 @@ import {
   type EventTimeHistory,
 } from '../data';
 import { request, serialSchema } from './request-spec';
+import type { MonitorCurrentResult } from '../monitor';
 
 /** The longest chart image accepted, as base64 text (about 24 MB of PNG). */
 export const MAX_IMAGE_BASE64 = 32 * 1024 * 1024;
@@ -85,6 +86,8 @@ export const DATA_REQUESTS = {
   ),
   /** Writes what `data.read` answers, at full resolution, to a CSV file the user chooses. */
   'data.export': request<DataExportResult>()(z.object(dataQueryFields).strict().superRefine(checkTimeRange)),
+  /** A noise monitor's current system state, read live (it is a now, so it is not cached). */
+  'data.monitorCurrent': request<MonitorCurrentResult>()(z.object({ serial: serialSchema }).strict()),
   /** Saves a chart as drawn (a PNG the renderer made of its canvases) where the user chooses. */
   'data.saveImage': request<DataImageResult>()(
     z

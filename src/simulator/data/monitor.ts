@@ -236,10 +236,12 @@ export function monitorRoutes(context: DataContext): RouteTable {
       const nowMs = context.now();
       const out = quantum.value.flatMap((instrument) => {
         let latest: Sample | null = null;
+        // The last recorded sample: the grid interval under way is not recorded yet, so look back
+        // over two whole intervals (one always holds a sample).
         walk(
           context,
           instrument,
-          nowMs - 2 * SAMPLE_MS,
+          nowMs - 2 * GRID_MS,
           nowMs,
           (sample) => (latest = sample),
           () => undefined,

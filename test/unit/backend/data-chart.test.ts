@@ -80,3 +80,24 @@ it("opens a noise event's own time history, labelled, with the figures of its re
   expect(history.range!.start).toBeLessThanOrEqual(event['startTime'] as number);
   expect(history.range!.end).toBeGreaterThanOrEqual(event['endTime'] as number);
 });
+
+it("reads a Quantum monitor's state now, live, and says when it has none", async () => {
+  const { handlers, service } = await startDemoBackend();
+  const fleet = await handlers['instruments.list']({});
+  const quantum = fleet.entries.find(
+    (e) => /quantum/i.test(e.instrument.model ?? '') && e.status?.online === true,
+  );
+  if (!quantum) throw new Error('the demo fleet has an online Quantum monitor');
+  const serial = quantum.instrument.serialNumber;
+  const before = Date.now();
+  const now = await handlers['data.monitorCurrent']({ serial });
+  expect(now.fetchedAt).toBeGreaterThanOrEqual(before);
+  expect(now.state).toMatchObject({ instrument: serial });
+  expect(now.state!.mem).toBeGreaterThan(0);
+  expect(now.state!.mem).toBeLessThanOrEqual(100);
+  expect(now.state!.uptime).toBeGreaterThan(0);
+
+  // Offline, the service leaves it out: no state, not an error.
+  service.webhooks.setOnline(serial, false);
+  expect((await handlers['data.monitorCurrent']({ serial })).state).toBeNull();
+});

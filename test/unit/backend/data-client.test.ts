@@ -275,6 +275,24 @@ describe('parsing answers', () => {
     ]);
   });
 
+  it("monitor current: the documented answer names no instrument; for one serial it is that serial's", async () => {
+    const documented = {
+      cpu: 12,
+      mem: 41.5,
+      temp: 48,
+      voltage: 12.1,
+      disk: 30,
+      network: 96,
+      simQuota: 5000,
+      simUsage: 1200,
+      uptime: 86400,
+    };
+    const { client } = await scripted(() => [documented]);
+    expect(await client.monitorCurrent(['QT1'])).toEqual([{ ...documented, instrument: 'QT1' }]);
+    // Asked for two, an unnamed state cannot be placed: it is kept without a serial, never guessed.
+    expect((await client.monitorCurrent(['QT1', 'QT2']))[0]!.instrument).toBeNull();
+  });
+
   it('noise time history still refuses text where a reading should be (only the event time history is documented with placeholders)', async () => {
     const { client } = await scripted(() => [
       {

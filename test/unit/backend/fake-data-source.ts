@@ -136,6 +136,9 @@ export function fakeDataSource(options: FakeOptions = {}): FakeSource {
     async eventTimeHistory() {
       throw new FieldDeskError('notFound', 'The fake source has no event time histories.');
     },
+    async monitorCurrent() {
+      throw new FieldDeskError('notFound', 'The fake source has no monitor states.');
+    },
   };
   return source;
 }

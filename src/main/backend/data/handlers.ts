@@ -89,6 +89,12 @@ export function dataHandlers(
       return { id, series, figures, range, notes: answer.notes };
     },
 
+    'data.monitorCurrent': async ({ serial }) => {
+      const source = await access.dataSourceFor(accounts.requireActive());
+      const states = await source.monitorCurrent([serial]);
+      return { state: states.find((state) => state.instrument === serial) ?? null, fetchedAt: Date.now() };
+    },
+
     'data.export': async (query) => {
       const result = await readQuery(query);
       if (result.series.length === 0 && (result.records?.rows.length ?? 0) === 0) {

@@ -13,34 +13,14 @@ import { FieldDeskError } from '../../../shared/errors';
 import type { InstrumentPeriods } from '../../../shared/service/limits';
 import { caseInsensitiveObject, nullableNumber } from '../../../shared/service/schemas';
 import type { DatasetChunk } from './data-source';
+import type { MonitorCurrent } from '../../../shared/monitor';
 import { createServiceRequester, type ServiceClientOptions } from './requester';
 import { DEFAULT_INSTRUMENT_PERIODS, checkQuery, planIntervals, requestQuery } from './data-params';
 import { DATASET_NOUNS } from './parse/problems';
 import { parseDataset } from './parse/records';
 import { parseTimeHistory, type Answer } from './parse/time-history';
 
-/** Current system monitor state of one instrument (GET /data/monitor/current). */
-export interface MonitorCurrent {
-  instrument: string;
-  /** % */
-  cpu: number | null;
-  /** % here (MB in the stats). */
-  mem: number | null;
-  /** °C */
-  temp: number | null;
-  /** V */
-  voltage: number | null;
-  /** % here (MB in the stats). */
-  disk: number | null;
-  /** kbit/s */
-  network: number | null;
-  /** MB */
-  simQuota: number | null;
-  /** MB */
-  simUsage: number | null;
-  /** s */
-  uptime: number | null;
-}
+export type { MonitorCurrent } from '../../../shared/monitor';
 
 export interface DataClient {
   /**
@@ -81,7 +61,8 @@ export const DATA_CLIENT_DEFAULTS = { concurrency: 3 } as const;
 
 const monitorCurrentSchema = z.array(
   caseInsensitiveObject({
-    instrument: z.string(),
+    // The documented sample names no instrument: an answer for one serial is that serial's.
+    instrument: z.string().nullish(),
     cpu: nullableNumber,
     mem: nullableNumber,
     temp: nullableNumber,
@@ -187,11 +168,16 @@ export function createDataClient(options: DataClientOptions): DataClient {
           '/data/monitor/current',
           { query: { instruments: [...new Set(list)].join(',') }, signal },
           (text) =>
-            requester.validate(
-              requester.parseJson(text, 'a list of current monitor states'),
-              { schema: monitorCurrentSchema, item: 'a current monitor state' },
-              true,
-            ),
+            requester
+              .validate(
+                requester.parseJson(text, 'a list of current monitor states'),
+                { schema: monitorCurrentSchema, item: 'a current monitor state' },
+                true,
+              )
+              .map((state) => ({
+                ...state,
+                instrument: state.instrument ?? (list.length === 1 ? list[0]! : null),
+              })),
         ),
       );
     },

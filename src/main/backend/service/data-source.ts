@@ -5,6 +5,7 @@
  */
 import type { DatasetQuery, RecordTable, SeriesChannel, TimeInterval } from '../../../shared/data';
 import type { DataClient } from './data-client';
+import type { MonitorCurrent } from '../../../shared/monitor';
 
 /** One dataset of one instrument over an interval, as fetched (what the cache stores). */
 export interface DatasetChunk {
@@ -27,6 +28,8 @@ export interface DataSource {
   planRequests(query: DatasetQuery): TimeInterval[];
   /** Throws FieldDeskError('invalidInput'). */
   validate(query: DatasetQuery): void;
+  /** Current monitor state of noise monitors of the Quantum family; an offline one is left out. */
+  monitorCurrent(serials: string[], signal?: AbortSignal): Promise<MonitorCurrent[]>;
   /**
    * The time history of one noise event (`/data/events/timehistory/{id}`), with notes on what of
    * it could not be read (placeholders kept as gaps).

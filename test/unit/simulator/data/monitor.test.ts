@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WireErrorBody } from '../../../../src/shared/service/wire';
 import { DAY, NOW, demo, iso, type Fleet } from './data-helpers';
+import { createDemoApp, DEFAULT_DEMO_KEY } from '../../../../src/simulator';
 
 type Row = Record<string, number | string | null>;
 let get: Awaited<ReturnType<typeof demo>>['get'];
@@ -74,6 +75,19 @@ describe('system monitor', () => {
       expect(row.disk as number).toBeLessThanOrEqual(100);
       expect(row.uptime as number).toBeGreaterThan(0);
       expect(row.simUsage as number).toBeLessThanOrEqual(row.simQuota as number);
+    }
+  });
+
+  it('current: a state at any minute, not only when the last quarter hour has closed', async () => {
+    const online = fleet.quantum.filter((i) => fleet.status.get(i.serialNumber)?.online);
+    // NOW is on the hour; the interval under way is not recorded yet, whatever minute it is.
+    for (const minutes of [0, 7, 14, 29, 44, 59]) {
+      const at = createDemoApp({ now: () => NOW + minutes * 60_000, seed: 1, rateLimit: 100_000 });
+      const response = await at.request(
+        `/v1/data/monitor/current?instruments=${online.map((i) => i.serialNumber).join(',')}`,
+        { headers: { 'X-Api-Key': DEFAULT_DEMO_KEY } },
+      );
+      expect((await response.json()) as Row[], `${minutes} min past`).toHaveLength(online.length);
     }
   });
 
