@@ -75,8 +75,9 @@ export const RECORD_SPECS: Readonly<Record<RecordDataset, RecordSpec>> = {
     timeKey: 'time',
     columns: [
       time('time', 'Time'),
-      num('windSpeed', 'Wind speed', 'm/s'),
-      num('windDirection', 'Wind direction', '°'),
+      // The quantities tell the data view which channels make the wind arrows and the wind rose.
+      { ...num('windSpeed', 'Wind speed', 'm/s'), quantity: 'wind speed' },
+      { ...num('windDirection', 'Wind direction', '°'), quantity: 'wind direction' },
       num('temperature', 'Temperature', '°C'),
       num('pressure', 'Pressure', 'bar'),
       num('humidity', 'Humidity', '%'),

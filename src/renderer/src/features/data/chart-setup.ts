@@ -1,10 +1,11 @@
 /**
  * The history charts' Chart.js setup plus what only the data charts use: the decimation plugin
- * (see `buildDataChart`) and chartjs-plugin-zoom for wheel, drag and shift-drag panning. Registered
- * here so the history charts' bundle does not carry them.
+ * (see `buildDataChart`), chartjs-plugin-zoom for wheel, drag and shift-drag panning, and the
+ * wind direction arrows. Registered here so the history charts' bundle does not carry them.
  */
 import { Chart, Decimation } from 'chart.js';
 import zoomPlugin from 'chartjs-plugin-zoom';
 import '../../ui/chart-setup';
+import { windArrowsPlugin } from './wind-arrows';
 
-Chart.register(Decimation, zoomPlugin);
+Chart.register(Decimation, zoomPlugin, windArrowsPlugin);

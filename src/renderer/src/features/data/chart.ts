@@ -17,6 +17,7 @@ import { intervalText, MINUTE_MS, ZONE_LABELS, type DisplayZone } from '../../ui
 import { countOf } from '../../ui/words';
 import { minMaxReduce } from '../../../../shared/series-reduce';
 import { channelFigures, type ChannelFigures } from '../../../../shared/series-figures';
+import { compassPoint, isWindDirection, windArrows } from './wind';
 
 /** High-contrast line colours, each with its own dash so lines differ without colour too. */
 const SERIES_STYLES: ReadonlyArray<{ color: string; dash: number[] }> = [
@@ -91,6 +92,38 @@ export interface DataChartSettings {
 }
 
 const unitKey = (unit: string | null): string => unit ?? '';
+
+/** Wind arrows across a chart: about one per 16 px of a laptop-wide plot, so they never overlap. */
+const WIND_ARROW_COUNT = 72;
+
+/** Wind direction as arrows (drawn by the windArrows plugin), no line: 359° and 1° are neighbours. */
+function windArrowDataset(label: string, data: ChartPoint[]): LineDataset {
+  return {
+    label: `${label}, arrows point downwind`,
+    data,
+    showLine: false,
+    borderColor: CHART_COLORS.accent,
+    backgroundColor: CHART_COLORS.accent,
+    // The plugin draws the arrows; the invisible points still answer the tooltip.
+    pointRadius: 0,
+    pointHoverRadius: 0,
+    pointHitRadius: 10,
+    spanGaps: false,
+  };
+}
+
+/** A direction axis as a compass: where the wind comes from, north at the bottom and top. */
+const COMPASS_AXIS = {
+  min: 0,
+  max: 360,
+  title: { display: true, text: 'Wind from', color: CHART_COLORS.text, font: CHART_FONT },
+  ticks: {
+    color: CHART_COLORS.text,
+    font: CHART_FONT,
+    stepSize: 90,
+    callback: (value: number | string) => compassPoint(Number(value)),
+  },
+};
 
 /** One chart's worth of channels: those of one unit, so each axis shows one quantity. */
 export interface ChartGroup {
@@ -184,6 +217,18 @@ export function buildDataChart(
 
   const datasets: LineDataset[] = series.map((channel, index) => {
     const style = SERIES_STYLES[index % SERIES_STYLES.length]!;
+    if (isWindDirection(channel)) {
+      const data = windArrows(channel.times, channel.values, range, WIND_ARROW_COUNT).map((p) => ({
+        x: displayX(p.x, zone),
+        y: p.y,
+      }));
+      drawnCount += data.length;
+      return {
+        ...windArrowDataset(seriesLabel(channel), data),
+        yAxisID: axisId(channel.unit),
+        hidden: units.indexOf(unitKey(channel.unit)) > 1,
+      };
+    }
     const reduced = reducedPoints(channel.times, channel.values, range, settings.buckets);
     const data = zone === 'utc' ? reduced.map((p) => ({ x: displayX(p.x, zone), y: p.y })) : reduced;
     hasGaps ||= reduced.some((point) => Number.isNaN(point.y));
@@ -219,6 +264,10 @@ export function buildDataChart(
     ]),
   );
 
+  // The direction axis reads as a compass, 0–360° from north.
+  const windIndexes = series.flatMap((channel, i) => (isWindDirection(channel) ? [i] : []));
+  for (const i of windIndexes) Object.assign(yScales[axisId(series[i]!.unit)]!, COMPASS_AXIS);
+
   const options: ChartOptions<'line'> = {
     ...lineChartBase(),
     scales: {
@@ -253,6 +302,7 @@ export function buildDataChart(
       // Our reduction leaves fewer points than this plugin's threshold, so it only acts if a
       // canvas is far wider than expected; it is min-max too, so peaks survive either way.
       decimation: { enabled: true, algorithm: 'min-max' },
+      windArrows: windIndexes.length > 0 && { datasetIndexes: windIndexes, color: CHART_COLORS.accent },
       legend: {
         position: 'bottom',
         // A short stroke of each line (not a filled box): the sample reads like the line itself.
@@ -270,6 +320,8 @@ export function buildDataChart(
         callbacks: {
           label: (item) => {
             const y = (item.raw as ChartPoint).y;
+            if (windIndexes.includes(item.datasetIndex))
+              return `Wind from ${compassPoint(y)} (${Math.round(y)}°)`;
             return `${item.dataset.label ?? ''}: ${Number.isNaN(y) ? 'no reading' : valueText(y)}`;
           },
         },
