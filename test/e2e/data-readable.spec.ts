@@ -41,3 +41,43 @@ test('weather: wind direction as arrows on a compass axis, and a wind rose of th
   await direction.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/screens/data-weather-arrows-viewport.png' });
 });
+
+test('system health in four groups, the useful metrics drawn and the rest a tick away', async ({
+  page,
+  harness,
+}, testInfo) => {
+  await tryTheDemo(page, harness);
+  const serial = fleet().find((i) => i.condition.measuring && /Quantum/.test(i.wire.model))!.wire
+    .serialNumber;
+  await page.goto(`${harness.url}#/instruments/${serial}/data/monitorStats`);
+
+  const groups = page.locator('.data-chart-group');
+  await expect(groups).toHaveCount(4);
+  await expect(groups.getByRole('heading', { level: 3 })).toHaveText([
+    'Compute',
+    'Environment',
+    'Power',
+    'Network',
+  ]);
+  const network = groups.nth(3);
+  const chart = network.getByTestId('data-chart');
+  await expect(chart).toHaveAttribute('data-series', '2');
+  await expect(chart).toHaveAttribute('data-samples', /^[1-9]\d*$/);
+  const sinr = network.getByRole('checkbox', { name: 'LTE SINR (dB)' });
+  await expect(sinr).not.toBeChecked();
+  await expect(network.getByRole('checkbox', { name: 'LTE RSRP (dBm)' })).toBeChecked();
+  await expect(network.getByRole('checkbox', { name: 'Ping (ms)' })).toBeChecked();
+  // One click draws a metric on request, with its own axis, without reading again.
+  await sinr.check();
+  await expect(chart).toHaveAttribute('data-series', '3');
+  await expect(chart.getByRole('img')).toHaveAttribute(
+    'aria-label',
+    /LTE RSRP, Ping, LTE SINR|LTE RSRP, LTE SINR, Ping/,
+  );
+  await expect(groups.nth(0).getByTestId('data-chart')).toHaveAttribute('data-series', '3');
+  await keepScreenshot(page, testInfo, 'data-system-health');
+  await groups.nth(0).evaluate((group) => group.scrollIntoView({ block: 'start' }));
+  await page.screenshot({ path: 'test-results/screens/data-system-health-viewport.png' });
+  await network.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/screens/data-system-health-network.png' });
+});

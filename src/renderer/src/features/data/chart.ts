@@ -128,37 +128,67 @@ const COMPASS_AXIS = {
 /** One chart's worth of channels: those of one unit, so each axis shows one quantity. */
 export interface ChartGroup {
   key: string;
-  /** "PPV X, PPV Y, PPV Z"; a long list as its first and last ("31.5 Hz … 16 kHz"). */
+  /** "PPV X, PPV Y, PPV Z"; a long list as its first and last ("31.5 Hz … 16 kHz"); or the group's name. */
   title: string;
+  /** The channels drawn (of a named group, those shown). */
   series: SeriesChannel[];
   /** The figures of these channels, when the backend sent figures. */
   figures?: ChannelFigures[];
+  /** Of a named group with more than one channel: each channel, and whether it is drawn. */
+  choices?: MetricChoice[];
+}
+
+export interface MetricChoice {
+  name: string;
+  label: string;
+  shown: boolean;
 }
 
 /**
+ * Whether a channel is drawn: as the user chose, or else unless it is one shown on request.
+ * `shown` holds the user's choices by channel name.
+ */
+export const isShown = (channel: SeriesChannel, shown: Readonly<Record<string, boolean>>): boolean =>
+  shown[channel.name] ?? channel.onRequest !== true;
+
+/**
  * The channels split by what they measure — their unit, or their quantity where the unit does not
- * tell (a calibration offset apart from the level) — in the order they first appear.
+ * tell (a calibration offset apart from the level) — in the order they first appear. Channels the
+ * backend put in a named group (system health: "Compute", "Network" …) share that group's chart,
+ * an axis per unit, drawing those shown (see `isShown`); the others are a choice away.
  */
 export function chartGroups(
   series: readonly SeriesChannel[],
   figures?: readonly ChannelFigures[],
+  shown: Readonly<Record<string, boolean>> = {},
 ): ChartGroup[] {
   const groups = new Map<string, SeriesChannel[]>();
   for (const channel of series) {
-    const key = `${unitKey(channel.unit)}|${channel.quantity ?? ''}`;
+    const key =
+      channel.group === undefined
+        ? `${unitKey(channel.unit)}|${channel.quantity ?? ''}`
+        : `group|${channel.group}`;
     groups.set(key, [...(groups.get(key) ?? []), channel]);
   }
-  return [...groups].map(([key, channels]) => {
+  return [...groups].map(([key, all]) => {
+    const named = all[0]!.group;
+    const channels = named === undefined ? all : all.filter((c) => isShown(c, shown));
     const labels = channels.map((c) => c.label ?? c.name);
     const names = labels.length > 4 ? `${labels[0]} … ${labels[labels.length - 1]}` : labels.join(', ');
-    const unit = channels[0]!.unit;
-    const title = unit ? `${names} (${unit})` : names;
-    if (figures === undefined) return { key, title, series: channels };
+    const unit = channels[0]?.unit;
+    const title = named ?? (unit ? `${names} (${unit})` : names);
+    const choices =
+      named !== undefined && all.length > 1
+        ? all.map((c) => ({ name: c.name, label: seriesLabel(c), shown: isShown(c, shown) }))
+        : undefined;
     return {
       key,
       title,
       series: channels,
-      figures: figures.filter((f) => channels.some((c) => c.name === f.name)),
+      ...(figures === undefined
+        ? {}
+        : { figures: figures.filter((f) => channels.some((c) => c.name === f.name)) }),
+      ...(choices === undefined ? {} : { choices }),
     };
   });
 }
@@ -238,7 +268,8 @@ export function buildDataChart(
       label: seriesLabel(channel),
       data,
       yAxisID: axisId(channel.unit),
-      hidden: units.indexOf(unitKey(channel.unit)) > 1,
+      // A named group's channels were chosen one by one (system health): all of them are drawn.
+      hidden: channel.group === undefined && units.indexOf(unitKey(channel.unit)) > 1,
       borderColor: style.color,
       backgroundColor: style.color,
       borderDash: style.dash,
