@@ -81,3 +81,71 @@ test('system health in four groups, the useful metrics drawn and the rest a tick
   await network.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/screens/data-system-health-network.png' });
 });
+
+test('wide record tables keep the time column in place and render only the rows in view', async ({
+  page,
+  harness,
+}, testInfo) => {
+  await tryTheDemo(page, harness);
+  const noise = fleet().find((i) => i.wire.type === 'Noise' && i.condition.measuring)!.wire.serialNumber;
+  await page.goto(`${harness.url}#/instruments/${noise}/data/frequencyMeasurements`);
+  await page.getByRole('radio', { name: 'Third-octave' }).check();
+  const table = page.getByTestId('record-table');
+  const scroller = page.getByTestId('record-scroller');
+  // Third-octave bands: dozens of columns, far wider than the screen (their answer takes a while).
+  await expect.poll(() => table.getByRole('columnheader').count(), { timeout: 30_000 }).toBeGreaterThan(30);
+  await expect(scroller).toHaveAccessibleName(/records$/);
+
+  const timeHeader = table.getByRole('columnheader').first();
+  await expect(timeHeader).toHaveText(/^Start/);
+  const firstRowTime = table.getByRole('row').nth(1).getByRole('rowheader');
+  await expect(firstRowTime).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d/);
+  await scroller.scrollIntoViewIfNeeded();
+  const before = (await timeHeader.boundingBox())!;
+  const rowBefore = (await firstRowTime.boundingBox())!;
+  const lastHeader = table.getByRole('columnheader').last();
+  await expect(lastHeader).not.toBeInViewport();
+
+  // Scrolled sideways to the last band: the time column and its times stay where they were.
+  const width = await scroller.evaluate((box) => {
+    box.scrollLeft = box.scrollWidth;
+    return box.scrollWidth;
+  });
+  expect(width).toBeGreaterThan(3000);
+  await expect(lastHeader).toBeInViewport();
+  expect((await timeHeader.boundingBox())!.x).toBe(before.x);
+  expect((await firstRowTime.boundingBox())!.x).toBe(rowBefore.x);
+  await expect(firstRowTime).toBeInViewport();
+  await page.screenshot({ path: 'test-results/screens/data-third-octave-table-scrolled.png' });
+  await keepScreenshot(page, testInfo, 'data-third-octave-table');
+});
+
+test('a long record table renders only the rows in view, and scrolls to its oldest record', async ({
+  page,
+  harness,
+}) => {
+  await tryTheDemo(page, harness);
+  const serial = fleet().find((i) => i.condition.measuring && i.wire.feature.includes('Weather'))!.wire
+    .serialNumber;
+  await page.goto(`${harness.url}#/instruments/${serial}/data/weather`);
+  const table = page.getByTestId('record-table');
+  await expect(table).toHaveAttribute('aria-rowcount', /^\d{4}$/);
+  const total = Number(await table.getAttribute('aria-rowcount')) - 1;
+  const rendered = await table.locator('tbody tr[data-index]').count();
+  expect(rendered).toBeGreaterThan(5);
+  expect(rendered).toBeLessThan(60);
+  const scroller = page.getByTestId('record-scroller');
+  await scroller.scrollIntoViewIfNeeded();
+  await scroller.evaluate((box) => (box.scrollTop = box.scrollHeight));
+  // The oldest record is rendered, inside the scroll box's visible part.
+  const oldest = table.locator(`tr[aria-rowindex="${total + 1}"]`);
+  await expect(oldest).toBeAttached();
+  const box = (await scroller.boundingBox())!;
+  const row = (await oldest.boundingBox())!;
+  expect(row.y).toBeGreaterThanOrEqual(box.y);
+  expect(row.y + row.height).toBeLessThanOrEqual(box.y + box.height + 1);
+  expect(await table.locator('tbody tr[data-index]').count()).toBeLessThan(60);
+  await expect(page.locator('.record-table .table-more')).toContainText(
+    `${total.toLocaleString('en-GB')} records.`,
+  );
+});
