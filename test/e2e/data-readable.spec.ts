@@ -149,3 +149,43 @@ test('a long record table renders only the rows in view, and scrolls to its olde
     `${total.toLocaleString('en-GB')} records.`,
   );
 });
+
+test('arrowing through the dataset list loads only the dataset chosen with Enter', async ({
+  page,
+  harness,
+}, testInfo) => {
+  await tryTheDemo(page, harness);
+  const noise = fleet().find((i) => i.wire.type === 'Noise' && i.condition.measuring)!.wire.serialNumber;
+  await page.goto(`${harness.url}#/instruments/${noise}/data/noiseMeasurements`);
+  await expect(page.getByTestId('data-chart').first()).toHaveAttribute('data-samples', /^[1-9]\d*$/);
+
+  const read: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/invoke/data.read'))
+      read.push((request.postDataJSON() as { dataset: string }).dataset);
+  });
+  const select = page.getByTestId('dataset-select');
+  const options = await select
+    .locator('option')
+    .evaluateAll((all) =>
+      all.map((option) => [option.getAttribute('value') ?? '', option.textContent?.trim() ?? '']),
+    );
+  const start = options.findIndex(([value]) => value === 'noiseMeasurements');
+  const [chosen, chosenLabel] = options[start + 3]!;
+
+  await select.focus();
+  for (let i = 0; i < 3; i++) await select.press('ArrowDown');
+  await expect(select).toHaveValue(chosen!);
+  await expect(page.getByText(`Press Enter to show ${chosenLabel}.`)).toBeAttached();
+  await expect(page.getByText('· press Enter to show')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Noise levels');
+  await page.screenshot({ path: 'test-results/screens/data-dataset-arrowed.png' });
+
+  await select.press('Enter');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(chosenLabel!);
+  await expect(page.getByText(/Press Enter to show/)).toHaveCount(0);
+  await expect.poll(() => read.length).toBeGreaterThan(0);
+  // Every read since the arrows was for the dataset chosen: none for those passed over.
+  expect(new Set(read)).toEqual(new Set([chosen]));
+  await keepScreenshot(page, testInfo, 'data-dataset-chosen');
+});
