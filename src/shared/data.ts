@@ -98,6 +98,10 @@ export interface SeriesChannel {
   label?: string;
   /** What it measures when the unit does not say (a calibration offset is dB, like a level). */
   quantity?: string;
+  /** The chart it is drawn in with others of other units ("Compute": CPU %, memory MB); set by the backend. */
+  group?: string;
+  /** Drawn only when the user asks for it (a lesser metric of its group). */
+  onRequest?: boolean;
   unit: string | null;
   times: Float64Array;
   values: Float32Array;

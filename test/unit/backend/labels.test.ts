@@ -51,3 +51,56 @@ describe('quantities', () => {
     ]);
   });
 });
+
+describe('system health groups', () => {
+  it('puts every health metric in one of four groups, the useful ones shown and the rest on request', () => {
+    const names = ['cpu', 'mem', 'cache', 'temp', 'voltage', 'disk', 'netRx', 'netTx', 'mTot', 'dTot'].concat(
+      ['lteRsrp', 'lteRsrq', 'lteSinr', 'lteSignal', 'ping'],
+    );
+    const result = withLabels({
+      query: { serial: 'QT1', dataset: 'monitorStats', start: 0, end: 1 },
+      provenance: { source: 'fresh', fetchedAt: 0 },
+      series: names.map((name) => ({
+        name,
+        unit: null,
+        times: new Float64Array(0),
+        values: new Float32Array(0),
+      })),
+      records: null,
+    } satisfies DataReadResult);
+    const shown = (group: string) =>
+      result.series.filter((c) => c.group === group && c.onRequest !== true).map((c) => c.label);
+    expect(
+      result.series.every((c) => ['Compute', 'Power', 'Network', 'Environment'].includes(c.group ?? '')),
+    ).toBe(true);
+    expect(shown('Compute')).toEqual(['CPU', 'Memory', 'Disk']);
+    expect(shown('Power')).toEqual(['Supply voltage']);
+    expect(shown('Environment')).toEqual(['Temperature']);
+    expect(shown('Network')).toEqual(['LTE RSRP', 'Ping']);
+    expect(result.series.filter((c) => c.onRequest).map((c) => c.name)).toEqual([
+      'cache',
+      'netRx',
+      'netTx',
+      'mTot',
+      'dTot',
+      'lteRsrq',
+      'lteSinr',
+      'lteSignal',
+    ]);
+  });
+
+  it('marks the wind channels by quantity for the arrows and the rose', () => {
+    const result = withLabels({
+      query: { serial: 'W1', dataset: 'weather', start: 0, end: 1 },
+      provenance: { source: 'fresh', fetchedAt: 0 },
+      series: ['windSpeed', 'windDirection', 'temperature'].map((name) => ({
+        name,
+        unit: null,
+        times: new Float64Array(0),
+        values: new Float32Array(0),
+      })),
+      records: null,
+    } satisfies DataReadResult);
+    expect(result.series.map((c) => c.quantity)).toEqual(['wind speed', 'wind direction', undefined]);
+  });
+});

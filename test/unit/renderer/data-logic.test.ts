@@ -7,8 +7,8 @@ import {
   headerText,
   isNumericColumn,
   NO_READING,
-  recordSlice,
   recordsNewestFirst,
+  timeColumnFirst,
 } from '../../../src/renderer/src/features/data/records';
 import { coveredText, intervalText } from '../../../src/renderer/src/ui/time';
 import { customRangeProblem, resolveRange } from '../../../src/renderer/src/features/data/ranges';
@@ -272,11 +272,14 @@ describe('record table', () => {
   };
   const column = (key: string): RecordColumn => table.columns.find((c) => c.key === key)!;
 
-  it('orders newest first by the table’s time column and pages 200 at a time', () => {
+  it('orders newest first by the table’s time column, and puts that column first', () => {
     expect(recordsNewestFirst(table).map((r) => r['note'])).toEqual(['c', 'b', 'a']);
-    const rows = Array.from({ length: 450 }, (_, i) => i);
-    expect(recordSlice(rows, 200)).toMatchObject({ hidden: 250, total: 450 });
-    expect(recordSlice(rows, 400).rows).toHaveLength(400);
+    const byEnd = { ...table, timeKey: 'endTime' };
+    expect(timeColumnFirst(byEnd).map((c) => c.key)).toEqual([
+      'endTime',
+      ...table.columns.map((c) => c.key).filter((k) => k !== 'endTime'),
+    ]);
+    expect(timeColumnFirst(table)).toEqual(table.columns);
   });
 
   it('orders audio recordings by their trigger, not by when the recording started', () => {

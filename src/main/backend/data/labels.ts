@@ -24,11 +24,13 @@ export function withLabels(result: DataReadResult): DataReadResult {
   return {
     ...result,
     series: result.series.map((channel) => {
-      const quantity = columnOf(dataset, channel.name)?.quantity;
+      const { quantity, group, onRequest } = columnOf(dataset, channel.name) ?? {};
       return {
         ...channel,
         label: channelLabel(dataset, channel.name),
         ...(quantity === undefined ? {} : { quantity }),
+        ...(group === undefined ? {} : { group }),
+        ...(onRequest === undefined ? {} : { onRequest }),
       };
     }),
   };

@@ -17,7 +17,18 @@ export interface ColumnSpec {
    * are both dB): series of different quantities are never drawn on one axis.
    */
   quantity?: string;
+  /** The chart the series is drawn in, named for people ("Compute"), where its unit alone would scatter them. */
+  group?: string;
+  /** A lesser series of its group: drawn only when the user asks for it. */
+  onRequest?: boolean;
 }
+
+/** A series of a named chart group, shown at once or only on request. */
+const inGroup = (column: ColumnSpec, group: string, onRequest = false): ColumnSpec => ({
+  ...column,
+  group,
+  ...(onRequest ? { onRequest } : {}),
+});
 
 /** How a series of the records is sampled: the slot each record covers, or isolated points. */
 export type Sampling =
@@ -75,8 +86,9 @@ export const RECORD_SPECS: Readonly<Record<RecordDataset, RecordSpec>> = {
     timeKey: 'time',
     columns: [
       time('time', 'Time'),
-      num('windSpeed', 'Wind speed', 'm/s'),
-      num('windDirection', 'Wind direction', '°'),
+      // The quantities tell the data view which channels make the wind arrows and the wind rose.
+      { ...num('windSpeed', 'Wind speed', 'm/s'), quantity: 'wind speed' },
+      { ...num('windDirection', 'Wind direction', '°'), quantity: 'wind direction' },
       num('temperature', 'Temperature', '°C'),
       num('pressure', 'Pressure', 'bar'),
       num('humidity', 'Humidity', '%'),
@@ -149,21 +161,24 @@ export const RECORD_SPECS: Readonly<Record<RecordDataset, RecordSpec>> = {
     columns: [
       time('time', 'Time'),
       num('samplePeriod', 'Sample period', 's', false),
-      num('cpu', 'CPU', '%'),
-      num('mem', 'Memory', 'MB'),
-      num('cache', 'Cache', 'MB'),
-      num('temp', 'Temperature', '°C'),
-      num('voltage', 'Supply voltage', 'V'),
-      num('disk', 'Disk', 'MB'),
-      num('netRx', 'Received (total)', 'kbit'),
-      num('netTx', 'Sent (total)', 'kbit'),
-      num('mTot', 'Data this month', 'MB'),
-      num('dTot', 'Data today', 'MB'),
-      num('lteRsrp', 'LTE RSRP', 'dBm'),
-      num('lteRsrq', 'LTE RSRQ', 'dB'),
-      num('lteSinr', 'LTE SINR', 'dB'),
-      num('lteSignal', 'LTE signal', null),
-      num('ping', 'Ping', 'ms'),
+      // Grouped as an engineer checks a monitor: is it overloaded or full (compute), is its supply
+      // sound (power), can it reach the service (network), how hot is its case (environment).
+      // Running totals and the finer LTE figures are there on request.
+      inGroup(num('cpu', 'CPU', '%'), 'Compute'),
+      inGroup(num('mem', 'Memory', 'MB'), 'Compute'),
+      inGroup(num('cache', 'Cache', 'MB'), 'Compute', true),
+      inGroup(num('temp', 'Temperature', '°C'), 'Environment'),
+      inGroup(num('voltage', 'Supply voltage', 'V'), 'Power'),
+      inGroup(num('disk', 'Disk', 'MB'), 'Compute'),
+      inGroup(num('netRx', 'Received (total)', 'kbit'), 'Network', true),
+      inGroup(num('netTx', 'Sent (total)', 'kbit'), 'Network', true),
+      inGroup(num('mTot', 'Data this month', 'MB'), 'Network', true),
+      inGroup(num('dTot', 'Data today', 'MB'), 'Network', true),
+      inGroup(num('lteRsrp', 'LTE RSRP', 'dBm'), 'Network'),
+      inGroup(num('lteRsrq', 'LTE RSRQ', 'dB'), 'Network', true),
+      inGroup(num('lteSinr', 'LTE SINR', 'dB'), 'Network', true),
+      inGroup(num('lteSignal', 'LTE signal', null), 'Network', true),
+      inGroup(num('ping', 'Ping', 'ms'), 'Network'),
     ],
     sampling: { kind: 'seconds', field: 'samplePeriod' },
   },

@@ -17,6 +17,7 @@ import { intervalText, zoneName, zoneOptions, type DisplayZone } from '../../ui/
 import { countOf } from '../../ui/words';
 import { minMaxReduce } from '../../../../shared/series-reduce';
 import { channelFigures, type ChannelFigures } from '../../../../shared/series-figures';
+import { compassPoint, isWindDirection, windArrows } from './wind';
 
 /** High-contrast line colours, each with its own dash so lines differ without colour too. */
 const SERIES_STYLES: ReadonlyArray<{ color: string; dash: number[] }> = [
@@ -76,40 +77,102 @@ export interface DataChartSettings {
 
 const unitKey = (unit: string | null): string => unit ?? '';
 
+/** Wind arrows across a chart: about one per 16 px of a laptop-wide plot, so they never overlap. */
+const WIND_ARROW_COUNT = 72;
+
+/** Wind direction as arrows (drawn by the windArrows plugin), no line: 359° and 1° are neighbours. */
+function windArrowDataset(label: string, data: ChartPoint[]): LineDataset {
+  return {
+    label: `${label}, arrows point downwind`,
+    data,
+    showLine: false,
+    borderColor: CHART_COLORS.accent,
+    backgroundColor: CHART_COLORS.accent,
+    // The plugin draws the arrows; the invisible points still answer the tooltip.
+    pointRadius: 0,
+    pointHoverRadius: 0,
+    pointHitRadius: 10,
+    spanGaps: false,
+  };
+}
+
+/** A direction axis as a compass: where the wind comes from, north at the bottom and top. */
+const COMPASS_AXIS = {
+  min: 0,
+  max: 360,
+  title: { display: true, text: 'Wind from', color: CHART_COLORS.text, font: CHART_FONT },
+  ticks: {
+    color: CHART_COLORS.text,
+    font: CHART_FONT,
+    stepSize: 90,
+    callback: (value: number | string) => compassPoint(Number(value)),
+  },
+};
+
 /** One chart's worth of channels: those of one unit, so each axis shows one quantity. */
 export interface ChartGroup {
   key: string;
-  /** "PPV X, PPV Y, PPV Z"; a long list as its first and last ("31.5 Hz … 16 kHz"). */
+  /** "PPV X, PPV Y, PPV Z"; a long list as its first and last ("31.5 Hz … 16 kHz"); or the group's name. */
   title: string;
+  /** The channels drawn (of a named group, those shown). */
   series: SeriesChannel[];
   /** The figures of these channels, when the backend sent figures. */
   figures?: ChannelFigures[];
+  /** Of a named group with more than one channel: each channel, and whether it is drawn. */
+  choices?: MetricChoice[];
+}
+
+export interface MetricChoice {
+  name: string;
+  label: string;
+  shown: boolean;
 }
 
 /**
+ * Whether a channel is drawn: as the user chose, or else unless it is one shown on request.
+ * `shown` holds the user's choices by channel name.
+ */
+export const isShown = (channel: SeriesChannel, shown: Readonly<Record<string, boolean>>): boolean =>
+  shown[channel.name] ?? channel.onRequest !== true;
+
+/**
  * The channels split by what they measure — their unit, or their quantity where the unit does not
- * tell (a calibration offset apart from the level) — in the order they first appear.
+ * tell (a calibration offset apart from the level) — in the order they first appear. Channels the
+ * backend put in a named group (system health: "Compute", "Network" …) share that group's chart,
+ * an axis per unit, drawing those shown (see `isShown`); the others are a choice away.
  */
 export function chartGroups(
   series: readonly SeriesChannel[],
   figures?: readonly ChannelFigures[],
+  shown: Readonly<Record<string, boolean>> = {},
 ): ChartGroup[] {
   const groups = new Map<string, SeriesChannel[]>();
   for (const channel of series) {
-    const key = `${unitKey(channel.unit)}|${channel.quantity ?? ''}`;
+    const key =
+      channel.group === undefined
+        ? `${unitKey(channel.unit)}|${channel.quantity ?? ''}`
+        : `group|${channel.group}`;
     groups.set(key, [...(groups.get(key) ?? []), channel]);
   }
-  return [...groups].map(([key, channels]) => {
+  return [...groups].map(([key, all]) => {
+    const named = all[0]!.group;
+    const channels = named === undefined ? all : all.filter((c) => isShown(c, shown));
     const labels = channels.map((c) => c.label ?? c.name);
     const names = labels.length > 4 ? `${labels[0]} … ${labels[labels.length - 1]}` : labels.join(', ');
-    const unit = channels[0]!.unit;
-    const title = unit ? `${names} (${unit})` : names;
-    if (figures === undefined) return { key, title, series: channels };
+    const unit = channels[0]?.unit;
+    const title = named ?? (unit ? `${names} (${unit})` : names);
+    const choices =
+      named !== undefined && all.length > 1
+        ? all.map((c) => ({ name: c.name, label: seriesLabel(c), shown: isShown(c, shown) }))
+        : undefined;
     return {
       key,
       title,
       series: channels,
-      figures: figures.filter((f) => channels.some((c) => c.name === f.name)),
+      ...(figures === undefined
+        ? {}
+        : { figures: figures.filter((f) => channels.some((c) => c.name === f.name)) }),
+      ...(choices === undefined ? {} : { choices }),
     };
   });
 }
@@ -168,6 +231,15 @@ export function buildDataChart(
 
   const datasets: LineDataset[] = series.map((channel, index) => {
     const style = SERIES_STYLES[index % SERIES_STYLES.length]!;
+    if (isWindDirection(channel)) {
+      const data = windArrows(channel.times, channel.values, range, WIND_ARROW_COUNT);
+      drawnCount += data.length;
+      return {
+        ...windArrowDataset(seriesLabel(channel), data),
+        yAxisID: axisId(channel.unit),
+        hidden: units.indexOf(unitKey(channel.unit)) > 1,
+      };
+    }
     const data = reducedPoints(channel.times, channel.values, range, settings.buckets);
     hasGaps ||= data.some((point) => Number.isNaN(point.y));
     const isolated = new Set(isolatedReadings(data));
@@ -176,7 +248,8 @@ export function buildDataChart(
       label: seriesLabel(channel),
       data,
       yAxisID: axisId(channel.unit),
-      hidden: units.indexOf(unitKey(channel.unit)) > 1,
+      // A named group's channels were chosen one by one (system health): all of them are drawn.
+      hidden: channel.group === undefined && units.indexOf(unitKey(channel.unit)) > 1,
       borderColor: style.color,
       backgroundColor: style.color,
       borderDash: style.dash,
@@ -201,6 +274,10 @@ export function buildDataChart(
       },
     ]),
   );
+
+  // The direction axis reads as a compass, 0–360° from north.
+  const windIndexes = series.flatMap((channel, i) => (isWindDirection(channel) ? [i] : []));
+  for (const i of windIndexes) Object.assign(yScales[axisId(series[i]!.unit)]!, COMPASS_AXIS);
 
   const options: ChartOptions<'line'> = {
     ...lineChartBase(),
@@ -238,6 +315,7 @@ export function buildDataChart(
       // Our reduction leaves fewer points than this plugin's threshold, so it only acts if a
       // canvas is far wider than expected; it is min-max too, so peaks survive either way.
       decimation: { enabled: true, algorithm: 'min-max' },
+      windArrows: windIndexes.length > 0 && { datasetIndexes: windIndexes, color: CHART_COLORS.accent },
       legend: {
         position: 'bottom',
         // A short stroke of each line (not a filled box): the sample reads like the line itself.
@@ -255,6 +333,8 @@ export function buildDataChart(
         callbacks: {
           label: (item) => {
             const y = (item.raw as ChartPoint).y;
+            if (windIndexes.includes(item.datasetIndex))
+              return `Wind from ${compassPoint(y)} (${Math.round(y)}°)`;
             return `${item.dataset.label ?? ''}: ${Number.isNaN(y) ? 'no reading' : valueText(y)}`;
           },
         },

@@ -1,13 +1,10 @@
 /**
  * A dataset's record table as the backend describes it: rows newest first by the table's own time
- * column (`timeKey`), a page at a time, and every cell shown as its column's type says. Nothing is
+ * column (`timeKey`), that column first, and every cell shown as its column's type says. Nothing is
  * guessed from column names or values.
  */
 import type { CellValue, RecordColumn, RecordTable } from '../../../../shared/data';
-import { tableSlice, type TableSlice } from '../../ui/table-slice';
 import { exactTimeText, type DisplayZone } from '../../ui/time';
-
-export const RECORD_PAGE_SIZE = 200;
 
 /** The row's time (epoch ms) from the table's time column; null when the row has none. */
 function rowTime(row: RecordTable['rows'][number], timeKey: string): number | null {
@@ -26,9 +23,13 @@ export function recordsNewestFirst(table: RecordTable): RecordTable['rows'] {
     .map((entry) => entry.row);
 }
 
-/** The first `shown` rows and how many remain (see `RECORD_PAGE_SIZE`). */
-export function recordSlice<T>(rows: readonly T[], shown: number): TableSlice<T> {
-  return tableSlice(rows, false, shown);
+/**
+ * The columns with the table's time column first (it stays in place while a wide table scrolls
+ * sideways), the others in the order the backend gave them.
+ */
+export function timeColumnFirst(table: RecordTable): RecordColumn[] {
+  const time = table.columns.find((column) => column.key === table.timeKey);
+  return time === undefined ? [...table.columns] : [time, ...table.columns.filter((c) => c !== time)];
 }
 
 /** Numbers are right-aligned, so their digits line up. */

@@ -44,6 +44,8 @@ export const useDataStore = defineStore('data', () => {
   const range = ref<RangeChoice>({ kind: 'preset', preset: '24h' });
   /** Option choices per dataset, kept while moving between datasets. */
   const choices = ref<Partial<Record<Dataset, OptionChoices>>>({});
+  /** Metrics of named chart groups the user showed or hid, by channel name (see `isShown`). */
+  const shownMetrics = ref<Record<string, boolean>>({});
 
   /** The answer on screen; raw, so Vue never walks its typed arrays. */
   const result = shallowRef<DataReadResult | null>(null);
@@ -159,6 +161,7 @@ export const useDataStore = defineStore('data', () => {
     zone,
     range,
     choices,
+    shownMetrics,
     result,
     loading,
     error,
