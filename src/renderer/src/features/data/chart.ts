@@ -17,6 +17,7 @@ import { intervalText, MINUTE_MS, ZONE_LABELS, type DisplayZone } from '../../ui
 import { countOf } from '../../ui/words';
 import { minMaxReduce } from '../../../../shared/series-reduce';
 import { channelFigures, type ChannelFigures } from '../../../../shared/series-figures';
+import { readingText } from './records';
 
 /** High-contrast line colours, each with its own dash so lines differ without colour too. */
 const SERIES_STYLES: ReadonlyArray<{ color: string; dash: number[] }> = [
@@ -133,10 +134,6 @@ export function chartGroups(
 export function seriesLabel(channel: Pick<SeriesChannel, 'name' | 'label' | 'unit'>): string {
   const name = channel.label ?? channel.name;
   return channel.unit ? `${name} (${channel.unit})` : name;
-}
-
-function valueText(value: number): string {
-  return Number.isInteger(value) ? String(value) : value.toFixed(Math.abs(value) < 10 ? 2 : 1);
 }
 
 /**
@@ -270,7 +267,7 @@ export function buildDataChart(
         callbacks: {
           label: (item) => {
             const y = (item.raw as ChartPoint).y;
-            return `${item.dataset.label ?? ''}: ${Number.isNaN(y) ? 'no reading' : valueText(y)}`;
+            return `${item.dataset.label ?? ''}: ${Number.isNaN(y) ? 'no reading' : readingText(y)}`;
           },
         },
       },
