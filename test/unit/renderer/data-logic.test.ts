@@ -304,6 +304,19 @@ describe('chart model', () => {
       cellText(0.0021, { key: 'v', label: 'V', unit: null, type: 'number' }, 'utc'),
     );
   });
+
+  it("names each of an event's 100 ms readings by its own time in the tooltip", () => {
+    const range = { start: T0, end: T0 + 3000 };
+    const time = (m: ReturnType<typeof buildDataChart>) =>
+      (m.options.scales as Record<string, { time?: { tooltipFormat?: string } }>)['x']?.time?.tooltipFormat;
+    expect(time(buildDataChart([channel('LAeq', [70, 71, 72])], { zone: 'utc', range }))).toBe(
+      'yyyy-MM-dd HH:mm:ss',
+    );
+    // Ten readings a second: each its own time, never ten alike.
+    expect(time(buildDataChart([channel('LAeq', [70, 71, 72], T0, 100)], { zone: 'utc', range }))).toBe(
+      'yyyy-MM-dd HH:mm:ss.S',
+    );
+  });
 });
 
 describe('record table', () => {

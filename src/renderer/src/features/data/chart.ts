@@ -178,12 +178,15 @@ export function buildDataChart(
   const figures = settings.figures ?? series.map((channel) => channelFigures(channel, range));
   let hasGaps = false;
   let drawnCount = 0;
+  // Readings between whole seconds (an event's 100 ms time history) are told apart in the tooltip.
+  let subSecond = false;
 
   const datasets: LineDataset[] = series.map((channel, index) => {
     const style = SERIES_STYLES[index % SERIES_STYLES.length]!;
     const reduced = reducedPoints(channel.times, channel.values, range, settings.buckets);
     const data = zone === 'utc' ? reduced.map((p) => ({ x: displayX(p.x, zone), y: p.y })) : reduced;
     hasGaps ||= reduced.some((point) => Number.isNaN(point.y));
+    subSecond ||= reduced.some((point) => point.x % 1000 !== 0);
     const isolated = new Set(isolatedReadings(data));
     drawnCount += data.length;
     return {
@@ -224,7 +227,7 @@ export function buildDataChart(
         min: displayX(range.start, zone),
         max: displayX(range.end, zone),
         time: {
-          tooltipFormat: 'yyyy-MM-dd HH:mm:ss',
+          tooltipFormat: subSecond ? 'yyyy-MM-dd HH:mm:ss.S' : 'yyyy-MM-dd HH:mm:ss',
           displayFormats: TIME_AXIS_FORMATS,
         },
         title: {
