@@ -574,6 +574,16 @@ test('vibration: PPV per axis apart from the dominant frequency, and VDV per axi
   const doses = await service.get('/data/vibration/vdv', serial, await viewOf(vdv));
   await expectExtremeTooltip(page, vdv, 'VDV Z', recordSamples(doses, 'startTime', 'vdvZ'));
   await keepChartScreenshot(page, testInfo, 'vibration-vdv', chartCard(page));
+  // The figures of the range read as precisely: doses of a few thousandths are not 0.00.
+  const vdvZ = within(recordSamples(doses, 'startTime', 'vdvZ'), await viewOf(vdv));
+  const row = page.getByTestId('range-figures').locator('tr[data-name="vdvZ"]');
+  await expect(row.locator('[data-figure="max"]')).toContainText(`${extremeOf(vdvZ.values(), 'max')} m/s`);
+  await expect(row.locator('[data-figure="min"]')).toContainText(`${extremeOf(vdvZ.values(), 'min')} m/s`);
+  const mean = [...vdvZ.values()].reduce((sum, value) => sum + value, 0) / vdvZ.size;
+  const shownMean = Number(
+    /^-?[\d.]+/.exec((await row.locator('[data-figure="mean"]').innerText()).trim())?.[0],
+  );
+  expect(Math.abs(shownMean - mean), `the mean VDV Z, ${mean}`).toBeLessThanOrEqual(Math.abs(mean) * 1e-3);
 });
 
 /** The records whose time lies in [start, end). */
