@@ -7,6 +7,7 @@ import {
   displayX,
   epochOfX,
   reducedPoints,
+  seriesStyle,
 } from '../../../src/renderer/src/features/data/chart';
 import {
   cellText,
@@ -303,6 +304,17 @@ describe('chart model', () => {
     expect(readingText(0.0021)).toBe(
       cellText(0.0021, { key: 'v', label: 'V', unit: null, type: 'number' }, 'utc'),
     );
+  });
+
+  it('draws up to 32 lines each in a style of its own: ten octave bands never share one', () => {
+    const styles = Array.from({ length: 32 }, (_, i) => JSON.stringify(seriesStyle(i)));
+    expect(new Set(styles).size).toBe(32);
+    const bands = buildDataChart(
+      Array.from({ length: 10 }, (_, i) => channel(`band ${i}`, [50, 51])),
+      { zone: 'utc', range: { start: T0, end: T0 + 2000 } },
+    );
+    const drawn = bands.datasets.map((d) => JSON.stringify([d.borderColor, d.borderDash]));
+    expect(new Set(drawn).size).toBe(10);
   });
 
   it("names each of an event's 100 ms readings by its own time in the tooltip", () => {

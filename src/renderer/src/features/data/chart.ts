@@ -19,17 +19,31 @@ import { minMaxReduce } from '../../../../shared/series-reduce';
 import { channelFigures, type ChannelFigures } from '../../../../shared/series-figures';
 import { readingText } from './records';
 
-/** High-contrast line colours, each with its own dash so lines differ without colour too. */
-const SERIES_STYLES: ReadonlyArray<{ color: string; dash: number[] }> = [
-  { color: CHART_COLORS.accent, dash: [] },
-  { color: CHART_COLORS.text, dash: [6, 3] },
-  { color: CHART_COLORS.bandHigh, dash: [2, 2] },
-  { color: CHART_COLORS.ok, dash: [10, 3, 2, 3] },
-  { color: CHART_COLORS.danger, dash: [] },
-  { color: '#5b2a86', dash: [6, 3] },
-  { color: '#00666b', dash: [2, 2] },
-  { color: '#6b5200', dash: [10, 3, 2, 3] },
+/** High-contrast line colours. */
+const SERIES_COLORS: readonly string[] = [
+  CHART_COLORS.accent,
+  CHART_COLORS.text,
+  CHART_COLORS.bandHigh,
+  CHART_COLORS.ok,
+  CHART_COLORS.danger,
+  '#5b2a86',
+  '#00666b',
+  '#6b5200',
 ];
+const SERIES_DASHES: readonly number[][] = [[], [6, 3], [2, 2], [10, 3, 2, 3]];
+
+/**
+ * The style of the `index`-th line: the colours in turn, each with a dash, so lines differ without
+ * colour too; once every colour is used the dashes shift by one, so the ninth line (the 8 kHz band
+ * of ten octave bands) never looks like the first (31.5 Hz). 32 lines differ before one repeats.
+ */
+export function seriesStyle(index: number): { color: string; dash: number[] } {
+  const round = Math.floor(index / SERIES_COLORS.length);
+  return {
+    color: SERIES_COLORS[index % SERIES_COLORS.length]!,
+    dash: SERIES_DASHES[(index + round) % SERIES_DASHES.length]!,
+  };
+}
 
 /**
  * Pixel columns the renderer reduces to when the backend has not (`data.read` without `chartWidth`):
@@ -182,7 +196,7 @@ export function buildDataChart(
   let subSecond = false;
 
   const datasets: LineDataset[] = series.map((channel, index) => {
-    const style = SERIES_STYLES[index % SERIES_STYLES.length]!;
+    const style = seriesStyle(index);
     const reduced = reducedPoints(channel.times, channel.values, range, settings.buckets);
     const data = zone === 'utc' ? reduced.map((p) => ({ x: displayX(p.x, zone), y: p.y })) : reduced;
     hasGaps ||= reduced.some((point) => Number.isNaN(point.y));
