@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordColumn, RecordTable, SeriesChannel } from '../../../src/shared/data';
 import type { ChannelFigures } from '../../../src/shared/series-figures';
-import { buildDataChart, chartGroups, reducedPoints } from '../../../src/renderer/src/features/data/chart';
+import {
+  buildDataChart,
+  chartGroups,
+  reducedPoints,
+  seriesStyle,
+} from '../../../src/renderer/src/features/data/chart';
 import {
   cellText,
   headerText,
   isNumericColumn,
   NO_READING,
+  readingText,
   recordsNewestFirst,
   timeColumnFirst,
 } from '../../../src/renderer/src/features/data/records';
@@ -241,6 +247,61 @@ describe('chart model', () => {
     expect(stopped.summary).toBe(`LAeq, ${intervalText(day, 'utc')}: 4 readings, taken ${firstText}.`);
     const silent = buildDataChart([channel('LAeq', [Number.NaN, Number.NaN])], { zone: 'utc', range: day });
     expect(silent.summary).toBe(`LAeq, ${intervalText(day, 'utc')}: no readings in this range.`);
+  });
+
+  it('reads a reading in its tooltip as the record table does: a VDV of 0.0021 is not 0.00', () => {
+    const range = { start: T0, end: T0 + 3000 };
+    const model = buildDataChart(
+      [
+        channel('VDV X', [0.0021, 0.1633, 12], T0, 1000, 'm/s^1.75'),
+        channel('Pressure', [1.0082, Number.NaN, 1.01], T0, 1000, 'bar'),
+        channel('LAeq', [64.2, 71, 80.15], T0, 1000),
+      ],
+      { zone: 'utc', range },
+    );
+    const label = model.options.plugins!.tooltip!.callbacks!.label! as (item: unknown) => string;
+    const read = (dataset: number, index: number) =>
+      label({ dataset: model.datasets[dataset], raw: model.datasets[dataset]!.data[index] });
+    expect([0, 1, 2].map((i) => read(0, i))).toEqual([
+      'VDV X (m/s^1.75): 0.0021',
+      'VDV X (m/s^1.75): 0.1633',
+      'VDV X (m/s^1.75): 12',
+    ]);
+    expect([0, 1, 2].map((i) => read(1, i))).toEqual([
+      'Pressure (bar): 1.0082',
+      'Pressure (bar): no reading',
+      'Pressure (bar): 1.01',
+    ]);
+    // Float32 storage undone: 64.19999694824219 reads 64.2.
+    expect(read(2, 0)).toBe('LAeq (dB): 64.2');
+    expect(read(2, 2)).toBe('LAeq (dB): 80.15');
+    expect(readingText(0.0021)).toBe(
+      cellText(0.0021, { key: 'v', label: 'V', unit: null, type: 'number' }, 'utc'),
+    );
+  });
+
+  it('draws up to 32 lines each in a style of its own: ten octave bands never share one', () => {
+    const styles = Array.from({ length: 32 }, (_, i) => JSON.stringify(seriesStyle(i)));
+    expect(new Set(styles).size).toBe(32);
+    const bands = buildDataChart(
+      Array.from({ length: 10 }, (_, i) => channel(`band ${i}`, [50, 51])),
+      { zone: 'utc', range: { start: T0, end: T0 + 2000 } },
+    );
+    const drawn = bands.datasets.map((d) => JSON.stringify([d.borderColor, d.borderDash]));
+    expect(new Set(drawn).size).toBe(10);
+  });
+
+  it("names each of an event's 100 ms readings by its own time in the tooltip", () => {
+    const range = { start: T0, end: T0 + 3000 };
+    const time = (m: ReturnType<typeof buildDataChart>) =>
+      (m.options.scales as Record<string, { time?: { tooltipFormat?: string } }>)['x']?.time?.tooltipFormat;
+    expect(time(buildDataChart([channel('LAeq', [70, 71, 72])], { zone: 'utc', range }))).toBe(
+      'yyyy-MM-dd HH:mm:ss',
+    );
+    // Ten readings a second: each its own time, never ten alike.
+    expect(time(buildDataChart([channel('LAeq', [70, 71, 72], T0, 100)], { zone: 'utc', range }))).toBe(
+      'yyyy-MM-dd HH:mm:ss.S',
+    );
   });
 });
 

@@ -18,18 +18,33 @@ import { countOf } from '../../ui/words';
 import { minMaxReduce } from '../../../../shared/series-reduce';
 import { channelFigures, type ChannelFigures } from '../../../../shared/series-figures';
 import { compassPoint, isWindDirection, windArrows } from './wind';
+import { readingText } from './records';
 
-/** High-contrast line colours, each with its own dash so lines differ without colour too. */
-const SERIES_STYLES: ReadonlyArray<{ color: string; dash: number[] }> = [
-  { color: CHART_COLORS.accent, dash: [] },
-  { color: CHART_COLORS.text, dash: [6, 3] },
-  { color: CHART_COLORS.bandHigh, dash: [2, 2] },
-  { color: CHART_COLORS.ok, dash: [10, 3, 2, 3] },
-  { color: CHART_COLORS.danger, dash: [] },
-  { color: '#5b2a86', dash: [6, 3] },
-  { color: '#00666b', dash: [2, 2] },
-  { color: '#6b5200', dash: [10, 3, 2, 3] },
+/** High-contrast line colours. */
+const SERIES_COLORS: readonly string[] = [
+  CHART_COLORS.accent,
+  CHART_COLORS.text,
+  CHART_COLORS.bandHigh,
+  CHART_COLORS.ok,
+  CHART_COLORS.danger,
+  '#5b2a86',
+  '#00666b',
+  '#6b5200',
 ];
+const SERIES_DASHES: readonly number[][] = [[], [6, 3], [2, 2], [10, 3, 2, 3]];
+
+/**
+ * The style of the `index`-th line: the colours in turn, each with a dash, so lines differ without
+ * colour too; once every colour is used the dashes shift by one, so the ninth line (the 8 kHz band
+ * of ten octave bands) never looks like the first (31.5 Hz). 32 lines differ before one repeats.
+ */
+export function seriesStyle(index: number): { color: string; dash: number[] } {
+  const round = Math.floor(index / SERIES_COLORS.length);
+  return {
+    color: SERIES_COLORS[index % SERIES_COLORS.length]!,
+    dash: SERIES_DASHES[(index + round) % SERIES_DASHES.length]!,
+  };
+}
 
 /**
  * Pixel columns the renderer reduces to when the backend has not (`data.read` without `chartWidth`):
@@ -182,10 +197,6 @@ export function seriesLabel(channel: Pick<SeriesChannel, 'name' | 'label' | 'uni
   return channel.unit ? `${name} (${channel.unit})` : name;
 }
 
-function valueText(value: number): string {
-  return Number.isInteger(value) ? String(value) : value.toFixed(Math.abs(value) < 10 ? 2 : 1);
-}
-
 /**
  * "LAeq, LAFMax, 21 Nov 07:38 – 22 Nov 07:38: 24 readings each, taken 21 Nov 07:30 – 13:15. Gaps in
  * the readings show as breaks in the line." Counted from every reading (the figures), never from
@@ -228,9 +239,11 @@ export function buildDataChart(
   const figures = settings.figures ?? series.map((channel) => channelFigures(channel, range));
   let hasGaps = false;
   let drawnCount = 0;
+  // Readings between whole seconds (an event's 100 ms time history) are told apart in the tooltip.
+  let subSecond = false;
 
   const datasets: LineDataset[] = series.map((channel, index) => {
-    const style = SERIES_STYLES[index % SERIES_STYLES.length]!;
+    const style = seriesStyle(index);
     if (isWindDirection(channel)) {
       const data = windArrows(channel.times, channel.values, range, WIND_ARROW_COUNT);
       drawnCount += data.length;
@@ -242,6 +255,7 @@ export function buildDataChart(
     }
     const data = reducedPoints(channel.times, channel.values, range, settings.buckets);
     hasGaps ||= data.some((point) => Number.isNaN(point.y));
+    subSecond ||= data.some((point) => point.x % 1000 !== 0);
     const isolated = new Set(isolatedReadings(data));
     drawnCount += data.length;
     return {
@@ -289,7 +303,7 @@ export function buildDataChart(
         // Ticks, steps and labels in the zone shown (see ui/chart-time-zone.ts).
         adapters: { date: zoneOptions(zone) },
         time: {
-          tooltipFormat: 'yyyy-MM-dd HH:mm:ss',
+          tooltipFormat: subSecond ? 'yyyy-MM-dd HH:mm:ss.S' : 'yyyy-MM-dd HH:mm:ss',
           displayFormats: TIME_AXIS_FORMATS,
         },
         title: {
@@ -335,7 +349,7 @@ export function buildDataChart(
             const y = (item.raw as ChartPoint).y;
             if (windIndexes.includes(item.datasetIndex))
               return `Wind from ${compassPoint(y)} (${Math.round(y)}°)`;
-            return `${item.dataset.label ?? ''}: ${Number.isNaN(y) ? 'no reading' : valueText(y)}`;
+            return `${item.dataset.label ?? ''}: ${Number.isNaN(y) ? 'no reading' : readingText(y)}`;
           },
         },
       },

@@ -53,6 +53,14 @@ export const NO_READING = '—';
 const numberFormat = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 4, useGrouping: false });
 
 /**
+ * A reading as the record table shows it, to four decimals at most (a Float32 64.19999694 is 64.2;
+ * a VDV of 0.0021 stays 0.0021); the tooltips use it too, so chart and table read alike.
+ */
+export function readingText(value: number): string {
+  return Number.isNaN(value) ? NO_READING : numberFormat.format(value);
+}
+
+/**
  * A cell as its column's type says: times in the chosen zone on a 24-hour clock, numbers trimmed
  * to four decimals, flags as Yes/No, lists and texts as sent. A value of another kind than its
  * column's (which the backend does not send) is shown as it is rather than reinterpreted.
@@ -64,7 +72,7 @@ export function cellText(value: CellValue | undefined, column: RecordColumn, zon
       return typeof value === 'number' ? exactTimeText(value, zone) : String(value);
     case 'number':
       if (typeof value !== 'number') return String(value);
-      return Number.isNaN(value) ? NO_READING : numberFormat.format(value);
+      return readingText(value);
     case 'boolean':
       return typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value);
     case 'list':
