@@ -61,6 +61,18 @@ export function axisStyle(title: string, grid: boolean, ticks: Record<string, un
   };
 }
 
+/**
+ * The ticks of a time axis whose ticks are chosen to fit (see time-ticks.ts): never skipped, never
+ * rotated, and the major ones (midnight, carrying the date) in bold.
+ */
+export const TIME_TICKS = {
+  maxRotation: 0,
+  autoSkip: false,
+  major: { enabled: true },
+  font: (context: { tick?: { major?: boolean } }) =>
+    context.tick?.major ? { ...CHART_FONT, weight: 800 } : CHART_FONT,
+};
+
 /** The tooltip's text size on every chart. */
 export const TOOLTIP_FONTS = { titleFont: { size: 14 }, bodyFont: { size: 14 } } as const;
 

@@ -9,11 +9,13 @@ import {
   CHART_FONT,
   lineChartBase,
   TIME_AXIS_FORMATS,
+  TIME_TICKS,
   yScale,
   type ChartPoint,
   type LineDataset,
 } from '../../ui/chart-base';
 import { intervalText, zoneName, zoneOptions, type DisplayZone } from '../../ui/time';
+import { evenTimeTicks } from '../../ui/time-ticks';
 import { countOf } from '../../ui/words';
 import { minMaxReduce } from '../../../../shared/series-reduce';
 import { channelFigures, type ChannelFigures } from '../../../../shared/series-figures';
@@ -300,8 +302,9 @@ export function buildDataChart(
         type: 'time',
         min: range.start,
         max: range.end,
-        // Ticks, steps and labels in the zone shown (see ui/chart-time-zone.ts).
+        // Ticks, steps and labels in the zone shown (see ui/chart-time-zone.ts), evenly spaced.
         adapters: { date: zoneOptions(zone) },
+        ...evenTimeTicks(zone),
         time: {
           tooltipFormat: subSecond ? 'yyyy-MM-dd HH:mm:ss.S' : 'yyyy-MM-dd HH:mm:ss',
           displayFormats: TIME_AXIS_FORMATS,
@@ -313,13 +316,7 @@ export function buildDataChart(
           font: CHART_FONT,
         },
         // Major ticks (midnight, the 1st) carry the date, so a day boundary is never anonymous.
-        ticks: {
-          color: CHART_COLORS.text,
-          font: (context) => (context.tick?.major ? { ...CHART_FONT, weight: 800 } : CHART_FONT),
-          maxRotation: 0,
-          autoSkipPadding: 20,
-          major: { enabled: true },
-        },
+        ticks: { color: CHART_COLORS.text, ...TIME_TICKS },
         grid: { color: CHART_COLORS.grid },
         border: { color: CHART_COLORS.text, width: 2 },
       },
