@@ -4,6 +4,7 @@ import type { ChannelFigures } from '../../../src/shared/series-figures';
 import {
   buildDataChart,
   chartGroups,
+  hasBreak,
   reducedPoints,
   seriesStyle,
 } from '../../../src/renderer/src/features/data/chart';
@@ -234,7 +235,17 @@ describe('chart model', () => {
     // Readings, not gap markers: the missing LAeq value is not counted.
     expect(model.sampleCount).toBe(11);
     expect(model.summary).toContain(': 2–3 readings, taken ');
-    expect(model.summary).toContain('Gaps in the readings show as breaks in the line.');
+    // The missing LAeq value ends its line: nothing breaks, so no word of breaks.
+    expect(model.summary).not.toContain('Gaps in the readings');
+  });
+
+  it('speaks of breaks in the line only where a gap lies between readings', () => {
+    const at = (ys: number[]) => ys.map((y, i) => ({ x: T0 + i * 1000, y }));
+    expect(hasBreak(at([50, Number.NaN, 51]))).toBe(true);
+    // A marker where the answer ends (or before it starts) breaks nothing drawn.
+    expect(hasBreak(at([50, 51, Number.NaN]))).toBe(false);
+    expect(hasBreak(at([Number.NaN, 50, 51]))).toBe(false);
+    expect(hasBreak(at([Number.NaN, Number.NaN]))).toBe(false);
   });
 
   it('says when the readings were taken, so a chart mostly empty is explained', () => {

@@ -65,6 +65,23 @@ export function reducedPoints(
   return Array.from(reduced.times, (x, i) => ({ x, y: reduced.values[i]! }));
 }
 
+/**
+ * Whether the line breaks between two readings: a gap marker after the last reading (where the
+ * instrument's answer ends) or before the first breaks nothing that is drawn.
+ */
+export function hasBreak(points: readonly ChartPoint[]): boolean {
+  let seenReading = false;
+  let pendingGap = false;
+  for (const point of points) {
+    if (Number.isNaN(point.y)) pendingGap = seenReading;
+    else {
+      if (pendingGap) return true;
+      seenReading = true;
+    }
+  }
+  return false;
+}
+
 /** Indices of readings with no reading right before or after them (a line cannot show them). */
 export function isolatedReadings(points: readonly ChartPoint[]): number[] {
   const reading = (i: number) => i >= 0 && i < points.length && !Number.isNaN(points[i]!.y);
@@ -256,7 +273,7 @@ export function buildDataChart(
       };
     }
     const data = reducedPoints(channel.times, channel.values, range, settings.buckets);
-    hasGaps ||= data.some((point) => Number.isNaN(point.y));
+    hasGaps ||= hasBreak(data);
     subSecond ||= data.some((point) => point.x % 1000 !== 0);
     const isolated = new Set(isolatedReadings(data));
     drawnCount += data.length;
