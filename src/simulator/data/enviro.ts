@@ -200,7 +200,7 @@ function vibrationMinute(model: EnviroModel, minute: number) {
     const u = unit(model.key, STREAM.vibration + 1 + axis, minute);
     const ppv = works ? gain * (0.15 + 5 * (activity + 0.2) ** 2 * (0.4 + u)) : 0.02 + 0.06 * u;
     const frequency = works ? 8 + 17 * unit(model.key, STREAM.vibration + 4 + axis, minute) : 20 + 60 * u;
-    // VDV over a minute of this motion (m/s^1.75): grows with amplitude.
+    // VDV over a minute of this motion (m/s¹·⁷⁵): grows with amplitude.
     const vdv = gain * 0.002 + 0.018 * ppv * (0.6 + 0.4 * u);
     return { ppv, frequency, vdv };
   });

@@ -79,7 +79,7 @@ const EXPECTED_UNITS: Partial<Record<Dataset, Record<string, string | null>>> = 
   particulates: { pM1: 'µg/m³', pM2p5: 'µg/m³', pM4p25: 'µg/m³', pM10: 'µg/m³' },
   gases: { co: 'ppb', h2S: 'ppb', no: 'ppb', nO2: 'ppb', o3: 'ppb', sO2: 'ppb', cO2: 'ppm', voc: null },
   vibrationPPV: { vMaxX: 'mm/s', vMaxY: 'mm/s', vMaxZ: 'mm/s', fDomX: 'Hz', fDomY: 'Hz', fDomZ: 'Hz' },
-  vibrationVDV: { vdvX: 'm/s^1.75', vdvY: 'm/s^1.75', vdvZ: 'm/s^1.75' },
+  vibrationVDV: { vdvX: 'm/s¹·⁷⁵', vdvY: 'm/s¹·⁷⁵', vdvZ: 'm/s¹·⁷⁵' },
   calibrations: { level: 'dB', offset: 'dB' },
   sic: { _500Hz: 'dB', _1KHz: 'dB', _8KHz: 'dB' },
 };

@@ -264,7 +264,7 @@ describe('chart model', () => {
     const range = { start: T0, end: T0 + 3000 };
     const model = buildDataChart(
       [
-        channel('VDV X', [0.0021, 0.1633, 12], T0, 1000, 'm/s^1.75'),
+        channel('VDV X', [0.0021, 0.1633, 12], T0, 1000, 'm/s¹·⁷⁵'),
         channel('Pressure', [1.0082, Number.NaN, 1.01], T0, 1000, 'bar'),
         channel('LAeq', [64.2, 71, 80.15], T0, 1000),
       ],
@@ -274,9 +274,9 @@ describe('chart model', () => {
     const read = (dataset: number, index: number) =>
       label({ dataset: model.datasets[dataset], raw: model.datasets[dataset]!.data[index] });
     expect([0, 1, 2].map((i) => read(0, i))).toEqual([
-      'VDV X (m/s^1.75): 0.0021',
-      'VDV X (m/s^1.75): 0.1633',
-      'VDV X (m/s^1.75): 12',
+      'VDV X (m/s¹·⁷⁵): 0.0021',
+      'VDV X (m/s¹·⁷⁵): 0.1633',
+      'VDV X (m/s¹·⁷⁵): 12',
     ]);
     expect([0, 1, 2].map((i) => read(1, i))).toEqual([
       'Pressure (bar): 1.0082',

@@ -114,7 +114,7 @@ export const RECORD_SPECS: Readonly<Record<RecordDataset, RecordSpec>> = {
     num('voc', 'VOC', null),
   ]),
   vibrationPPV: enviro([...axes('vMax', 'PPV', 'mm/s'), ...axes('fDom', 'Dominant frequency', 'Hz')]),
-  vibrationVDV: enviro(axes('vdv', 'VDV', 'm/s^1.75')),
+  vibrationVDV: enviro(axes('vdv', 'VDV', 'm/s¹·⁷⁵')),
   events: points('startTime', [
     time('startTime', 'Start'),
     time('endTime', 'End'),
