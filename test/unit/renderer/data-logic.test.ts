@@ -239,6 +239,24 @@ describe('chart model', () => {
     expect(model.summary).not.toContain('Gaps in the readings');
   });
 
+  it('draws records taken now and then as points, on a dB axis at least 1 dB tall', () => {
+    const levels = channel('level', [94.21, 94.23, 94.22], T0, 14 * 86_400_000);
+    const model = buildDataChart([levels], {
+      zone: 'utc',
+      range: { start: T0, end: T0 + 40 * 86_400_000 },
+      pointsOnly: true,
+    });
+    expect(model.datasets[0]).toMatchObject({ showLine: false, pointRadius: 5 });
+    const y = (model.options.scales as Record<string, { min?: number; max?: number }>)['y0']!;
+    expect([y.min, y.max]).toEqual([93.7, 94.7]);
+    // A noise level that moves more than a dB keeps Chart.js's own range.
+    const noise = buildDataChart([channel('LAeq', [50, 61, 72])], {
+      zone: 'utc',
+      range: { start: T0, end: T0 + 3000 },
+    });
+    expect((noise.options.scales as Record<string, { min?: number }>)['y0']!.min).toBeUndefined();
+  });
+
   it('speaks of breaks in the line only where a gap lies between readings', () => {
     const at = (ys: number[]) => ys.map((y, i) => ({ x: T0 + i * 1000, y }));
     expect(hasBreak(at([50, Number.NaN, 51]))).toBe(true);

@@ -107,6 +107,28 @@ export interface DataChartSettings {
   buckets?: number;
   /** The figures of every reading when the backend reduced the series; computed here otherwise. */
   figures?: readonly ChannelFigures[];
+  /**
+   * Readings as points, not joined: records taken now and then (calibrations, SICs), where a line
+   * between two weeks apart would draw values nobody measured.
+   */
+  pointsOnly?: boolean;
+}
+
+/** The least span of a dB axis: a few hundredths of a dB of difference is not drawn full height. */
+const MIN_DB_SPAN = 1;
+
+/** An axis range at least `span` wide around the readings, or null to let Chart.js choose. */
+export function atLeastSpan(
+  figures: readonly ChannelFigures[],
+  span: number,
+): { min: number; max: number } | null {
+  const lows = figures.flatMap((f) => (f.min ? [f.min.value] : []));
+  const highs = figures.flatMap((f) => (f.max ? [f.max.value] : []));
+  if (lows.length === 0) return null;
+  const [low, high] = [Math.min(...lows), Math.max(...highs)];
+  if (high - low >= span) return null;
+  const centre = Math.round(((low + high) / 2) * 10) / 10;
+  return { min: centre - span / 2, max: centre + span / 2 };
 }
 
 const unitKey = (unit: string | null): string => unit ?? '';
@@ -287,9 +309,11 @@ export function buildDataChart(
       backgroundColor: style.color,
       borderDash: style.dash,
       borderWidth: 2,
+      ...(settings.pointsOnly ? { showLine: false } : {}),
       // A reading with no reading beside it draws no line: it gets a dot, so it is never invisible.
-      pointRadius:
-        isolated.size === 0
+      pointRadius: settings.pointsOnly
+        ? 5
+        : isolated.size === 0
           ? 0
           : (context: { dataIndex: number }) => (isolated.has(context.dataIndex) ? 4 : 0),
       pointHoverRadius: 4,
@@ -302,7 +326,17 @@ export function buildDataChart(
       `y${i}`,
       // 'auto': an axis whose every series is hidden hides too.
       {
-        ...yScale(unit === '' ? 'Value' : unit, i === 0 ? 'left' : 'right', null, i === 0),
+        ...yScale(
+          unit === '' ? 'Value' : unit,
+          i === 0 ? 'left' : 'right',
+          unit === 'dB'
+            ? atLeastSpan(
+                figures.filter((f) => unitKey(f.unit) === unit),
+                MIN_DB_SPAN,
+              )
+            : null,
+          i === 0,
+        ),
         display: 'auto' as const,
       },
     ]),
