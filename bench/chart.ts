@@ -11,7 +11,7 @@
  * Every figure is the median of a few rounds; the ratios are what to compare between machines.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
@@ -163,16 +163,15 @@ async function measureStart(browser: Browser, harness: RunningHarness) {
 
 export async function benchChart(): Promise<void> {
   console.log('\nData explorer in Chromium (the built UI through the harness)');
-  if (!existsSync('out/web/web.html')) {
-    execFileSync(process.execPath, [
-      'node_modules/vite/bin/vite.js',
-      'build',
-      '--config',
-      'vite.web.config.ts',
-      '--logLevel',
-      'warn',
-    ]);
-  }
+  // Built every run: a web build left from older code would measure that code instead.
+  execFileSync(process.execPath, [
+    'node_modules/vite/bin/vite.js',
+    'build',
+    '--config',
+    'vite.web.config.ts',
+    '--logLevel',
+    'warn',
+  ]);
   let browser: Browser;
   try {
     browser = await chromium.launch(chromiumLaunchOptions());
