@@ -19,6 +19,8 @@ import { startHarness, type RunningHarness } from '../src/harness/server';
 import { generateDemoFleet } from '../src/simulator';
 import { middleOf } from './timing';
 import { chromiumLaunchOptions } from '../chromium.shared';
+import { SYNC_DATASET_OPTIONS, type DataReadResult } from '../src/shared/data';
+import { decodeFrame, FRAME_CONTENT_TYPE } from '../src/shared/ipc/binary-frame';
 
 // What the functions handed to page.evaluate use in the browser (this file is checked as Node code).
 interface PageElement {
@@ -44,7 +46,12 @@ async function invoke<T>(harness: RunningHarness, channel: string, arg: unknown)
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${harness.token}` },
     body: JSON.stringify(arg),
   });
-  const envelope = (await response.json()) as { ok: boolean; value?: T; error?: { message: string } };
+  // Answers with time series come as a binary frame (see binary-frame.ts), the others as JSON.
+  const envelope = (
+    response.headers.get('Content-Type') === FRAME_CONTENT_TYPE
+      ? decodeFrame(await response.arrayBuffer())
+      : await response.json()
+  ) as { ok: boolean; value?: T; error?: { message: string } };
   if (!envelope.ok) throw new Error(`${channel}: ${envelope.error?.message ?? 'failed'}`);
   return envelope.value as T;
 }
@@ -193,14 +200,15 @@ export async function benchChart(): Promise<void> {
     )!.wire.serialNumber;
     // The week in the cache first, as after a site sync: the chart then reads it from there.
     const end = Math.floor(Date.now() / HOUR) * HOUR;
-    const week = await invoke<{ series: Array<{ times: { base64: string }; values: { base64: string } }> }>(
-      harness,
-      'data.read',
-      { serial, dataset: 'noiseTimeHistory', start: end - 7 * 24 * HOUR, end },
-    );
-    const channel = week.series[0]!;
-    const times = new Float64Array(Buffer.from(channel.times.base64, 'base64').buffer.slice(0));
-    const values = new Float32Array(Buffer.from(channel.values.base64, 'base64').buffer.slice(0));
+    // With the sync's options, which the chart asks for too: the chart then reads what this stored.
+    const week = await invoke<DataReadResult>(harness, 'data.read', {
+      serial,
+      dataset: 'noiseTimeHistory',
+      start: end - 7 * 24 * HOUR,
+      end,
+      options: SYNC_DATASET_OPTIONS.noiseTimeHistory,
+    });
+    const { times, values } = week.series[0]!;
 
     const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
     const chart = await measureChart(page, harness, serial);
