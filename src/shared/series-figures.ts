@@ -51,35 +51,26 @@ function valueOfKey(key: number): number {
   return new Float32Array(word.buffer)[0]!;
 }
 
-/** The readings that count: not NaN and, when `times` and `range` are given, inside the range. */
-interface Readings {
-  values: Float32Array;
-  times?: Float64Array;
-  range?: TimeInterval;
-}
-
 /**
- * The k-th smallest readings (0-based) for one or two ranks `ks`, by radix selection on the floats'
- * order keys: one pass counts the top 16 bits, a second counts the low 16 bits of the readings in
- * the bins the ranks fall into, which pins each rank to one exact value. Two passes, no copy and no
- * sort, whatever the data (quickselect on a week of 1 s levels took several times as long).
- * `high` is the first pass when the caller already counted it; `n` the number of readings.
+ * The k-th smallest readings (0-based) of `values[from..to)` (NaN not counted) for one or two
+ * ranks `ks`, by radix selection on the floats' order keys: one pass counts the top 16 bits, a
+ * second counts the low 16 bits of the readings in the bins the ranks fall into, which pins each
+ * rank to one exact value. Two passes, no copy and no sort, whatever the data (quickselect on a
+ * week of 1 s levels took several times as long). `high` is the first pass when the caller
+ * already counted it; `n` the number of readings.
  */
 function selectRanks(
-  readings: Readings,
+  values: Float32Array,
+  from: number,
+  to: number,
   ks: readonly [number] | readonly [number, number],
   n: number,
   high?: Uint32Array,
 ): number[] {
-  const { values, times, range } = readings;
   const bits = new Uint32Array(values.buffer, values.byteOffset, values.length);
-  const inRange = (i: number) =>
-    times === undefined || range === undefined || (times[i]! >= range.start && times[i]! < range.end);
   if (high === undefined) {
     high = new Uint32Array(BINS);
-    for (let i = 0; i < values.length; i++) {
-      if (!Number.isNaN(values[i]!) && inRange(i)) high[orderKey(bits[i]!) >>> 16]!++;
-    }
+    for (let i = from; i < to; i++) if (!Number.isNaN(values[i]!)) high[orderKey(bits[i]!) >>> 16]!++;
   }
   const counted = high;
   // Which top bin each rank lies in, and its rank among the readings of that bin.
@@ -95,14 +86,13 @@ function selectRanks(
   const binB = wanted[1]?.bin ?? binA;
   const lowA = new Uint32Array(BINS);
   const lowB = binB === binA ? lowA : new Uint32Array(BINS);
-  for (let i = 0; i < values.length; i++) {
+  for (let i = from; i < to; i++) {
     const v = values[i]!;
     if (v !== v) continue; // NaN
     const key = orderKey(bits[i]!);
     const bin = key >>> 16;
-    if (bin === binA) {
-      if (inRange(i)) lowA[key & 0xffff]!++;
-    } else if (bin === binB && inRange(i)) lowB[key & 0xffff]!++;
+    if (bin === binA) lowA[key & 0xffff]!++;
+    else if (bin === binB) lowB[key & 0xffff]!++;
   }
   return wanted.map(({ bin, rest }) => {
     const low = bin === binA ? lowA : lowB;
@@ -117,7 +107,7 @@ function selectRanks(
 export function selectKth(values: Float32Array, k: number): number {
   let n = 0;
   for (let i = 0; i < values.length; i++) if (!Number.isNaN(values[i]!)) n++;
-  return selectRanks({ values }, [k], n)[0]!;
+  return selectRanks(values, 0, values.length, [k], n)[0]!;
 }
 
 /** 10^(L/10) as e^(L·ln10/10): the same energy, faster than `**`. */
@@ -127,16 +117,34 @@ const MEMO_SLOTS = 4096;
 /** Bits no reading looked up ever has (a NaN's): an empty memo slot. */
 const EMPTY_SLOT = 0x7fc00000;
 
+/** The first index of `times[0..count)` (ascending) whose time is at least `t`. */
+function lowerBound(times: Float64Array, count: number, t: number): number {
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (times[mid]! < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The figures of the readings in `range`; `times` ascend (as every series here does). */
 export function channelFigures(channel: SeriesChannel, range: TimeInterval): ChannelFigures {
   const { times, values } = channel;
   const isLevel = channel.unit === 'dB';
+  const count = Math.min(times.length, values.length);
+  // The range's samples by binary search: the loops below then never read a time.
+  const from = lowerBound(times, count, range.start);
+  const to = Math.max(from, lowerBound(times, count, range.end));
   const bits = new Uint32Array(values.buffer, values.byteOffset, values.length);
   // The first radix pass of L10/L90, counted along with the rest.
   const counts = isLevel ? new Uint32Array(BINS) : null;
   // Levels come in steps (0.1 dB): a week of them holds a few hundred distinct values, so each
-  // value's energy is remembered by its bits instead of computing e^x 604,800 times (the same
-  // numbers, from the same function: only fewer calls).
+  // distinct value is counted by its bits and its energy computed once, instead of e^x 604,800
+  // times (an exact sum all the same, in another order).
   const memoBits = new Uint32Array(MEMO_SLOTS).fill(EMPTY_SLOT);
+  const memoCount = new Uint32Array(MEMO_SLOTS);
   const memoEnergy = new Float64Array(MEMO_SLOTS);
   let n = 0;
   let sum = 0;
@@ -144,20 +152,22 @@ export function channelFigures(channel: SeriesChannel, range: TimeInterval): Cha
   let lastIndex = -1;
   let minIndex = -1;
   let maxIndex = -1;
-  const count = Math.min(times.length, values.length);
-  for (let i = 0; i < count; i++) {
-    const t = times[i]!;
+  for (let i = from; i < to; i++) {
     const v = values[i]!;
-    if (Number.isNaN(v) || t < range.start || t >= range.end) continue;
+    if (v !== v) continue; // NaN: no reading
     n++;
     const b = bits[i]!;
-    if (isLevel) {
+    if (counts !== null) {
       const slot = (b ^ (b >>> 13)) & (MEMO_SLOTS - 1);
-      if (memoBits[slot] !== b) {
+      if (memoBits[slot] === b) {
+        memoCount[slot]!++;
+      } else {
+        sum += memoCount[slot]! * memoEnergy[slot]!;
         memoBits[slot] = b;
+        memoCount[slot] = 1;
         memoEnergy[slot] = Math.exp(v * ENERGY_PER_DB);
       }
-      sum += memoEnergy[slot]!;
+      counts[orderKey(b) >>> 16]!++;
     } else {
       sum += v;
     }
@@ -165,14 +175,14 @@ export function channelFigures(channel: SeriesChannel, range: TimeInterval): Cha
     else if (v < values[minIndex]!) minIndex = i;
     else if (v > values[maxIndex]!) maxIndex = i;
     lastIndex = i;
-    if (counts !== null) counts[orderKey(b) >>> 16]!++;
   }
+  for (let slot = 0; slot < MEMO_SLOTS; slot++) sum += memoCount[slot]! * memoEnergy[slot]!;
   const mean = n === 0 ? null : isLevel ? 10 * Math.log10(sum / n) : sum / n;
   let l10: number | null = null;
   let l90: number | null = null;
   if (counts !== null && n > 0) {
-    const readings = { values: values.subarray(0, count), times, range };
-    [l10, l90] = selectRanks(readings, [n - rankOf(10, n), n - rankOf(90, n)], n, counts) as [number, number];
+    const ranks = [n - rankOf(10, n), n - rankOf(90, n)] as const;
+    [l10, l90] = selectRanks(values, from, to, ranks, n, counts) as [number, number];
   }
   const at = (i: number) => (i < 0 ? null : { value: values[i]!, time: times[i]! });
   return {
