@@ -76,13 +76,25 @@ async function benchClientRoundTrip(): Promise<void> {
   }
 }
 
+const BENCHES: Record<string, () => Promise<void>> = {
+  schema: benchSchemaParsing,
+  client: benchClientRoundTrip,
+  cache: benchCache,
+  fleet: benchFleet,
+  chart: benchChart,
+};
+
+/** `npm run bench` runs them all; `npm run bench -- chart cache` only those named (one at a time while profiling). */
 async function main(): Promise<void> {
+  const named = process.argv.slice(2);
+  const unknown = named.filter((name) => !(name in BENCHES));
+  if (unknown.length > 0) {
+    throw new Error(`Unknown bench ${unknown.join(', ')}: choose from ${Object.keys(BENCHES).join(', ')}.`);
+  }
   console.log(`FieldDesk benchmarks — Node ${process.version}, median of 30 runs each`);
-  await benchSchemaParsing();
-  await benchClientRoundTrip();
-  await benchCache();
-  await benchFleet();
-  await benchChart();
+  for (const [name, run] of Object.entries(BENCHES)) {
+    if (named.length === 0 || named.includes(name)) await run();
+  }
 }
 
 main().catch((error: unknown) => {

@@ -24,7 +24,7 @@ import { startDemoService, type DemoActionControl, type RunningDemoService } fro
 import { dispatchRequest, type Envelope } from '../shared/ipc/contract';
 import type { EventChannel } from '../shared/ipc/channels';
 import type { FieldDeskErrorData } from '../shared/errors';
-import { stringifyTypedJson } from '../shared/ipc/typed-json';
+import { encodeAnswer, FRAME_CONTENT_TYPE } from '../shared/ipc/binary-frame';
 import { version } from '../../package.json';
 
 export interface HarnessOptions {
@@ -86,6 +86,17 @@ const PAGE_CSP = [
   "object-src 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
+
+/**
+ * Events go as JSON text over Server-Sent Events, and none carries a typed array (EventPayloads):
+ * one that did would arrive as an object of indexed keys, so it is refused here instead.
+ */
+function refuseTypedArrays(key: string, value: unknown): unknown {
+  if (ArrayBuffer.isView(value)) {
+    throw new TypeError(`An event carries a typed array (${key}): send it in an answer, not an event.`);
+  }
+  return value;
+}
 
 function refusal(message: string, code: FieldDeskErrorData['code'] = 'forbidden'): Envelope<never> {
   const error: FieldDeskErrorData = { code, message, retryable: false };
@@ -210,9 +221,13 @@ export async function startHarness(options: HarnessOptions): Promise<RunningHarn
       );
     }
     c.header('Cache-Control', 'no-store');
-    // Typed arrays (time series) keep their type and NaNs through the tagged encoding.
     const envelope = await dispatchRequest(backend.handlers, c.req.param('channel'), body);
-    return c.body(stringifyTypedJson(envelope), 200, { 'Content-Type': 'application/json' });
+    // Answers with typed arrays (time series) go as a binary frame: their bytes as they are, NaNs
+    // kept, no text encoding. The others stay JSON.
+    const answer = encodeAnswer(envelope);
+    return 'json' in answer
+      ? c.body(answer.json, 200, { 'Content-Type': 'application/json' })
+      : c.body(answer.frame, 200, { 'Content-Type': FRAME_CONTENT_TYPE });
   });
 
   app.get('/api/events', (c) => {
@@ -233,7 +248,14 @@ export async function startHarness(options: HarnessOptions): Promise<RunningHarn
           )
           .catch(() => end());
       };
-      const unsubscribe = backend.subscribe((channel, payload) => send(channel, stringifyTypedJson(payload)));
+      const unsubscribe = backend.subscribe((channel, payload) => {
+        try {
+          send(channel, JSON.stringify(payload, refuseTypedArrays));
+        } catch (error) {
+          // Said where the developer sees it; the backend and the other events go on.
+          console.error(`FieldDesk harness: the ${channel} event was not sent: ${String(error)}`);
+        }
+      });
       const keepAlive = setInterval(() => send(null, 'keep-alive'), SSE_KEEPALIVE_MS);
       const entry = { stream, end: () => end() };
       function end(): void {

@@ -9,7 +9,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createActionRecords } from '../../../src/main/backend/actions/action-records';
 import { createCacheStore, type CacheKey } from '../../../src/main/backend/cache/cache-store';
-import { DATABASE_FILE_NAME, MIGRATIONS, type Migration } from '../../../src/main/backend/core/database';
+import {
+  DATABASE_FILE_NAME,
+  MIGRATIONS,
+  PAGE_SIZE,
+  type Migration,
+} from '../../../src/main/backend/core/database';
 import { TIMES_EVEN, TIMES_RAW } from '../../../src/main/backend/cache/series-times';
 import { FieldDeskError } from '../../../src/shared/errors';
 import { checkCacheConsistency } from './cache-checks';
@@ -58,6 +63,20 @@ describe('openDatabase', () => {
       'result_json',
       'error_json',
     ]);
+  });
+
+  it('gives a new file 16 KB pages (for the cache blocks) and leaves the pages of an existing file alone', () => {
+    const fresh = open();
+    expect(fresh.db.pragma('page_size', { simple: true })).toBe(PAGE_SIZE);
+    fresh.close();
+    // A file in WAL mode with SQLite's default 4 KB pages, as earlier FieldDesks made them: it keeps them.
+    const older = new Database(join(dir.path, 'older.db'));
+    older.pragma('page_size = 4096');
+    older.pragma('journal_mode = WAL');
+    older.close();
+    const reopened = dir.open({ fileName: 'older.db' });
+    expect(reopened.db.pragma('page_size', { simple: true })).toBe(4096);
+    expect(reopened.version).toBe(LATEST);
   });
 
   it('re-opens without applying anything twice and keeps the data', () => {

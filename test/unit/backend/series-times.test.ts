@@ -31,7 +31,9 @@ function expectSameBits(actual: Float64Array, expected: Float64Array): void {
   expect(actual.length).toBe(expected.length);
   if (bytesOf(actual).equals(bytesOf(expected))) return;
   const at = expected.findIndex((t, i) => !Object.is(actual[i], t));
-  expect(`sample ${at}: ${actual[at]}`).toBe(`sample ${at}: ${expected[at]}`);
+  // Written out so that -0 and 0 read differently too (String(-0) is "0").
+  const text = (t: number | undefined) => (Object.is(t, -0) ? '-0' : String(t));
+  expect(`sample ${at}: ${text(actual[at])}`).toBe(`sample ${at}: ${text(expected[at])}`);
 }
 
 const spaced = (first: number, step: number, count: number) =>
@@ -145,6 +147,9 @@ describe('series times codec', () => {
     const negativeZero = Float64Array.from([-0, 1, 2, 3]);
     expect(roundTrip(negativeZero).codec).toBe(TIMES_RAW);
     expectSameBits(roundTrip(negativeZero).back, negativeZero);
+    // Nor a -0 inside a run, which first + i * step gives back as +0.
+    const zeroInside = Float64Array.from([-2, -1, -0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expectSameBits(roundTrip(zeroInside).back, zeroInside);
   });
 
   it('gives back exactly any strictly increasing times (property)', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type RunningHarness } from '../../../src/harness/server';
-import { parseTypedJson } from '../../../src/shared/ipc/typed-json';
+import { decodeFrame } from '../../../src/shared/ipc/binary-frame';
 import type { DataReadResult } from '../../../src/shared/data';
 import type { Envelope, InstrumentList } from '../../../src/shared/ipc/contract';
 
@@ -14,14 +14,18 @@ let staticDir: string;
 const invoke = async (
   channel: string,
   body: unknown,
-): Promise<{ text: string; envelope: Envelope<unknown> }> => {
+): Promise<{ type: string | null; envelope: Envelope<unknown> }> => {
   const response = await fetch(`${harness.origin}api/invoke/${channel}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${harness.token}` },
     body: JSON.stringify(body),
   });
-  const text = await response.text();
-  return { text, envelope: parseTypedJson(text) as Envelope<unknown> };
+  const type = response.headers.get('Content-Type');
+  const envelope =
+    type === 'application/octet-stream'
+      ? decodeFrame(await response.arrayBuffer())
+      : (JSON.parse(await response.text()) as unknown);
+  return { type, envelope: envelope as Envelope<unknown> };
 };
 
 beforeAll(async () => {
@@ -43,12 +47,14 @@ afterAll(async () => {
 });
 
 describe('typed arrays over the harness', () => {
-  it('sends a time series as tagged little-endian bytes that the bridge restores to typed arrays', async () => {
+  it('sends a time series as a binary frame of little-endian bytes, and other answers as JSON', async () => {
     expect((await invoke('accounts.tryDemo', {})).envelope.ok).toBe(true);
-    const list = (await invoke('instruments.list', {})).envelope as { ok: true; value: InstrumentList };
+    const listed = await invoke('instruments.list', {});
+    expect(listed.type).toMatch(/^application\/json/);
+    const list = listed.envelope as { ok: true; value: InstrumentList };
     const noise = list.value.entries.find((e) => e.instrument.type === 'Noise')!;
     const end = Math.floor(Date.now() / 60_000) * 60_000;
-    const { text, envelope } = await invoke('data.read', {
+    const { type, envelope } = await invoke('data.read', {
       serial: noise.instrument.serialNumber,
       dataset: 'noiseTimeHistory',
       start: end - 3_600_000,
@@ -56,8 +62,7 @@ describe('typed arrays over the harness', () => {
       options: { values: ['LAeq'] },
     });
     expect(envelope.ok).toBe(true);
-    expect(text).toContain('"$typed":"f64"');
-    expect(text).toContain('"$typed":"f32"');
+    expect(type).toBe('application/octet-stream');
     const result = (envelope as { ok: true; value: DataReadResult }).value;
     const channel = result.series[0]!;
     expect(channel.times).toBeInstanceOf(Float64Array);

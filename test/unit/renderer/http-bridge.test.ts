@@ -4,7 +4,7 @@ import {
   createHttpBridge,
   takeHarnessToken,
 } from '../../../src/renderer/src/transport/http-bridge';
-import { stringifyTypedJson } from '../../../src/shared/ipc/typed-json';
+import { encodeAnswer } from '../../../src/shared/ipc/binary-frame';
 
 /**
  * A fake harness for the event stream: each GET /api/events answers a body the test writes SSE
@@ -141,11 +141,13 @@ describe('http bridge', () => {
     expect(replaced).toHaveLength(1);
   });
 
-  it('restores typed arrays in answers and events (time series keep their type and NaNs)', async () => {
+  it('restores typed arrays from a binary frame (time series keep their type and NaNs)', async () => {
     const times = new Float64Array([1_763_000_000_000, 1_763_000_001_000]);
     const values = new Float32Array([52.5, Number.NaN]);
+    const encoded = encodeAnswer({ ok: true, value: { times, values } });
+    if (!('frame' in encoded)) throw new Error('expected a frame');
     const harness = fakeHarness(
-      () => new Response(stringifyTypedJson({ ok: true, value: { times, values } })),
+      () => new Response(encoded.frame, { headers: { 'Content-Type': 'application/octet-stream' } }),
     );
     const bridge = createHttpBridge({ fetch: harness.fetch });
     const answer = (await bridge.data.read({
@@ -161,12 +163,27 @@ describe('http bridge', () => {
     expect([...answer.value.times]).toEqual([...times]);
     expect(answer.value.values).toBeInstanceOf(Float32Array);
     expect(Number.isNaN(answer.value.values[1])).toBe(true);
+  });
 
+  it('answers badResponse saying why when a frame is cut short, never half an answer', async () => {
+    const answer = encodeAnswer({ ok: true, value: { times: new Float64Array(100) } });
+    if (!('frame' in answer)) throw new Error('expected a frame');
+    const cut = answer.frame.subarray(0, answer.frame.byteLength - 8);
+    const bridge = createHttpBridge({
+      fetch: async () => new Response(cut, { headers: { 'Content-Type': 'application/octet-stream' } }),
+    });
+    const result = await bridge.data.read({ serial: 'QT1', dataset: 'noiseMeasurements', start: 0, end: 1 });
+    expect(result).toMatchObject({ ok: false, error: { code: 'badResponse' } });
+    expect((result as { error: { message: string } }).error.message).toMatch(/cut short/);
+  });
+
+  it('passes events on as JSON', async () => {
+    const harness = fakeHarness();
+    const bridge = createHttpBridge({ fetch: harness.fetch });
     const events: unknown[] = [];
     bridge.sync.onProgress((p) => events.push(p));
     await vi.waitFor(() => expect(harness.streamsOpen()).toBe(1));
-    harness.push('sync.progress', stringifyTypedJson({ id: 's1', sample: values }));
-    await vi.waitFor(() => expect(events).toHaveLength(1));
-    expect((events[0] as { sample: unknown }).sample).toBeInstanceOf(Float32Array);
+    harness.push('sync.progress', JSON.stringify({ id: 's1', done: 2 }));
+    await vi.waitFor(() => expect(events).toEqual([{ id: 's1', done: 2 }]));
   });
 });

@@ -143,6 +143,47 @@ describe('range figures', () => {
     expect(selectKth(new Float32Array(1000).fill(55), 900)).toBe(55);
   });
 
+  it('gives L10, L90, the extremes and the count as sorting every reading in the range would (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.float({ min: -50, max: 140, noNaN: true }),
+            fc.constant(Number.NaN),
+            fc.constant(-0),
+            fc.constant(0),
+          ),
+          { minLength: 1, maxLength: 500 },
+        ),
+        fc.nat(),
+        fc.nat(),
+        (readings, a, b) => {
+          const channel = level(readings);
+          const [from, to] = [a % readings.length, b % readings.length].sort((x, y) => x - y) as [
+            number,
+            number,
+          ];
+          const range = { start: T0 + from * 1000, end: T0 + (to + 1) * 1000 };
+          const inRange = [...channel.values.subarray(from, to + 1)].filter((v) => !Number.isNaN(v));
+          const figures = channelFigures(channel, range);
+          expect(figures.readings).toBe(inRange.length);
+          if (inRange.length === 0) {
+            expect(figures.l10).toBeNull();
+            return;
+          }
+          const sorted = Float32Array.from(inRange).sort();
+          const n = sorted.length;
+          expect(figures.l10).toBe(sorted[n - Math.max(1, Math.ceil(0.1 * n))]);
+          expect(figures.l90).toBe(sorted[n - Math.max(1, Math.ceil(0.9 * n))]);
+          // The first of equal extremes is kept: -0 and +0 are equal readings, so compare with ===.
+          expect(figures.min?.value === sorted[0]).toBe(true);
+          expect(figures.max?.value === sorted[n - 1]).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('counts only readings inside the range, never gaps, and averages other units arithmetically', () => {
     const wind = {
       name: 'Wind speed',

@@ -55,8 +55,13 @@ function evenRuns(times: Float64Array, maxRuns: number): Run[] | null {
     const step = next === undefined ? 0 : next - first;
     let count = 1;
     if (step > 0 && Number.isFinite(step)) {
-      while (start + count < times.length && Object.is(evenTime(first, step, count), times[start + count]!))
-        count++;
+      // === per sample (Object.is was a third of storing a week), and Object.is only where === cannot
+      // tell: at zero, where -0 and +0 are equal but not the same bits.
+      for (let i = start + count; i < times.length; i++, count++) {
+        const time = times[i]!;
+        const expected = evenTime(first, step, count);
+        if (time !== expected || (time === 0 && !Object.is(time, expected))) break;
+      }
     }
     runs.push({ first, step: count > 1 ? step : 0, count });
     start += count;

@@ -22,6 +22,8 @@ export type { Migration } from './migrations';
 export { MIGRATIONS } from './migrations';
 
 export const DATABASE_FILE_NAME = 'fielddesk.db';
+/** Bytes per page of a new database file (see `migrate`). */
+export const PAGE_SIZE = 16_384;
 /** SQLite's companion files of a WAL database. */
 const COMPANIONS = ['-wal', '-shm'] as const;
 
@@ -201,6 +203,10 @@ function migrate(
         'the file has been left untouched.',
     );
   }
+  // A new file gets 16 KB pages: the cache stores series as blocks of megabytes, and with SQLite's
+  // default 4 KB pages writing a week of 1 s values (2.4 MB) took about four times as long. Only a
+  // file with nothing in it can take a page size (before WAL); an existing file keeps its own.
+  if (current === 0) db.pragma(`page_size = ${PAGE_SIZE}`);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

@@ -1,15 +1,15 @@
 /**
  * The browser transport: the same `FieldDeskBridge` the Electron preload exposes, talking to
  * the browser harness (src/harness) instead — requests as `POST /api/invoke/<channel>`
- * answering an envelope, pushed events over one Server-Sent Events stream. Both carry JSON with
- * typed arrays in the tagged encoding of `shared/ipc/typed-json`, and the harness's token as
- * `Authorization: Bearer …` — which is why the stream is read with fetch (EventSource cannot
- * send a header) and parsed by eventsource-parser.
+ * answering an envelope (JSON, or a binary frame of `shared/ipc/binary-frame` when it holds
+ * typed arrays), pushed events as JSON over one Server-Sent Events stream. Both carry the
+ * harness's token as `Authorization: Bearer …` — which is why the stream is read with fetch
+ * (EventSource cannot send a header) and parsed by eventsource-parser.
  */
 import { createParser } from 'eventsource-parser';
 import { buildFacade, EVENT_CHANNELS, type EventChannel } from '../../../shared/ipc/channels';
 import type { Envelope, FieldDeskBridge } from '../../../shared/ipc/contract';
-import { parseTypedJson } from '../../../shared/ipc/typed-json';
+import { decodeFrame, FrameError, FRAME_CONTENT_TYPE } from '../../../shared/ipc/binary-frame';
 
 export interface HttpBridgeOptions {
   /** Prefix of the harness routes; same origin by default. */
@@ -68,14 +68,21 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): FieldDeskBrid
     } catch {
       return failure('offline', BACKEND_NOT_RUNNING);
     }
+    let problem = '';
     try {
-      // The harness sends typed arrays (time series) in a tagged encoding: restore them.
-      const body: unknown = parseTypedJson(await response.text());
+      // Answers with typed arrays (time series) come as a frame; the arrays are views on its bytes.
+      const body: unknown = response.headers.get('Content-Type')?.startsWith(FRAME_CONTENT_TYPE)
+        ? decodeFrame(await response.arrayBuffer())
+        : JSON.parse(await response.text());
       if (typeof body === 'object' && body !== null && 'ok' in body) return body as Envelope<unknown>;
-    } catch {
-      // Fall through: a proxy error page or an empty body is not an envelope.
+    } catch (error) {
+      // A malformed frame says what is wrong; a proxy error page or an empty body is not an envelope.
+      if (error instanceof FrameError) problem = ` ${error.message}`;
     }
-    return failure('badResponse', `FieldDesk’s backend gave an unexpected answer (HTTP ${response.status}).`);
+    return failure(
+      'badResponse',
+      `FieldDesk’s backend gave an unexpected answer (HTTP ${response.status}).${problem}`,
+    );
   };
 
   // One stream for every channel, opened on the first subscription and closed after the last.
@@ -109,7 +116,7 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): FieldDeskBrid
         if (event.event === undefined || !isChannel(event.event)) return;
         let payload: unknown;
         try {
-          payload = parseTypedJson(event.data);
+          payload = JSON.parse(event.data);
         } catch {
           return; // A malformed event is dropped; the next full state event corrects the view.
         }

@@ -23,11 +23,12 @@ export function leaveOutImplausible(
   let count = 0;
   const checked = series.map((channel) => {
     if (channel.unit !== 'dB') return channel;
-    const range = rangeOf(dataset, channel.name);
+    const { min, max } = rangeOf(dataset, channel.name);
     let values: Float32Array | null = null;
     for (let i = 0; i < channel.values.length; i++) {
       const value = channel.values[i] as number;
-      if (Number.isNaN(value) || isPlausible(value, range)) continue;
+      // isPlausible written out (finite and within the range), for the 604,800 levels of a week.
+      if (value !== value || (value >= min && value <= max)) continue;
       values ??= channel.values.slice();
       values[i] = Number.NaN;
       count++;
