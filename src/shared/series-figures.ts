@@ -23,10 +23,13 @@ export interface ChannelFigures {
   last: number | null;
   min: { value: number; time: number } | null;
   max: { value: number; time: number } | null;
-  /** The energetic mean (Leq) for dB, the arithmetic mean otherwise. */
+  /**
+   * The energetic mean (Leq) for dB, the mean direction for degrees (359° and 1° average to 0°, not
+   * 180°; null when the directions cancel out), the arithmetic mean otherwise.
+   */
   mean: number | null;
   /** How `mean` was formed. */
-  meanKind: 'energetic' | 'arithmetic';
+  meanKind: 'energetic' | 'circular' | 'arithmetic';
   /** Only for dB: the level reached or exceeded by 10 % and by 90 % of the readings. */
   l10: number | null;
   l90: number | null;
@@ -129,10 +132,22 @@ function lowerBound(times: Float64Array, count: number, t: number): number {
   return lo;
 }
 
+const RADIANS_PER_DEGREE = Math.PI / 180;
+
+/** The direction of the summed unit vectors, 0–360°; null when they cancel out (no prevailing direction). */
+function meanDirection(east: number, north: number, n: number): number | null {
+  if (Math.hypot(east, north) / n < 1e-6) return null;
+  const degrees = Math.atan2(east, north) / RADIANS_PER_DEGREE;
+  return (degrees + 360) % 360;
+}
+
 /** The figures of the readings in `range`; `times` ascend (as every series here does). */
 export function channelFigures(channel: SeriesChannel, range: TimeInterval): ChannelFigures {
   const { times, values } = channel;
   const isLevel = channel.unit === 'dB';
+  const isDirection = channel.unit === '°';
+  let east = 0;
+  let north = 0;
   const count = Math.min(times.length, values.length);
   // The range's samples by binary search: the loops below then never read a time.
   const from = lowerBound(times, count, range.start);
@@ -168,6 +183,9 @@ export function channelFigures(channel: SeriesChannel, range: TimeInterval): Cha
         memoEnergy[slot] = Math.exp(v * ENERGY_PER_DB);
       }
       counts[orderKey(b) >>> 16]!++;
+    } else if (isDirection) {
+      east += Math.sin(v * RADIANS_PER_DEGREE);
+      north += Math.cos(v * RADIANS_PER_DEGREE);
     } else {
       sum += v;
     }
@@ -177,7 +195,14 @@ export function channelFigures(channel: SeriesChannel, range: TimeInterval): Cha
     lastIndex = i;
   }
   for (let slot = 0; slot < MEMO_SLOTS; slot++) sum += memoCount[slot]! * memoEnergy[slot]!;
-  const mean = n === 0 ? null : isLevel ? 10 * Math.log10(sum / n) : sum / n;
+  const mean =
+    n === 0
+      ? null
+      : isLevel
+        ? 10 * Math.log10(sum / n)
+        : isDirection
+          ? meanDirection(east, north, n)
+          : sum / n;
   let l10: number | null = null;
   let l90: number | null = null;
   if (counts !== null && n > 0) {
@@ -195,7 +220,7 @@ export function channelFigures(channel: SeriesChannel, range: TimeInterval): Cha
     min: at(minIndex),
     max: at(maxIndex),
     mean,
-    meanKind: isLevel ? 'energetic' : 'arithmetic',
+    meanKind: isLevel ? 'energetic' : isDirection ? 'circular' : 'arithmetic',
     l10,
     l90,
   };

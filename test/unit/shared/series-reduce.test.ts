@@ -90,6 +90,22 @@ describe('min-max reduction', () => {
 });
 
 describe('range figures', () => {
+  it('averages wind directions around the compass: 350° and 10° make north, not south', () => {
+    const direction = (degrees: number[]) => ({
+      name: 'windDirection',
+      unit: '°',
+      times: Float64Array.from(degrees, (_, i) => T0 + i * 1000),
+      values: Float32Array.from(degrees),
+    });
+    const range = { start: T0, end: T0 + 10_000 };
+    const north = channelFigures(direction([350, 10]), range);
+    expect(north.meanKind).toBe('circular');
+    expect(Math.min(north.mean!, 360 - north.mean!)).toBeLessThan(1e-6);
+    expect(channelFigures(direction([80, 100, Number.NaN]), range).mean).toBeCloseTo(90, 6);
+    // Opposite winds in equal measure have no prevailing direction.
+    expect(channelFigures(direction([90, 270]), range).mean).toBeNull();
+  });
+
   const level = (values: number[], step = 1000) => ({
     name: 'LAeq',
     unit: 'dB',
