@@ -210,6 +210,8 @@ export async function benchChart(): Promise<void> {
       options: SYNC_DATASET_OPTIONS.noiseTimeHistory,
     });
     const { times, values } = week.series[0]!;
+    // A site sync keeps the events too; the noise chart marks them.
+    await invoke(harness, 'data.read', { serial, dataset: 'events', start: end - 7 * 24 * HOUR, end });
 
     const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
     const chart = await measureChart(page, harness, serial);

@@ -301,6 +301,24 @@ test('noise levels and the 1 s time history: statistical values chosen, named wi
   await expectExtremeTooltip(page, history, 'LAeq', laeq);
   await expectExtremeTooltip(page, history, 'LAeq', laeq, 'min');
   await keepChartScreenshot(page, testInfo, 'noise-time-history', chartCard(page));
+
+  // The instrument's events are marked; clicking one's line opens that event in the events view.
+  const view = await viewOf(history);
+  const events = (await service.get('/data/events', serial, view)).map((e) =>
+    Date.parse(String(e['startTime'])),
+  );
+  const inner = events.filter((t) => t > view.start + (view.end - view.start) * 0.05 && t < view.end);
+  expect(inner.length).toBeGreaterThan(0);
+  await expect(page.getByTestId('event-marks')).toContainText(/^\s*\d+ noise events? marked/);
+  const canvas = history.locator('canvas');
+  const facts = await chartFacts(canvas);
+  const y0 = facts.axes.find((axis) => axis.id === 'y0')!;
+  const [x, y] = [await pixelOf(canvas, 'x', inner[0]!), await pixelOf(canvas, 'y0', (y0.min + y0.max) / 2)];
+  await page.mouse.click(x, y);
+  const opened = new Date(inner[0]!).toISOString().replace('T', ' ').slice(0, 19);
+  await expect(
+    page.getByRole('heading', { level: 2, name: new RegExp(`^Event at ${opened} UTC`) }),
+  ).toBeVisible();
 });
 
 test('octave and third-octave spectra as bars by band with their weighting, and the spectrogram, read back from the service', async ({
