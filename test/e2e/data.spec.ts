@@ -111,6 +111,15 @@ test('prepare for a site visit, lose the service, and keep browsing the data fro
   await history.scrollIntoViewIfNeeded();
   await keepScreenshot(page, testInfo, 'history-offline');
 
+  // A sync needs the service: offline it cannot start, and says why instead of failing after a wait.
+  await page.getByTestId('prepare-site-visit').click();
+  const again = page.getByTestId('sync-dialog');
+  await expect(again.getByTestId('sync-offline')).toHaveText(
+    /FieldDesk is offline: a site sync needs a connection/,
+  );
+  await expect(again.getByRole('button', { name: 'Start' })).toBeDisabled();
+  await page.keyboard.press('Escape');
+
   // The offline data screen lists what is kept.
   await page.getByRole('link', { name: 'Offline data' }).click();
   const item = page.getByTestId('cache-item').filter({ hasText: serial });

@@ -98,6 +98,9 @@ export function syncFraction(snapshot: SyncSnapshot): number | null {
   }
 }
 
+/** Why a sync cannot start or resume now; said beside the disabled button. */
+export const SYNC_OFFLINE_REASON = 'FieldDesk is offline: a site sync needs a connection to the service.';
+
 /** The status on the right of the progress bar. */
 export function syncProgressText(snapshot: SyncSnapshot): string {
   const outcome = syncOutcome(snapshot);
