@@ -97,6 +97,9 @@ test('prepare for a site visit, lose the service, and keep browsing the data fro
 
   // The instrument's calibration & SIC history reads through the cache too, and says so.
   await page.getByRole('link', { name: 'Instruments', exact: true }).click();
+  // Offline, the list's states are the last known, said with their time, never as live.
+  await expect(page.getByRole('columnheader', { name: /^Last known, \d\d:\d\d/ })).toBeVisible();
+  await keepScreenshot(page, testInfo, 'instruments-offline');
   await page.getByRole('row').filter({ hasText: serial }).getByRole('link').first().click();
   const history = page.getByTestId('history');
   await expect(history.getByRole('heading', { name: 'Calibration & SIC history' })).toBeVisible();
