@@ -61,6 +61,10 @@ describe('site time zones', () => {
     expect(intervalText({ start: AFTER_CHANGE, end: AFTER_CHANGE + 3_600_000 }, 'Europe/London')).toBe(
       '25 Oct 22:00 – 23:00 UTC+00:00',
     );
+    // Across a new year both dates say their year: twelve months never read as a day.
+    expect(
+      intervalText({ start: Date.UTC(2025, 10, 23, 19, 20), end: Date.UTC(2026, 10, 22, 19, 20) }, 'utc'),
+    ).toBe('23 Nov 2025 19:20 – 22 Nov 2026 19:20 UTC');
     // A UK site's 19:00 UTC reading is 14:00 in New York, and says so.
     const reading = Date.UTC(2026, 10, 23, 19, 0);
     expect(intervalText({ start: reading, end: reading + 60_000 }, 'America/New_York')).toBe(

@@ -151,8 +151,10 @@ export function intervalText({ start, end }: TimeInterval, zone: DisplayZone): s
   if (sameDay && sameIn(start, end, 'HH:mm', zone)) {
     return `${formatIn(start, 'd MMM HH:mm:ss', zone)}${startSuffix} – ${formatIn(end, 'HH:mm:ss', zone)}${zoneSuffix(zone, end)}`;
   }
-  const endText = formatIn(end, sameDay ? 'HH:mm' : 'd MMM HH:mm', zone);
-  return `${formatIn(start, 'd MMM HH:mm', zone)}${startSuffix} – ${endText}${zoneSuffix(zone, end)}`;
+  // Across a new year both dates carry their year, so a year's gap never reads as a day.
+  const day = sameIn(start, end, 'yyyy', zone) ? 'd MMM HH:mm' : 'd MMM yyyy HH:mm';
+  const endText = formatIn(end, sameDay ? 'HH:mm' : day, zone);
+  return `${formatIn(start, day, zone)}${startSuffix} – ${endText}${zoneSuffix(zone, end)}`;
 }
 
 /**
