@@ -241,15 +241,15 @@ describe('weightings and overall levels of bands', () => {
 });
 
 describe('back to the shapes of parsed answers', () => {
-  it('writes records and series to 0.1 dB with a gap marker where readings stop', () => {
+  it('writes records (to 0.0001 dB) and series with a gap marker where readings stop', () => {
     const table = records([
-      { at: T0, LAeq: 60.04 },
-      { at: T0 + 2 * Q, LAeq: 61.06 },
+      { at: T0, LAeq: 60.00004 },
+      { at: T0 + 2 * Q, LAeq: 61.05 },
     ]);
     const readings = fromRecords(table);
     const out = toRecords(readings, ['LAeq', 'LCeq']);
     expect(out.columns.map((c) => c.key)).toEqual(['startTime', 'endTime', 'duration', 'overload', 'LAeq']);
-    expect(out.rows.map((r) => r.LAeq)).toEqual([60, 61.1]);
+    expect(out.rows.map((r) => r.LAeq)).toEqual([60, 61.05]);
     const [series] = toSeries(readings, ['LAeq'], { start: T0, end: T0 + 4 * Q });
     expect([...series!.times]).toEqual([T0, T0 + Q, T0 + 2 * Q, T0 + 3 * Q]);
     expect(Number.isNaN(series!.values[1])).toBe(true);
