@@ -203,6 +203,55 @@ describe('offline, derived from what the cache holds, equal to the demo service 
   });
 });
 
+describe('offline, spectrum time history and partial cover', () => {
+  it('A-weighted third-octave time history from Z, and 1-minute samples from 1-second ones', async () => {
+    const handlers = await makeBackend();
+    const base = { serial: NOISE, dataset: 'frequencyTimeHistory' as const, start: END - HOUR, end: END };
+    await read(handlers, { ...base, options: { bands: 'Third' } });
+    networkDown = true;
+    for (const options of [
+      { bands: 'Third', weighting: 'A' },
+      { bands: 'Third', weighting: 'C', period: 'PT1M' },
+    ] as const) {
+      const query = { ...base, options };
+      const derived = await read(handlers, query);
+      expect(derived.provenance.source).toBe('cached');
+      expect(derived.derived).toHaveLength(1);
+      const expected = await direct.fetchDataset(query);
+      expect(derived.series.map((s) => s.name)).toEqual(expected.series.map((s) => s.name));
+      let worst = 0;
+      derived.series.forEach((channel, c) => {
+        const want = expected.series[c]!;
+        expect([...channel.times]).toEqual([...want.times]);
+        channel.values.forEach((v, i) => {
+          const w = want.values[i]!;
+          expect(Number.isNaN(v)).toBe(Number.isNaN(w));
+          if (!Number.isNaN(v)) worst = Math.max(worst, Math.abs(v - w));
+        });
+      });
+      const name = `third-octave time history ${options.weighting}${'period' in options ? ' 1 min' : ''} from Z 1 s`;
+      measured.set(name, worst);
+      expect(worst).toBeLessThanOrEqual(WITHIN);
+    }
+  });
+
+  it('derives what the cache covers and names the rest as missing, offline', async () => {
+    const handlers = await makeBackend();
+    const base = { serial: NOISE, dataset: 'frequencyMeasurements' as const, end: END };
+    await read(handlers, { ...base, start: END - DAY });
+    networkDown = true;
+    const answer = await read(handlers, { ...base, start: END - 2 * DAY, options: { weighting: 'A' } });
+    expect(answer.provenance).toMatchObject({
+      source: 'partial',
+      missing: [{ start: END - 2 * DAY, end: END - DAY }],
+      reason: { code: 'offline' },
+    });
+    expect(answer.derived).toHaveLength(1);
+    expect(answer.records!.rows.every((row) => (row.startTime as number) >= END - DAY)).toBe(true);
+    expect(answer.records!.rows.length).toBeGreaterThan(0);
+  });
+});
+
 describe('offline, what cannot be derived says so', () => {
   it('a statistical level never synced: why, and what to sync; never presented as fetched', async () => {
     const handlers = await makeBackend();

@@ -205,6 +205,18 @@ describe('a longer period from a shorter one', () => {
     const minutes = combine(samples, 60_000, COMBINE, 60).readings;
     expect([...minutes.starts]).toEqual([T0, T0 + 60_000]);
     expect([...minutes.channels.get('LAeq')!]).toEqual([60, 70].map((l) => expect.closeTo(l, 5) as number));
+    // Channels sampled at different times are joined by time.
+    const other = {
+      name: 'LAFMax',
+      unit: 'dB',
+      times: Float64Array.of(T0 + 500),
+      values: Float32Array.of(80),
+    };
+    const joined = fromSeries([{ name: 'LAeq', unit: 'dB', times, values }, other], 1000);
+    expect(joined.starts.length).toBe(n + 1);
+    expect(joined.starts[1]).toBe(T0 + 500);
+    expect(joined.channels.get('LAFMax')![1]).toBe(80);
+    expect(Number.isNaN(joined.channels.get('LAeq')![1]!)).toBe(true);
     // Two minutes into one of 3 minutes: not whole, so left out.
     expect(combine(samples, 180_000, COMBINE, 180).readings.starts.length).toBe(0);
   });
