@@ -158,6 +158,14 @@ describe('offline, derived from what the cache holds, equal to the demo service 
     expect(derived.records!.rows.map((r) => r.overload)).toEqual(
       expected.records!.rows.map((r) => r.overload),
     );
+
+    // Exposures never fetched come from the Leq and each period's duration, summed energetically.
+    const exposures = { ...base, options: { values: ['LAE', 'LEX8'], period: 'PT1H' } };
+    const fromLeq = await read(handlers, exposures);
+    expect(fromLeq.provenance.source).toBe('cached');
+    expect(fromLeq.notes?.[0]).toMatch(/LAE from LAeq, LEX8 from LAeq and each reading's duration\.$/);
+    const wanted = (await direct.fetchDataset(exposures)).records;
+    compareRows('1 h LAE, LEX8 from 15 min LAeq', fromLeq.records, wanted, ['LAE', 'LEX8']);
   });
 
   it('daily and hourly Leq of a 1-day span from the cached 1-second time history', async () => {

@@ -6,6 +6,7 @@ import {
   energeticMean,
   energeticSum,
   exactMidBand,
+  exposureOf,
   isStatistical,
   weightingDb,
 } from '../../../src/main/backend/data/derive/acoustics';
@@ -105,6 +106,12 @@ describe('energetic arithmetic, worked by hand', () => {
     expect(combinationOf('LASMin')).toBe('min');
     expect(combinationOf('LAF90')).toBe('none');
     expect(isStatistical('LAF90')).toBe(true);
+    // LEX8 = LAeq + 10·log10(T) − 10·log10(28,800 s): an hour at 80 dB is 80 + 35.56 − 44.59 = 70.97 dB.
+    const lex8 = exposureOf('LEX8')!;
+    expect(lex8.leq).toBe('LAeq');
+    expect(80 + 10 * Math.log10(3600) + lex8.offsetDb).toBeCloseTo(70.97, 2);
+    expect(exposureOf('LCE')).toEqual({ leq: 'LCeq', offsetDb: 0 });
+    expect(exposureOf('LAFMax')).toBeNull();
     expect(isStatistical('LAFMax')).toBe(false);
   });
 });

@@ -97,6 +97,16 @@ export function combinationOf(valueName: string): Combination {
 /** A statistical level (LAF10, LAF90, …): the level exceeded n % of the time. */
 export const isStatistical = (valueName: string): boolean => /^L[ACZ][FSI]\d{1,2}$/.test(valueName);
 
+/**
+ * The Leq an exposure is made of, for when only the Leq was kept: LAE = LAeq + 10·log10(T / 1 s),
+ * LEX8 = LAE − 10·log10(8 h / 1 s); null for values that are not exposures.
+ */
+export function exposureOf(valueName: string): { leq: string; offsetDb: number } | null {
+  if (valueName === 'LEX8') return { leq: 'LAeq', offsetDb: -toLevel(8 * 3600) };
+  const match = /^L([ACZ])E$/.exec(valueName);
+  return match === null ? null : { leq: `L${match[1]}eq`, offsetDb: 0 };
+}
+
 /** The weighting and kind of a broadband Leq or exposure (LAeq, LCE, …) an overall level from bands can give. */
 export function overallOf(valueName: string): { weighting: Weighting; exposure: boolean } | null {
   const match = /^L([ACZ])(eq|E)$/.exec(valueName);

@@ -15,7 +15,7 @@ import {
 } from '../../../../shared/data';
 import type { CacheStore } from '../../cache/cache-store';
 import { intersect, normalize, subtract } from '../../core/intervals';
-import { combinationOf, isStatistical, overallOf, type Combination } from './acoustics';
+import { combinationOf, exposureOf, isStatistical, overallOf, toLevel, type Combination } from './acoustics';
 import {
   BANDS,
   headOf,
@@ -108,7 +108,19 @@ const COMBINED_HOW: Record<Exclude<Combination, 'none'>, string> = {
   min: 'as the smallest',
 };
 
+/** " LAE from LAeq and each reading's duration." for exposures computed from a kept Leq; "" otherwise. */
+function exposuresFromLeq(plan: Plan): string {
+  if (!plan.source.dataset.startsWith('noise')) return '';
+  const computed = plan.channels.filter((v) => !plan.source.values.includes(v) && exposureOf(v) !== null);
+  if (computed.length === 0) return '';
+  return ` ${list(computed.map((v) => `${v} from ${exposureOf(v)!.leq}`))} and each reading's duration.`;
+}
+
 function describe(target: Target, plan: Plan, combined: boolean): string {
+  return describePlan(target, plan, combined) + exposuresFromLeq(plan);
+}
+
+function describePlan(target: Target, plan: Plan, combined: boolean): string {
   const { source } = plan;
   const P = target.periodMs;
   const over = combined && P !== null ? `, over ${periodWords(P)} periods` : '';
@@ -161,10 +173,21 @@ function runPlan(
     readings = reweight(readings, source.weighting, target.weighting);
     for (const name of readings.channels.keys()) combinations.set(name, 'mean');
   } else {
-    readings = {
-      ...readings,
-      channels: new Map([...readings.channels].filter(([v]) => plan.channels.includes(v))),
-    };
+    const kept = new Map<string, Float64Array>();
+    for (const v of plan.channels) {
+      const own = readings.channels.get(v);
+      const exposure = exposureOf(v);
+      const leq = exposure === null ? undefined : readings.channels.get(exposure.leq);
+      if (own !== undefined) kept.set(v, own);
+      else if (leq !== undefined && exposure !== null) {
+        const { durations } = readings;
+        kept.set(
+          v,
+          leq.map((level, i) => level + toLevel(durations[i]!) + exposure.offsetDb),
+        );
+      }
+    }
+    readings = { ...readings, channels: kept };
     for (const v of plan.channels) combinations.set(v, combinationOf(v));
   }
   let derivable = plan.derivable;

@@ -10,7 +10,7 @@ import { parseIsoDuration } from '../../../../shared/service/duration';
 import { canonicalParameters, endpointLimitOf } from '../../cache/cache-key';
 import type { CacheKey, CacheStore } from '../../cache/cache-store';
 import { intersect, normalize, totalLength } from '../../core/intervals';
-import { combinationOf, overallOf, type Weighting } from './acoustics';
+import { combinationOf, exposureOf, overallOf, type Weighting } from './acoustics';
 
 /** A query held in the cache, read back from its canonical parameter string (cache-key.ts). */
 export interface CachedQuery {
@@ -134,9 +134,11 @@ function candidates(
     const sameFamily = source.dataset.startsWith(target.kind);
     if (target.kind === 'noise' && sameFamily) {
       const identical = fit === 'same' && sourceTH === target.timeHistory;
-      const channels = target.channels.filter(
-        (v) => source.values.includes(v) && (identical || combinationOf(v) !== 'none'),
-      );
+      const has = (v: string) => {
+        const exposure = exposureOf(v);
+        return source.values.includes(v) || (exposure !== null && source.values.includes(exposure.leq));
+      };
+      const channels = target.channels.filter((v) => has(v) && (identical || combinationOf(v) !== 'none'));
       out.push({
         source,
         kind: identical ? 'same' : 'period',
