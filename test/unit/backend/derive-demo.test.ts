@@ -286,6 +286,19 @@ describe('offline, what cannot be derived says so', () => {
     );
   });
 
+  it('a shorter period from a longer one: says it is cached for other periods only', async () => {
+    const handlers = await makeBackend();
+    const base = { serial: NOISE, dataset: 'noiseMeasurements' as const, start: END - DAY, end: END };
+    await read(handlers, { ...base, options: { values: ['LAeq'], period: 'PT1H' } });
+    networkDown = true;
+    const answer = await read(handlers, { ...base, options: { values: ['LAeq'], period: 'PT15M' } });
+    expect(answer.provenance.source).toBe('partial');
+    expect(answer.derived).toBeUndefined();
+    expect(answer.notes).toContain(
+      'LAeq for 15-minute periods was not synced for this range and cannot be derived from what is cached (it is cached for other periods only, and a shorter period cannot be computed from a longer one): sync noise levels with LAeq at 15-minute periods or shorter (or sync octave / third-octave spectra).',
+    );
+  });
+
   it('third octaves from octaves: cannot be split, says which bands to sync', async () => {
     const handlers = await makeBackend();
     const base = { serial: NOISE, dataset: 'frequencyMeasurements' as const, start: END - DAY, end: END };

@@ -20,6 +20,7 @@ import {
   BANDS,
   headOf,
   parseCachedParams,
+  periodFit,
   planDerivation,
   targetOf,
   type CachedQuery,
@@ -255,24 +256,30 @@ function underivableNote(
   const forRange = rest ? 'for the rest of this range' : 'for this range';
   const label = DATASET_LABELS[dataset].toLowerCase();
   const periods = P === null ? '' : ` for ${periodWords(P)} periods`;
+  const cached = store
+    .paramsOf(accountId, target.query.serial, dataset)
+    .flatMap((params) => parseCachedParams(dataset, params) ?? []);
+  // Cached as asked but only for periods that do not make up the one asked for.
+  const onlyLonger = (alike: CachedQuery[]) =>
+    alike.length > 0 && alike.every((c) => periodFit(c.periodMs, P, target.timeHistory) === null)
+      ? ' (it is cached for other periods only, and a shorter period cannot be computed from a longer one)'
+      : '';
   if (target.kind === 'frequency') {
-    const cached = store
-      .paramsOf(accountId, target.query.serial, dataset)
-      .flatMap((params) => parseCachedParams(dataset, params) ?? []);
-    const why = cached.some((c) => c.bands === target.bands)
-      ? ' (a shorter period cannot be computed from a longer one)'
-      : target.bands === 'Third' && cached.some((c) => c.bands === 'Octave')
+    const why =
+      onlyLonger(cached.filter((c) => c.bands === target.bands)) ||
+      (target.bands === 'Third' && cached.some((c) => c.bands === 'Octave')
         ? ' (octave bands cannot be split into third octaves)'
-        : '';
+        : '');
     const setting = `${bandWord(target.bands)} bands${P === null ? '' : `, at ${periodWords(P)} periods or shorter`}`;
     return `${target.weighting}-weighted ${bandWord(target.bands)} bands${periods} were not synced ${forRange} and cannot be derived from what is cached${why}: sync ${label} with ${setting}.`;
   }
   if (isStatistical(channel)) {
     return `${channel}${periods} was not synced ${forRange}, and a statistical level cannot be computed from other values or periods: sync ${label} with ${channel}.`;
   }
+  const why = onlyLonger(cached.filter((c) => c.values.includes(channel)));
   const orBands = overallOf(channel) === null ? '' : ' (or sync octave / third-octave spectra)';
   const shorter = P === null ? ' as recorded' : ` at ${periodWords(P)} periods or shorter`;
-  return `${channel}${periods} was not synced ${forRange} and cannot be derived from what is cached: sync ${label} with ${channel}${shorter}${orBands}.`;
+  return `${channel}${periods} was not synced ${forRange} and cannot be derived from what is cached${why}: sync ${label} with ${channel}${shorter}${orBands}.`;
 }
 
 /**

@@ -109,7 +109,7 @@ export function targetOf(query: DatasetQuery): Target | null {
  * 'period' that whole source periods make up, or not at all. Measurements as recorded (null) make
  * up any longer period as long as each fits inside one (checked on the readings).
  */
-function periodFit(
+export function periodFit(
   sourceMs: number | null,
   targetMs: number | null,
   timeHistorySource: boolean,
