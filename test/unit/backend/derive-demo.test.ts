@@ -134,6 +134,26 @@ describe('offline, derived from what the cache holds, equal to the demo service 
     compareRows(`${bands} ${weighting} from Z`, derived.records, expected.records, columns);
   });
 
+  it.each(['Z', 'A'] as const)(
+    '%s-weighted octave bands from the cached Z-weighted third octaves',
+    async (weighting) => {
+      const handlers = await makeBackend();
+      const base = { serial: NOISE, dataset: 'frequencyMeasurements' as const, start: END - DAY, end: END };
+      await read(handlers, { ...base, options: { bands: 'Third' } });
+      networkDown = true;
+      const query = { ...base, options: { bands: 'Octave', weighting } } as const;
+      const derived = await read(handlers, query);
+      expect(derived.provenance.source).toBe('cached');
+      expect(derived.notes?.[0]).toContain(
+        'octave bands as the energetic sum of their three bands from the cached Z-weighted third-octave bands',
+      );
+      const expected = await direct.fetchDataset(query);
+      const columns = bandColumns(expected.records);
+      expect(derived.series.map((s) => s.name)).toEqual(columns);
+      compareRows(`Octave ${weighting} from Z thirds`, derived.records, expected.records, columns);
+    },
+  );
+
   it('hourly noise levels from the cached 15-minute measurements: Leq energetically, maxima as maxima', async () => {
     const handlers = await makeBackend();
     const base = { serial: NOISE, dataset: 'noiseMeasurements' as const, start: END - 2 * DAY, end: END };

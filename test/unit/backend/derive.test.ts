@@ -16,6 +16,7 @@ import {
   fromSeries,
   overall,
   reweight,
+  toOctaves,
   toRecords,
   toSeries,
   type Readings,
@@ -247,6 +248,16 @@ describe('weightings and overall levels of bands', () => {
     expect(a.channels.get('125Hz')![0]).toBeCloseTo(70 - 16.1, 2);
     expect(a.channels.get('1KHz')![0]).toBeCloseTo(60, 10);
     expect(a.channels.get('4KHz')![0]).toBeCloseTo(50 + 0.97, 2);
+  });
+
+  it('makes octaves of third octaves: the energetic sum of the three in each', () => {
+    const thirds = bands({ '25Hz': 60, '31.5Hz': 60, '40Hz': 60, '800Hz': 50, '1KHz': 60, '1.25KHz': 50 });
+    const octaves = toOctaves(thirds);
+    // 10·log10(3) = 4.77 dB over three equal bands; 10·log10(10^5 + 10^6 + 10^5) = 60.79 dB.
+    expect(octaves.channels.get('31.5Hz')![0]).toBeCloseTo(64.77, 2);
+    expect(octaves.channels.get('1KHz')![0]).toBeCloseTo(60.79, 2);
+    // Without all three thirds there is no octave.
+    expect([...octaves.channels.keys()]).toEqual(['31.5Hz', '1KHz']);
   });
 
   it('sums bands energetically into an overall level, weighted as asked', () => {

@@ -34,6 +34,7 @@ import {
   overall,
   reweight,
   toRecords,
+  toOctaves,
   toSeries,
   within,
   type Readings,
@@ -134,6 +135,11 @@ function describePlan(target: Target, plan: Plan, combined: boolean): string {
     return `Derived offline, not fetched: ${list(plan.channels)} as the energetic sum of ${sourcePhrase(source)}${weighted}${over}; energy outside ${BAND_SPAN[source.bands ?? 'Octave']} is not included.`;
   }
   if (target.kind === 'frequency') {
+    if (plan.kind === 'octaves') {
+      const weighted =
+        source.weighting !== target.weighting ? `, ${target.weighting}-weighted per band (IEC 61672-1)` : '';
+      return `Derived offline, not fetched: octave bands as the energetic sum of their three bands from ${sourcePhrase(source)}${weighted}${combined ? `, averaged energetically${over}` : ''}.`;
+    }
     if (plan.kind === 'weighting') {
       return `Derived offline, not fetched: ${target.weighting}-weighted from ${sourcePhrase(source)} (IEC 61672-1 corrections per band)${combined ? `, averaged energetically${over}` : ''}.`;
     }
@@ -170,6 +176,9 @@ function runPlan(
       channels: new Map(parts.flatMap((p) => [...p.channels])),
       units: parts[0]!.units,
     };
+  } else if (target.kind === 'frequency' && plan.kind === 'octaves') {
+    readings = reweight(toOctaves(reweight(readings, source.weighting, 'Z')), 'Z', target.weighting);
+    for (const name of readings.channels.keys()) combinations.set(name, 'mean');
   } else if (target.kind === 'frequency') {
     readings = reweight(readings, source.weighting, target.weighting);
     for (const name of readings.channels.keys()) combinations.set(name, 'mean');

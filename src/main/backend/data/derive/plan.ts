@@ -37,7 +37,7 @@ export interface Target {
 
 export const BANDS = '*bands';
 
-export type PlanKind = 'same' | 'period' | 'weighting' | 'overall';
+export type PlanKind = 'same' | 'period' | 'weighting' | 'overall' | 'octaves';
 
 export interface Plan {
   source: CachedQuery;
@@ -152,6 +152,8 @@ function candidates(
       const reweighted = source.weighting !== target.weighting;
       const kind = reweighted ? 'weighting' : fit === 'same' ? 'same' : 'period';
       out.push({ source, kind, channels: [BANDS], rank: (reweighted ? 1 : 0) + (fit === 'same' ? 0 : 2) });
+    } else if (sameFamily && target.bands === 'Octave' && source.bands === 'Third') {
+      out.push({ source, kind: 'octaves', channels: [BANDS], rank: 4 });
     }
   }
   return out.filter((c) => c.channels.length > 0);

@@ -12,6 +12,8 @@ import type {
   TimeInterval,
 } from '../../../../shared/data';
 import { buildChannel, TOLERANCE_MS } from '../../service/parse/series';
+import { OCTAVE_BAND_NAMES } from '../../../../shared/service/limits';
+import { bandCentreFrequency } from '../../../../shared/service/bands';
 import { bandCorrection, toEnergy, toLevel, type Combination, type Weighting } from './acoustics';
 
 export interface Readings {
@@ -166,6 +168,36 @@ export function overall(
     return exposure ? level + toLevel(readings.durations[i]!) : level;
   });
   return { ...readings, channels: new Map([[name, out]]), units: new Map([[name, 'dB']]) };
+}
+
+/** Base-ten band number of a band name (1 kHz = 0, 31.5 Hz = −15); null for other names. */
+function bandNumber(name: string): number | null {
+  const f = bandCentreFrequency(name);
+  return f === null ? null : Math.round(10 * Math.log10(f / 1000));
+}
+
+/**
+ * Octave bands from third-octave bands of the same weighting: each octave the energetic sum of its
+ * three third octaves (IEC 61260-1: the octave at band number n spans the thirds n − 1 … n + 1).
+ * An octave missing any of its thirds in a reading has no level there.
+ */
+export function toOctaves(readings: Readings): Readings {
+  const thirds = new Map<number, Float64Array>();
+  for (const [name, values] of readings.channels) {
+    const n = bandNumber(name);
+    if (n !== null) thirds.set(n, values);
+  }
+  const channels = new Map<string, Float64Array>();
+  for (const name of OCTAVE_BAND_NAMES) {
+    const n = bandNumber(name)!;
+    const parts = [thirds.get(n - 1), thirds.get(n), thirds.get(n + 1)];
+    if (parts.some((p) => p === undefined)) continue;
+    channels.set(
+      name,
+      readings.starts.map((_, i) => toLevel(parts.reduce((sum, p) => sum + toEnergy(p![i]!), 0))),
+    );
+  }
+  return { ...readings, channels, units: new Map([...channels.keys()].map((name) => [name, 'dB'])) };
 }
 
 export interface Combined {
