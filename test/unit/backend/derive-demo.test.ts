@@ -231,6 +231,45 @@ describe('offline, derived from what the cache holds, equal to the demo service 
   });
 });
 
+describe('offline after a site sync with its defaults', () => {
+  it('hourly LAeq from the synced 1 s time history and A-weighted octaves from the synced Z octaves', async () => {
+    const handlers = await makeBackend();
+    const end = Math.floor(END / DAY) * DAY;
+    const start = end - DAY;
+    const { id } = await handlers['sync.start']({
+      serials: [NOISE],
+      start,
+      end,
+      datasets: { [NOISE]: ['noiseTimeHistory', 'frequencyMeasurements'] },
+    });
+    const until = Date.now() + 30_000;
+    let state = '';
+    while (Date.now() < until) {
+      state = (await handlers['sync.list']({})).find((s) => s.id === id)?.state ?? '';
+      if (state !== 'running' && state !== 'starting') break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(state).toBe('succeeded');
+    networkDown = true;
+
+    const hourly = { serial: NOISE, dataset: 'noiseMeasurements' as const, start, end };
+    const leq = await read(handlers, { ...hourly, options: { values: ['LAeq'], period: 'PT1H' } });
+    expect(leq.provenance.source).toBe('cached');
+    expect(leq.derived?.[0]).toMatchObject({ dataset: 'noiseTimeHistory', options: { values: ['LAeq'] } });
+    const wantLeq = await direct.fetchDataset({ ...hourly, options: { values: ['LAeq'], period: 'PT1H' } });
+    compareRows('synced: 1 h LAeq from 1 s', leq.records, wantLeq.records, ['LAeq']);
+
+    const spectra = { serial: NOISE, dataset: 'frequencyMeasurements' as const, start, end };
+    const a = await read(handlers, { ...spectra, options: { weighting: 'A', period: 'PT1H' } });
+    expect(a.provenance.source).toBe('cached');
+    expect(a.notes?.[0]).toBe(
+      'Derived offline, not fetched: A-weighted from the cached Z-weighted octave bands as recorded (IEC 61672-1 corrections per band), combined energetically into 1-hour periods.',
+    );
+    const wantA = await direct.fetchDataset({ ...spectra, options: { weighting: 'A', period: 'PT1H' } });
+    compareRows('synced: 1 h A octaves from 15 min Z', a.records, wantA.records, bandColumns(wantA.records));
+  });
+});
+
 describe('offline, spectrum time history and partial cover', () => {
   it('A-weighted third-octave time history from Z, and 1-minute samples from 1-second ones', async () => {
     const handlers = await makeBackend();

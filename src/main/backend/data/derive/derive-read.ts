@@ -125,7 +125,7 @@ function describe(target: Target, plan: Plan, combined: boolean): string {
 function describePlan(target: Target, plan: Plan, combined: boolean): string {
   const { source } = plan;
   const P = target.periodMs;
-  const over = combined && P !== null ? `, over ${periodWords(P)} periods` : '';
+  const over = combined && P !== null ? `, combined energetically into ${periodWords(P)} periods` : '';
   if (plan.kind === 'same') {
     return `${list(plan.channels)} from ${sourcePhrase(source)}, cached with other values (${list(source.values)}).`;
   }
@@ -138,10 +138,10 @@ function describePlan(target: Target, plan: Plan, combined: boolean): string {
     if (plan.kind === 'octaves') {
       const weighted =
         source.weighting !== target.weighting ? `, ${target.weighting}-weighted per band (IEC 61672-1)` : '';
-      return `Derived offline, not fetched: octave bands as the energetic sum of their three bands from ${sourcePhrase(source)}${weighted}${combined ? `, averaged energetically${over}` : ''}.`;
+      return `Derived offline, not fetched: octave bands as the energetic sum of their three bands from ${sourcePhrase(source)}${weighted}${over}.`;
     }
     if (plan.kind === 'weighting') {
-      return `Derived offline, not fetched: ${target.weighting}-weighted from ${sourcePhrase(source)} (IEC 61672-1 corrections per band)${combined ? `, averaged energetically${over}` : ''}.`;
+      return `Derived offline, not fetched: ${target.weighting}-weighted from ${sourcePhrase(source)} (IEC 61672-1 corrections per band)${over}.`;
     }
     return `Derived offline, not fetched: ${periodWords(P ?? 1000)} band levels averaged energetically from ${sourcePhrase(source)}.`;
   }
