@@ -302,6 +302,24 @@ describe('offline, spectrum time history and partial cover', () => {
     }
   });
 
+  it('hourly A-weighted third-octave measurements from the 1 s Z spectrum time history', async () => {
+    const handlers = await makeBackend();
+    const base = { serial: NOISE, start: END - 3 * HOUR, end: END };
+    await read(handlers, { ...base, dataset: 'frequencyTimeHistory', options: { bands: 'Third' } });
+    networkDown = true;
+    const query = {
+      ...base,
+      dataset: 'frequencyMeasurements' as const,
+      options: { bands: 'Third', weighting: 'A', period: 'PT1H' },
+    } as const;
+    const derived = await read(handlers, query);
+    expect(derived.provenance.source).toBe('cached');
+    expect(derived.derived?.[0]).toMatchObject({ dataset: 'frequencyTimeHistory' });
+    const expected = await direct.fetchDataset(query);
+    const columns = bandColumns(expected.records);
+    compareRows('1 h A thirds from 1 s Z spectra', derived.records, expected.records, columns);
+  });
+
   it('derives what the cache covers and names the rest as missing, offline', async () => {
     const handlers = await makeBackend();
     const base = { serial: NOISE, dataset: 'frequencyMeasurements' as const, end: END };

@@ -151,9 +151,11 @@ function candidates(
     } else if (sameFamily && source.bands === target.bands) {
       const reweighted = source.weighting !== target.weighting;
       const kind = reweighted ? 'weighting' : fit === 'same' ? 'same' : 'period';
-      out.push({ source, kind, channels: [BANDS], rank: (reweighted ? 1 : 0) + (fit === 'same' ? 0 : 2) });
+      const rank =
+        (reweighted ? 1 : 0) + (fit === 'same' ? 0 : 2) + (sourceTH === target.timeHistory ? 0 : 3);
+      out.push({ source, kind, channels: [BANDS], rank });
     } else if (sameFamily && target.bands === 'Octave' && source.bands === 'Third') {
-      out.push({ source, kind: 'octaves', channels: [BANDS], rank: 4 });
+      out.push({ source, kind: 'octaves', channels: [BANDS], rank: sourceTH === target.timeHistory ? 6 : 7 });
     }
   }
   return out.filter((c) => c.channels.length > 0);
@@ -210,7 +212,9 @@ export function planDerivation(
       ? target.timeHistory
         ? ['noiseTimeHistory', 'frequencyTimeHistory']
         : ['noiseMeasurements', 'noiseTimeHistory', 'frequencyMeasurements']
-      : [target.query.dataset];
+      : target.timeHistory
+        ? ['frequencyTimeHistory']
+        : ['frequencyMeasurements', 'frequencyTimeHistory'];
   const asked = canonicalParameters(target.query.dataset, target.query.options);
   const sources = datasets.flatMap((dataset) =>
     store
