@@ -133,9 +133,22 @@ export interface RecordTable {
   rows: Array<Record<string, CellValue>>;
 }
 
+/** One cached query an offline answer was derived from, and how (the same sentence is in `notes`). */
+export interface DerivedFrom {
+  dataset: Dataset;
+  options: DatasetOptions;
+  how: string;
+}
+
 export interface DataReadResult {
   query: DatasetQuery;
   provenance: Provenance;
+  /**
+   * Present only when the service could not be reached and the answer was computed from other
+   * cached data (another weighting, a shorter period, bands): never on an answer fetched or cached
+   * as asked.
+   */
+  derived?: DerivedFrom[];
   /** Numeric series for charts (empty for datasets without any). */
   series: SeriesChannel[];
   /** The records as a table (for measurement-style datasets, one row per record). */

@@ -21,21 +21,31 @@ export const BAND_COUNT = THIRD_OCTAVE_CENTRES.length;
 /** Index of the first third octave of each octave band (31.5 Hz octave = 25, 31.5, 40 Hz thirds). */
 export const OCTAVE_FIRST_THIRD: readonly number[] = OCTAVE_BAND_NAMES.map((_, i) => 6 + 3 * i);
 
-/** A-weighting in dB at frequency f (IEC 61672-1 analytic form). */
-export function aWeighting(f: number): number {
+function aResponse(f: number): number {
   const f2 = f * f;
   const ra =
     (12194 ** 2 * f2 * f2) /
     ((f2 + 20.6 ** 2) * Math.sqrt((f2 + 107.7 ** 2) * (f2 + 737.9 ** 2)) * (f2 + 12194 ** 2));
-  return 20 * Math.log10(ra) + 2.0;
+  return 20 * Math.log10(ra);
 }
 
-/** C-weighting in dB at frequency f. */
-export function cWeighting(f: number): number {
+function cResponse(f: number): number {
   const f2 = f * f;
-  const rc = (12194 ** 2 * f2) / ((f2 + 20.6 ** 2) * (f2 + 12194 ** 2));
-  return 20 * Math.log10(rc) + 0.06;
+  return 20 * Math.log10((12194 ** 2 * f2) / ((f2 + 20.6 ** 2) * (f2 + 12194 ** 2)));
 }
+
+/*
+ * Normalised to exactly 0 dB at 1 kHz: the standard's A1000 = −2.000 dB and C1000 = −0.062 dB are
+ * these rounded (a C offset of 0.06 left every C level 0.002 dB off).
+ */
+const A_AT_1000 = aResponse(1000);
+const C_AT_1000 = cResponse(1000);
+
+/** A-weighting in dB at frequency f (IEC 61672-1 analytic form). */
+export const aWeighting = (f: number): number => aResponse(f) - A_AT_1000;
+
+/** C-weighting in dB at frequency f. */
+export const cWeighting = (f: number): number => cResponse(f) - C_AT_1000;
 
 export const WEIGHTINGS: readonly FrequencyWeighting[] = ['A', 'C', 'Z'];
 export const weightingIndex = (w: FrequencyWeighting): number => (w === 'A' ? 0 : w === 'C' ? 1 : 2);
@@ -45,6 +55,9 @@ const WEIGHTING_DB: readonly (readonly number[])[] = [
   THIRD_OCTAVE_CENTRES.map(cWeighting),
   THIRD_OCTAVE_CENTRES.map(() => 0),
 ];
+
+/** The weighting w (0 A, 1 C, 2 Z) in dB at the exact mid-band frequency of third octave b. */
+export const weightingDbAt = (w: number, b: number): number => WEIGHTING_DB[w]![b]!;
 
 /**
  * A spectrum relative to its A-weighted energy: `rel[w][b]` is the energy of band b under

@@ -18,7 +18,14 @@ import {
 import { formatServiceTime } from '../../shared/service/time';
 import type { DemoInstrument } from '../fleet';
 import type { RouteTable } from '../responses';
-import { OCTAVE_FIRST_THIRD, THIRD_OCTAVE_CENTRES, toLevel, weightingIndex } from './acoustics';
+import {
+  OCTAVE_FIRST_THIRD,
+  THIRD_OCTAVE_CENTRES,
+  toEnergy,
+  toLevel,
+  weightingDbAt,
+  weightingIndex,
+} from './acoustics';
 import { GRID_MS } from './availability';
 import { DEMO_PERIODS, type DataContext } from './context';
 import {
@@ -160,6 +167,18 @@ export const bandGroups = (bands: FrequencyBandSet): readonly (readonly number[]
 export const bandNames = (bands: FrequencyBandSet): readonly string[] =>
   bands === 'Octave' ? OCTAVE_BAND_NAMES : THIRD_OCTAVE_BAND_NAMES;
 
+const Z = weightingIndex('Z');
+
+/**
+ * The energy factor of weighting w for a band (its third octaves): the weighting at the band's
+ * exact mid-band frequency (an octave's middle third), as IEC 61672-1 corrections are applied per
+ * band. The service keeps the Z-weighted bands the instrument recorded and derives A and C from
+ * them this way: it has no signal to filter again. (Adding up A-weighted third octaves instead
+ * gives octaves up to a few dB apart at the low end, where the weighting is steep.)
+ */
+const bandGain = (thirds: readonly number[], w: number): number =>
+  toEnergy(weightingDbAt(w, thirds[Math.floor(thirds.length / 2)] as number));
+
 /** Mean energy per band over one grid interval (the frequency measurement of that interval). */
 function frequencyIntervalValues(
   iv: IntervalSeconds,
@@ -167,7 +186,7 @@ function frequencyIntervalValues(
   w: number,
   groups: readonly (readonly number[])[],
 ): IntervalValues {
-  const values = meanBandEnergies(iv, w, groups);
+  const values = meanBandEnergies(iv, Z, groups).map((e, i) => e * bandGain(groups[i] as number[], w));
   const overload = intervalValues(iv, [], patterns).overload;
   return { durationSec: iv.la.length, values, overload };
 }
@@ -191,9 +210,10 @@ function noiseChannel(spec: ValueSpec, patterns: SubsecondPatterns, periodMs: nu
 /** A time history channel of one frequency band. */
 function bandChannel(thirds: readonly number[], w: number, patterns: SubsecondPatterns): Channel {
   const leqOffsets = patterns.offsets[OFFSET.leq] as Float64Array;
+  const gain = bandGain(thirds, w);
   return {
     levels: (iv, subsecond) => {
-      const energy = bandEnergies(iv, w, [thirds])[0] as Float64Array;
+      const energy = (bandEnergies(iv, Z, [thirds])[0] as Float64Array).map((e) => e * gain);
       const levels = energy.map(toLevel);
       if (!subsecond) return levels;
       const out = new Float64Array(levels.length * SUBSAMPLES);

@@ -79,6 +79,8 @@ export interface CacheStore {
   chunks(key: CacheKey, range: TimeInterval): ChunkMeta[];
   /** What a key covers within `range` (normalised). */
   covered(key: CacheKey, range: TimeInterval): TimeInterval[];
+  /** The parameter strings cached for one dataset of one instrument (what offline derivations may use). */
+  paramsOf(accountId: string, serial: string, dataset: Dataset): string[];
   /** Stores one response for `interval` (data outside it is dropped), replacing what it overlaps. */
   store(
     key: CacheKey,
@@ -159,6 +161,10 @@ export function createCacheStore(db: SqliteDatabase): CacheStore {
     `SELECT k.serial, k.dataset, c.start_ms, c.end_ms, c.fetched_at, c.bytes
      FROM cache_chunks c JOIN cache_keys k ON k.id = c.key_id
      WHERE k.account_id = ? ORDER BY k.serial, k.dataset, c.start_ms`,
+  );
+  const paramsRows = db.prepare<[string, string, string], { params: string }>(
+    `SELECT k.params FROM cache_keys k WHERE k.account_id = ? AND k.serial = ? AND k.dataset = ?
+     AND EXISTS (SELECT 1 FROM cache_chunks c WHERE c.key_id = k.id) ORDER BY k.params`,
   );
   const clearAccount = db.prepare('DELETE FROM cache_keys WHERE account_id = ?');
   const clearInstrument = db.prepare('DELETE FROM cache_keys WHERE account_id = ? AND serial = ?');
@@ -262,6 +268,10 @@ export function createCacheStore(db: SqliteDatabase): CacheStore {
           end: Math.min(c.end, range.end),
         })),
       );
+    },
+
+    paramsOf(accountId, serial, dataset) {
+      return paramsRows.all(accountId, serial, dataset).map((row) => row.params);
     },
 
     store(key, interval, data, fetchedAt, options = {}) {

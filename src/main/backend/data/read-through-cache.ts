@@ -10,6 +10,9 @@
  *   (`cached`, or `partial` with the missing intervals and the offline error as the reason).
  * - A failed fetch of a gap makes the answer `partial` with that error as the reason; a failed
  *   refresh of the open interval keeps the cached copy. Bad input and cancellation are thrown.
+ * - When the service cannot be reached, what other cached data determines is derived instead
+ *   (derive/: another weighting, a longer period from a shorter one, an overall level from bands)
+ *   if that covers more of the range; the answer then says so in `derived` and `notes`.
  */
 import type { DataReadResult, DatasetQuery, Provenance, TimeInterval } from '../../../shared/data';
 import type { StoredAccount } from '../accounts/account-store';
@@ -20,7 +23,8 @@ import { FieldDeskError, isUnreachable, toErrorData, type FieldDeskErrorData } f
 import { canonicalParameters } from '../cache/cache-key';
 import type { CacheKey, CacheStore } from '../cache/cache-store';
 import type { DataSource } from '../service/data-source';
-import { gaps, intersect, normalize } from '../core/intervals';
+import { gaps, intersect, normalize, totalLength } from '../core/intervals';
+import { deriveFromCache } from './derive/derive-read';
 
 /** Data may still arrive for the last hour before a fetch. */
 export const DEFAULT_OPEN_INTERVAL_MS = 3_600_000;
@@ -131,6 +135,30 @@ export async function readDataset(context: ReadContext, query: DatasetQuery): Pr
         }
       }
     }
+  }
+
+  const unreachable =
+    context.offline !== null || source === null || (reason !== null && isUnreachable(reason));
+  if (missing.length > 0 && reason !== null && unreachable) {
+    // What the cache does not hold as asked it may still determine (another weighting, a shorter period).
+    const exactMs = totalLength([range]) - totalLength(missing);
+    const derivation = deriveFromCache(store, context.accountId, query, range, startedAt, exactMs);
+    const answer = derivation.answer;
+    if (answer !== null && totalLength(answer.covered) > exactMs) {
+      const notesHere = [...notes, ...derivation.notes, ...derivation.underivable];
+      return {
+        query,
+        provenance:
+          answer.missing.length === 0
+            ? { source: 'cached', cachedAt: answer.cachedAt ?? startedAt }
+            : { source: 'partial', cachedAt: answer.cachedAt, missing: answer.missing, reason },
+        series: answer.series,
+        records: answer.records,
+        derived: answer.from,
+        notes: notesHere,
+      };
+    }
+    notes.push(...derivation.underivable);
   }
 
   const data = store.read(key, { start: query.start, end: query.end });

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OCTAVE_BAND_NAMES, THIRD_OCTAVE_BAND_NAMES } from '../../../../src/shared/service/limits';
 import type { WireErrorBody } from '../../../../src/shared/service/wire';
+import { bandCorrection } from '../../../../src/main/backend/data/derive/acoustics';
 import {
   HOUR,
   demo,
@@ -64,6 +65,25 @@ describe('frequency measurements', () => {
           expect(record.startTime).toBe(noise[i]!.startTime);
           const sum = energeticSum(record.values.map((v) => v.value));
           expect(Math.abs(sum - valueOf(noise[i]!, broadband))).toBeLessThanOrEqual(0.2);
+        });
+      }
+    },
+  );
+
+  it.each(['A', 'C'] as const)(
+    'are %s-weighted per band from the Z bands (IEC 61672-1 at each mid-band frequency), as the service derives them',
+    async (weighting) => {
+      for (const bands of ['Octave', 'Third']) {
+        const z = await frequencyMeasurements(`&bands=${bands}&weighting=Z`);
+        const weighted = await frequencyMeasurements(`&bands=${bands}&weighting=${weighting}`);
+        weighted.forEach((record, i) => {
+          record.values.forEach((band, b) => {
+            const correction = bandCorrection(band.name, 'Z', weighting)!;
+            // Both levels are stated to 0.1 dB.
+            expect(Math.abs(z[i]!.values[b]!.value + correction - band.value)).toBeLessThanOrEqual(
+              0.1 + 1e-9,
+            );
+          });
         });
       }
     },
