@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordColumn, RecordTable, SeriesChannel } from '../../../src/shared/data';
 import type { ChannelFigures } from '../../../src/shared/series-figures';
-import {
-  buildDataChart,
-  chartGroups,
-  hasBreak,
-  reducedPoints,
-  seriesStyle,
-} from '../../../src/renderer/src/features/data/chart';
+import { buildDataChart, chartGroups } from '../../../src/renderer/src/features/data/chart';
+import { hasBreak, reducedPoints, seriesStyle } from '../../../src/renderer/src/features/data/chart-points';
 import {
   cellText,
   headerText,
