@@ -160,6 +160,20 @@ export interface DataReadResult {
    * for that many pixel columns, and `figures` the exact figures of every channel from all readings.
    */
   chart?: { columns: number; figures: ChannelFigures[] };
+  /**
+   * Present when asked for (`withEvents`): the instrument's noise events in the range, to mark on
+   * its noise charts — or why they could not be read (the chart itself does not fail for that).
+   */
+  events?: { marks: EventMark[] } | { problem: string };
+}
+
+/** A noise event as a chart marks it. */
+export interface EventMark {
+  start: number;
+  /** Null when the service sent no end. */
+  end: number | null;
+  trigger: string;
+  level: number | null;
 }
 
 /** One noise event's own time history (`data.eventTimeHistory`), with the figures of its readings. */

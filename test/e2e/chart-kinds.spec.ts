@@ -302,20 +302,29 @@ test('noise levels and the 1 s time history: statistical values chosen, named wi
   await expectExtremeTooltip(page, history, 'LAeq', laeq, 'min');
   await keepChartScreenshot(page, testInfo, 'noise-time-history', chartCard(page));
 
-  // The instrument's events are marked; clicking one's line opens that event in the events view.
+  // The instrument's events are marked; pointing at one's line says its trigger, clicking opens it.
   const view = await viewOf(history);
-  const events = (await service.get('/data/events', serial, view)).map((e) =>
-    Date.parse(String(e['startTime'])),
+  const events = (await service.get('/data/events', serial, view)).map((e) => ({
+    start: Date.parse(String(e['startTime'])),
+    name: String(e['name']),
+  }));
+  const inner = events.filter(
+    (e) => e.start > view.start + (view.end - view.start) * 0.05 && e.start < view.end,
   );
-  const inner = events.filter((t) => t > view.start + (view.end - view.start) * 0.05 && t < view.end);
   expect(inner.length).toBeGreaterThan(0);
   await expect(page.getByTestId('event-marks')).toContainText(/^\s*\d+ noise events? marked/);
   const canvas = history.locator('canvas');
+  await canvas.scrollIntoViewIfNeeded();
   const facts = await chartFacts(canvas);
   const y0 = facts.axes.find((axis) => axis.id === 'y0')!;
-  const [x, y] = [await pixelOf(canvas, 'x', inner[0]!), await pixelOf(canvas, 'y0', (y0.min + y0.max) / 2)];
+  const [x, y] = [
+    await pixelOf(canvas, 'x', inner[0]!.start),
+    await pixelOf(canvas, 'y0', (y0.min + y0.max) / 2),
+  ];
+  await page.mouse.move(x, y);
+  await expect(page.getByTestId('event-mark-label')).toContainText(inner[0]!.name);
   await page.mouse.click(x, y);
-  const opened = new Date(inner[0]!).toISOString().replace('T', ' ').slice(0, 19);
+  const opened = new Date(inner[0]!.start).toISOString().replace('T', ' ').slice(0, 19);
   await expect(
     page.getByRole('heading', { level: 2, name: new RegExp(`^Event at ${opened} UTC`) }),
   ).toBeVisible();

@@ -62,6 +62,8 @@ export const DATA_REQUESTS = {
     z
       .object({
         ...dataQueryFields,
+        /** Also the instrument's noise events in the range, to mark on a noise chart (one answer, one drawing). */
+        withEvents: z.boolean().optional(),
         /** Reduce the series for a chart this many pixel columns wide; figures come from every reading. */
         chartWidth: z
           .number()

@@ -101,3 +101,31 @@ it("reads a Quantum monitor's state now, live, and says when it has none", async
   service.webhooks.setOnline(serial, false);
   expect((await handlers['data.monitorCurrent']({ serial })).state).toBeNull();
 });
+
+it("answers a noise chart with the instrument's events to mark, in time order, in the same answer", async () => {
+  const { handlers } = await startDemoBackend();
+  const fleet = await handlers['instruments.list']({});
+  const serial = fleet.entries.find((e) => e.instrument.type === 'Noise' && e.status?.measuring)!.instrument
+    .serialNumber;
+  const end = Math.floor(Date.now() / HOUR) * HOUR;
+  const range = { start: end - 24 * HOUR, end };
+  const chart = await handlers['data.read']({
+    serial,
+    dataset: 'noiseTimeHistory',
+    ...range,
+    chartWidth: 1200,
+    withEvents: true,
+  });
+  const events = await handlers['data.read']({ serial, dataset: 'events', ...range });
+  if (!chart.events || !('marks' in chart.events)) throw new Error('expected the events to mark');
+  const starts = events.records!.rows.map((row) => row['startTime'] as number).sort((a, b) => a - b);
+  expect(starts.length).toBeGreaterThan(0);
+  expect(chart.events.marks.map((m) => m.start)).toEqual(starts);
+  expect(chart.events.marks.every((m) => m.trigger !== '' && (m.end === null || m.end >= m.start))).toBe(
+    true,
+  );
+  // Without asking, no events: other charts do not pay for them.
+  expect(
+    (await handlers['data.read']({ serial, dataset: 'noiseTimeHistory', ...range })).events,
+  ).toBeUndefined();
+});

@@ -1,9 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
-import {
-  eventAnnotations,
-  eventMarkText,
-  marksIn,
-} from '../../../src/renderer/src/features/data/event-marks';
+import { describe, expect, it } from 'vitest';
+import { markNear, eventMarkText, marksIn } from '../../../src/renderer/src/features/data/event-marks';
 
 const T0 = Date.UTC(2026, 10, 20, 9, 0);
 const marks = [
@@ -24,18 +20,12 @@ describe('event marks', () => {
     expect(eventMarkText(marks[2]!)).toBe('Across the start');
   });
 
-  it('draws a start line for every event and a span where it has an end; a click opens that event', () => {
-    const open = vi.fn();
-    const annotations = eventAnnotations(marks, range, open);
-    const lines = Object.values(annotations).filter((a) => a.type === 'line');
-    const spans = Object.values(annotations).filter((a) => a.type === 'box');
-    expect(lines.map((a) => (a as { value: number }).value)).toEqual([T0 - 10_000, T0 + 60_000]);
-    expect(spans.map((a) => [(a as { xMin: number }).xMin, (a as { xMax: number }).xMax])).toEqual([
-      [T0 - 10_000, T0 + 5_000],
-      [T0 + 60_000, T0 + 90_000],
-    ]);
-    const click = lines[1]!.click as unknown as () => boolean;
-    click();
-    expect(open).toHaveBeenCalledWith(marks[0]);
+  it('points at the mark whose line is nearest the pointer, within a few pixels', () => {
+    const xOf = (time: number) => (time - T0) / 1000; // a pixel a second
+    const inRange = marksIn(marks, range);
+    expect(markNear(inRange, xOf, 61)).toBe(marks[0]); // 1 px from the line at 60 s
+    expect(markNear(inRange, xOf, -12)).toBe(marks[2]); // the line before the range starts
+    expect(markNear(inRange, xOf, 30)).toBeNull(); // between lines: nothing
+    expect(markNear(inRange, xOf, 75)).toBeNull(); // inside a span, far from its line
   });
 });

@@ -6,7 +6,8 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { DatasetQuery } from '../../../shared/data';
+import type { DataReadResult, DatasetQuery } from '../../../shared/data';
+import { eventMarks } from './event-marks';
 import { FieldDeskError } from '../../../shared/errors';
 import type { AccountState } from '../accounts/account-state';
 import type { HandlersOf } from '../core/handler-types';
@@ -67,10 +68,29 @@ export function dataHandlers(
       ),
     );
 
+  /** The events to mark on a noise chart; a failure is said, not thrown (the chart stands alone). */
+  const eventMarksIn = async (query: DatasetQuery): Promise<NonNullable<DataReadResult['events']>> => {
+    try {
+      const events = await readQuery({
+        serial: query.serial,
+        dataset: 'events',
+        start: query.start,
+        end: query.end,
+      });
+      return { marks: events.records ? eventMarks(events.records) : [] };
+    } catch (error) {
+      return { problem: error instanceof FieldDeskError ? error.message : 'the events could not be read' };
+    }
+  };
+
   return {
-    'data.read': async ({ chartWidth, ...query }) => {
-      const result = await readQuery(query);
-      return chartWidth === undefined ? result : forChart(result, chartWidth);
+    'data.read': async ({ chartWidth, withEvents, ...query }) => {
+      const [result, events] = await Promise.all([
+        readQuery(query),
+        withEvents ? eventMarksIn(query) : Promise.resolve(undefined),
+      ]);
+      const answer = chartWidth === undefined ? result : forChart(result, chartWidth);
+      return events === undefined ? answer : { ...answer, events };
     },
 
     'data.eventTimeHistory': async ({ id }) => {

@@ -1,13 +1,13 @@
 /**
  * The history charts' Chart.js setup plus what only the data charts use: the decimation plugin
  * (see `buildDataChart`), chartjs-plugin-zoom for wheel, drag and shift-drag panning,
- * chartjs-plugin-annotation for event marks and the wind direction arrows. Registered here so the
+ * the event marks and the wind direction arrows. Registered here so the
  * history charts' bundle does not carry them.
  */
 import { Chart, Decimation } from 'chart.js';
 import zoomPlugin from 'chartjs-plugin-zoom';
-import annotationPlugin from 'chartjs-plugin-annotation';
+import { eventMarksPlugin } from './event-marks';
 import '../../ui/chart-setup';
 import { windArrowsPlugin } from './wind-arrows';
 
-Chart.register(Decimation, zoomPlugin, annotationPlugin, windArrowsPlugin);
+Chart.register(Decimation, zoomPlugin, eventMarksPlugin, windArrowsPlugin);

@@ -1,18 +1,34 @@
 /**
- * Noise events marked on a time chart: a shaded span from start to end and a line at the start
- * (a 30 s event is narrower than a pixel on a week's chart, the line still shows), drawn with
- * chartjs-plugin-annotation. Hovering shows the trigger and level; clicking opens the event.
+ * Noise events marked on a time chart: a shaded span from start to end and a dashed line at the
+ * start (a 30 s event is narrower than a pixel on a week's chart; the line still shows). A small
+ * Chart.js plugin draws them in one pass — chartjs-plugin-annotation made an element per mark, and a
+ * week's hundred events cost it about 50 ms per drawing (measured with `npm run bench -- chart`).
+ * Pointing and clicking are the chart component's (DataChart.vue, with `markNear`).
  */
-import type { AnnotationOptions } from 'chartjs-plugin-annotation';
-import type { TimeInterval } from '../../../../shared/data';
+import type { ChartType, Plugin } from 'chart.js';
+import type { EventMark, TimeInterval } from '../../../../shared/data';
 import { dbText } from '../../../../shared/format';
 import { CHART_COLORS } from '../../ui/chart-base';
-import type { EventRow } from './events';
 
-export type EventMark = Pick<EventRow, 'start' | 'end' | 'trigger' | 'level'>;
+export type { EventMark };
+
+export interface EventMarksOptions {
+  marks: readonly EventMark[];
+}
+
+declare module 'chart.js' {
+  // A merged interface must repeat Chart.js's own type parameter, used or not.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  interface PluginOptionsByType<TType extends ChartType> {
+    /** Noise events marked on the time axis (features/data/event-marks.ts); absent elsewhere. */
+    eventMarks?: EventMarksOptions | false;
+  }
+}
 
 const MARK_LINE = CHART_COLORS.bandHigh;
 const MARK_FILL = 'rgba(163, 74, 0, 0.16)';
+/** How near the pointer must be to a mark's line, in CSS pixels, to point at it. */
+const POINTING_PX = 6;
 
 /** "Level over threshold, 78.4 dB": what a mark says on hover. */
 export const eventMarkText = (mark: EventMark): string =>
@@ -25,57 +41,64 @@ export function marksIn(marks: readonly EventMark[], range: TimeInterval): Event
     .sort((a, b) => a.start - b.start);
 }
 
-/**
- * The annotations for the events in `range`: per event a start line and a span; `onOpen` is
- * called with the event when either is clicked.
- */
-export function eventAnnotations(
+/** The mark whose line is nearest `x` within `tolerance` pixels, or null. */
+export function markNear(
   marks: readonly EventMark[],
-  range: TimeInterval,
-  onOpen: (mark: EventMark) => void,
-): Record<string, AnnotationOptions> {
-  const annotations: Record<string, AnnotationOptions> = {};
-  marksIn(marks, range).forEach((mark, index) => {
-    const click = () => {
-      onOpen(mark);
-      return true;
-    };
-    if (mark.end !== null && mark.end > mark.start) {
-      annotations[`event-span-${index}`] = {
-        type: 'box',
-        xMin: mark.start,
-        xMax: mark.end,
-        backgroundColor: MARK_FILL,
-        borderWidth: 0,
-        click,
-      };
-    }
-    annotations[`event-${index}`] = {
-      type: 'line',
-      scaleID: 'x',
-      value: mark.start,
-      borderColor: MARK_LINE,
-      borderWidth: 2,
-      borderDash: [4, 3],
-      label: {
-        display: false,
-        content: eventMarkText(mark),
-        position: 'start',
-        backgroundColor: MARK_LINE,
-        color: '#ffffff',
-        font: { size: 13, weight: 'bold' },
-      },
-      // The label shows while the pointer is on the line.
-      enter: ({ element }) => {
-        if (element.label) element.label.options.display = true;
-        return true;
-      },
-      leave: ({ element }) => {
-        if (element.label) element.label.options.display = false;
-        return true;
-      },
-      click,
-    };
-  });
-  return annotations;
+  xOf: (time: number) => number,
+  x: number,
+  tolerance = POINTING_PX,
+): EventMark | null {
+  let best: EventMark | null = null;
+  let bestDistance = tolerance;
+  for (const mark of marks) {
+    const distance = Math.abs(xOf(mark.start) - x);
+    if (distance <= bestDistance) [best, bestDistance] = [mark, distance];
+  }
+  return best;
 }
+
+/**
+ * The plugin's options as the hooks get them (resolved once, without Chart.js's per-key proxies on
+ * every read); every field may be missing.
+ */
+function usable(options: Partial<EventMarksOptions> | undefined): EventMarksOptions | null {
+  return options && options.marks ? (options as EventMarksOptions) : null;
+}
+
+export const eventMarksPlugin: Plugin<'line'> = {
+  id: 'eventMarks',
+  beforeDatasetsDraw(chart, _args, pluginOptions: Partial<EventMarksOptions>) {
+    const options = usable(pluginOptions);
+    if (!options) return;
+    const { ctx, chartArea, scales } = chart;
+    const x = scales['x']!;
+    ctx.save();
+    ctx.fillStyle = MARK_FILL;
+    for (const mark of options.marks) {
+      if (mark.end === null || mark.end <= mark.start) continue;
+      const left = Math.max(chartArea.left, x.getPixelForValue(mark.start));
+      const right = Math.min(chartArea.right, x.getPixelForValue(mark.end));
+      if (right > left) ctx.fillRect(left, chartArea.top, right - left, chartArea.height);
+    }
+    ctx.restore();
+  },
+  afterDatasetsDraw(chart, _args, pluginOptions: Partial<EventMarksOptions>) {
+    const options = usable(pluginOptions);
+    if (!options) return;
+    const { ctx, chartArea, scales } = chart;
+    const x = scales['x']!;
+    ctx.save();
+    ctx.strokeStyle = MARK_LINE;
+    ctx.lineWidth = 2;
+    ctx.setLineDash([4, 3]);
+    ctx.beginPath();
+    for (const mark of options.marks) {
+      const at = Math.round(x.getPixelForValue(mark.start)) + 0.5;
+      if (at < chartArea.left || at > chartArea.right) continue;
+      ctx.moveTo(at, chartArea.top);
+      ctx.lineTo(at, chartArea.bottom);
+    }
+    ctx.stroke();
+    ctx.restore();
+  },
+};

@@ -5,8 +5,7 @@
 import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowRef, watch } from 'vue';
 import { api } from '../../api';
-import type { DataReadResult, Dataset, TimeInterval } from '../../../../shared/data';
-import { eventRows, type EventRow } from './events';
+import type { DataReadResult, Dataset } from '../../../../shared/data';
 import type { RequestArg } from '../../../../shared/ipc/contract';
 import type { FieldDeskError } from '../../../../shared/errors';
 import { asFieldDeskError } from '../../errors';
@@ -21,6 +20,11 @@ import { useAccountsStore } from '../accounts/store';
  * last answer with its provenance, and whether it is on screen (the app's offline banner then
  * says how old the shown copy is). Answers to superseded reads are dropped.
  */
+function withoutEvents(query: RequestArg<'data.read'>): RequestArg<'data.read'> {
+  const { withEvents: _asked, ...rest } = query;
+  return rest;
+}
+
 export const useDataStore = defineStore('data', () => {
   const accounts = useAccountsStore();
 
@@ -82,7 +86,8 @@ export const useDataStore = defineStore('data', () => {
     try {
       const [answer, ...otherAnswers] = await Promise.allSettled([
         api.data.read(query),
-        ...others.map((serial) => api.data.read({ ...query, serial })),
+        // The compared instruments' lines only: their events are not marked.
+        ...others.map((serial) => api.data.read({ ...withoutEvents(query), serial })),
       ]);
       if (started !== generation) return;
       const answers: Record<string, DataReadResult> = {};
@@ -105,32 +110,6 @@ export const useDataStore = defineStore('data', () => {
     }
   }
 
-  /**
-   * Noise events of the shown instrument and range, marked on its noise charts. A failure only
-   * leaves the marks out (the chart is what was asked for), with the reason kept for a note.
-   */
-  const eventMarks = shallowRef<{ serial: string; range: TimeInterval; rows: EventRow[] } | null>(null);
-  const eventMarksError = ref<string | null>(null);
-  let eventsGeneration = 0;
-  async function readEventMarks(serial: string, range: TimeInterval): Promise<void> {
-    const started = ++eventsGeneration;
-    try {
-      const answer = await api.data.read({ serial, dataset: 'events', ...range });
-      if (started !== eventsGeneration) return;
-      eventMarks.value = markRaw({ serial, range, rows: answer.records ? eventRows(answer.records) : [] });
-      eventMarksError.value = null;
-    } catch (failure) {
-      if (started !== eventsGeneration) return;
-      eventMarks.value = null;
-      eventMarksError.value = asFieldDeskError(failure).message;
-    }
-  }
-  function clearEventMarks(): void {
-    eventsGeneration += 1;
-    eventMarks.value = null;
-    eventMarksError.value = null;
-  }
-
   /** When the copy on screen was fetched, while the data view shows one that is not live. */
   const shownCopyAt = computed((): number | null => {
     const provenance = result.value?.provenance;
@@ -140,7 +119,6 @@ export const useDataStore = defineStore('data', () => {
 
   function clear(): void {
     generation += 1;
-    clearEventMarks();
     result.value = null;
     error.value = null;
     loading.value = false;
@@ -170,10 +148,6 @@ export const useDataStore = defineStore('data', () => {
     compared,
     comparedResults,
     comparedErrors,
-    eventMarks,
-    eventMarksError,
-    readEventMarks,
-    clearEventMarks,
     choicesFor,
     setChoices,
     shows,
