@@ -337,6 +337,33 @@ describe('offline, spectrum time history and partial cover', () => {
   });
 });
 
+describe('offline, derived only where it loses nothing', () => {
+  it('keeps every value cached as asked when another source would cover more of one value only', async () => {
+    const handlers = await makeBackend();
+    const values = ['LAeq', 'LCPeak', 'LAFMax'];
+    const levels = { serial: NOISE, dataset: 'noiseMeasurements' as const, options: { values } };
+    // Levels cached up to two hours before the end; LAeq's 1 s time history up to the end.
+    await read(handlers, { ...levels, start: END - DAY, end: END - 2 * HOUR });
+    await read(handlers, {
+      serial: NOISE,
+      dataset: 'noiseTimeHistory',
+      start: END - DAY,
+      end: END,
+      options: { values: ['LAeq'] },
+    });
+    networkDown = true;
+    const answer = await read(handlers, { ...levels, start: END - DAY, end: END });
+    // The time history could give hourly LAeq to the end, but not LCPeak or LAFMax: the answer as
+    // cached, with its last two hours missing, loses less than a derived one with LAeq alone.
+    expect(answer.series.map((c) => c.name).sort()).toEqual([...values].sort());
+    expect(answer.derived).toBeUndefined();
+    expect(answer.provenance).toMatchObject({
+      source: 'partial',
+      missing: [{ start: END - 2 * HOUR, end: END }],
+    });
+  });
+});
+
 describe('offline, what cannot be derived says so', () => {
   it('a statistical level never synced: why, and what to sync; never presented as fetched', async () => {
     const handlers = await makeBackend();

@@ -144,7 +144,10 @@ export async function readDataset(context: ReadContext, query: DatasetQuery): Pr
     const exactMs = totalLength([range]) - totalLength(missing);
     const derivation = deriveFromCache(store, context.accountId, query, range, startedAt, exactMs);
     const answer = derivation.answer;
-    if (answer !== null && totalLength(answer.covered) > exactMs) {
+    // Derived only where it loses nothing: a value it cannot give would vanish from an answer
+    // whose cached part, as asked, has it.
+    const losesValues = exactMs > 0 && derivation.underivable.length > 0;
+    if (answer !== null && !losesValues && totalLength(answer.covered) > exactMs) {
       const notesHere = [...notes, ...derivation.notes, ...derivation.underivable];
       return {
         query,
