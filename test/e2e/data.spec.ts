@@ -95,6 +95,17 @@ test('prepare for a site visit, lose the service, and keep browsing the data fro
   await expect(provenance).toContainText(/From the cache|offline/);
   await expect(page.getByText(/Could not read/)).toHaveCount(0);
 
+  // A-weighted spectra were never fetched: derived offline from the synced Z octaves, and said so.
+  await page.getByLabel('Dataset').selectOption({ label: 'Octave / third-octave spectra' });
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Octave / third-octave spectra');
+  await page.getByRole('group', { name: 'Weighting' }).getByRole('radio', { name: 'A', exact: true }).check();
+  await expect(provenance).toHaveAttribute('data-derived', 'yes');
+  await expect(provenance).toContainText('Derived offline from cached data, not fetched.');
+  await expect(
+    page.getByTestId('data-note').filter({ hasText: /A-weighted from the cached Z-weighted/ }),
+  ).toBeVisible();
+  await keepScreenshot(page, testInfo, 'data-derived-offline');
+
   // The instrument's calibration & SIC history reads through the cache too, and says so.
   await page.getByRole('link', { name: 'Instruments', exact: true }).click();
   // Offline, the list's states are the last known, said with their time, never as live.

@@ -102,6 +102,10 @@ describe('provenance', () => {
       text: 'Live from the service, fetched 14:42 UTC',
       copyAt: null,
     });
+    // Derived offline: said first, with where the rest came from.
+    expect(provenanceView({ source: 'cached', cachedAt: T0 }, now, 'utc', true, true).text).toMatch(
+      /^Derived offline from cached data, not fetched\. From the cache, fetched .* \(offline copy\)$/,
+    );
     expect(provenanceView({ source: 'cached', cachedAt: T0 }, now, 'utc', true)).toMatchObject({
       tone: 'info',
       text: 'From the cache, fetched 2 days ago (offline copy)',

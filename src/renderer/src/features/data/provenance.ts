@@ -47,6 +47,20 @@ export function provenanceView(
   now: number,
   zone: DisplayZone,
   offline = false,
+  derived = false,
+): ProvenanceView {
+  const view = sourceView(provenance, now, zone, offline);
+  // Computed offline from other cached data: said first, never passed off as what was fetched.
+  return derived
+    ? { ...view, icon: 'info', text: `Derived offline from cached data, not fetched. ${view.text}` }
+    : view;
+}
+
+function sourceView(
+  provenance: Provenance,
+  now: number,
+  zone: DisplayZone,
+  offline: boolean,
 ): ProvenanceView {
   switch (provenance.source) {
     case 'fresh':
