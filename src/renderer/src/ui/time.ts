@@ -66,7 +66,7 @@ export function zoneOptions(zone: DisplayZone): { in?: ReturnType<typeof tz> } {
 }
 
 /** `epochMs` in a date-fns pattern, read in `zone`. */
-function formatIn(epochMs: number, pattern: string, zone: DisplayZone = 'local'): string {
+export function formatIn(epochMs: number, pattern: string, zone: DisplayZone = 'local'): string {
   return format(epochMs, pattern, zoneOptions(zone));
 }
 

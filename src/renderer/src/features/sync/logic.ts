@@ -4,7 +4,6 @@
  * by instrument, dataset and time range, and the pure state changes of the sync store (merging
  * snapshots, the instrument checklist).
  */
-import { format } from 'date-fns';
 import {
   DATASET_LABELS,
   type Dataset,
@@ -14,7 +13,7 @@ import {
   type TimeInterval,
 } from '../../../../shared/data';
 import { bytesText } from '../../../../shared/format';
-import { durationText, MINUTE_MS, zoneOptions, zoneSuffix, type DisplayZone } from '../../ui/time';
+import { durationText, formatIn, MINUTE_MS, zoneSuffix, type DisplayZone } from '../../ui/time';
 
 /** "about 2 min left", "less than a minute left", "working out the time left". */
 export function etaText(etaMs: number | null): string {
@@ -117,9 +116,6 @@ export function syncProgressText(snapshot: SyncSnapshot): string {
 }
 
 // ---- what is missing -------------------------------------------------------------------------
-
-const formatIn = (epochMs: number, pattern: string, zone: DisplayZone): string =>
-  format(epochMs, pattern, zoneOptions(zone));
 
 /**
  * A missing range with the year in every date, so a year's gap never reads as a day:
