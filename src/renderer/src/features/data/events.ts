@@ -1,6 +1,7 @@
 /** Noise events as engineers read them: when, what triggered, how loud, how long (pure, tested directly). */
 import type { CellValue, RecordTable } from '../../../../shared/data';
 import { dbText } from '../../../../shared/format';
+import { eventMarkOf } from '../../../../shared/event-marks';
 
 export interface EventRow {
   start: number;
@@ -13,7 +14,6 @@ export interface EventRow {
   hasAudio: boolean;
 }
 
-const numberOr = (value: CellValue | undefined) => (typeof value === 'number' ? value : null);
 /** A list cell ("58.2, 71.3, –"; the parser writes a missing item as "–") as numbers and gaps. */
 const listOf = (value: CellValue | undefined): Array<number | null> | null => {
   if (typeof value !== 'string' || value.trim() === '') return null;
@@ -27,16 +27,13 @@ const listOf = (value: CellValue | undefined): Array<number | null> | null => {
 export function eventRows(table: RecordTable): EventRow[] {
   return table.rows
     .flatMap((row): EventRow[] => {
-      const start = numberOr(row['startTime']);
-      if (start === null) return [];
+      const mark = eventMarkOf(row);
+      if (mark === null) return [];
       const id = row['timeHistoryId'];
       const audio = row['audioId'];
       return [
         {
-          start,
-          end: numberOr(row['endTime']),
-          trigger: typeof row['name'] === 'string' && row['name'] !== '' ? row['name'] : 'Unnamed trigger',
-          level: numberOr(row['level']),
+          ...mark,
           overall: listOf(row['overall']) ?? [],
           octave: listOf(row['octave']),
           timeHistoryId: typeof id === 'string' && id !== '' ? id : null,
