@@ -6,6 +6,7 @@
  * is written the same way.
  */
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import writeFileAtomic from 'write-file-atomic';
 import type { CellValue, DataReadResult, RecordColumn } from '../../../shared/data';
 
 /** Rows per write: large enough to be quick, small enough to keep memory flat for a week of 1 s data. */
@@ -145,9 +146,9 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 export const isPng = (bytes: Uint8Array): boolean =>
   bytes.length > PNG_SIGNATURE.length && Buffer.from(bytes.subarray(0, 8)).equals(PNG_SIGNATURE);
 
-/** Writes an image whole (see `writeThroughPart`). */
+/** Writes an image whole with write-file-atomic, as the settings files are: a temporary name, then renamed. */
 export function writeImage(path: string, bytes: Uint8Array): Promise<void> {
-  return writeThroughPart(path, async (handle) => {
-    await handle.write(bytes);
+  return writeFileAtomic(path, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+    mode: 0o600,
   });
 }
