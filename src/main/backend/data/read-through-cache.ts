@@ -25,6 +25,7 @@ import type { CacheKey, CacheStore } from '../cache/cache-store';
 import type { DataSource } from '../service/data-source';
 import { gaps, intersect, normalize, totalLength } from '../core/intervals';
 import { deriveFromCache } from './derive/derive-read';
+import { narrowToValues, widerValuesQuery } from './wider-values';
 
 /** Data may still arrive for the last hour before a fetch. */
 export const DEFAULT_OPEN_INTERVAL_MS = 3_600_000;
@@ -82,6 +83,9 @@ export async function readDataset(context: ReadContext, query: DatasetQuery): Pr
   const key = cacheKeyOf(context.accountId, query);
   const startedAt = now();
   const range: TimeInterval = { start: query.start, end: Math.min(query.end, startedAt) };
+  // Values cached with others (a site sync's wider set) answer as cached, not as derived.
+  const wider = widerValuesQuery(store, context.accountId, query, range);
+  if (wider !== null) return narrowToValues(await readDataset(context, wider), query);
 
   const missing: TimeInterval[] = [];
   let reason: FieldDeskErrorData | null = null;
