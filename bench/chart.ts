@@ -19,7 +19,8 @@ import { startHarness, type RunningHarness } from '../src/harness/server';
 import { generateDemoFleet } from '../src/simulator';
 import { middleOf } from './timing';
 import { chromiumLaunchOptions } from '../chromium.shared';
-import { SYNC_DATASET_OPTIONS, type DataReadResult } from '../src/shared/data';
+import type { DataReadResult } from '../src/shared/data';
+import { SYNC_TIME_HISTORY_OPTIONS } from '../src/shared/sync-choices';
 import { decodeFrame, FRAME_CONTENT_TYPE } from '../src/shared/ipc/binary-frame';
 
 // What the functions handed to page.evaluate use in the browser (this file is checked as Node code).
@@ -207,7 +208,7 @@ export async function benchChart(): Promise<void> {
       dataset: 'noiseTimeHistory',
       start: end - 7 * 24 * HOUR,
       end,
-      options: SYNC_DATASET_OPTIONS.noiseTimeHistory,
+      options: SYNC_TIME_HISTORY_OPTIONS,
     });
     const { times, values } = week.series[0]!;
     // A site sync keeps the events too; the noise chart marks them.

@@ -7,6 +7,7 @@
 import type { FieldDeskErrorData } from './errors';
 import type { ChannelFigures } from './series-figures';
 import type { FinishedOperationState, OperationState } from './operations';
+import type { SyncChoices } from './sync-choices';
 
 export const DATASETS = [
   'noiseMeasurements',
@@ -227,14 +228,21 @@ export interface SyncRequest {
   serials: string[];
   start: number;
   end: number;
-  /** Datasets per serial; when a serial is absent its type's defaults are used. */
+  /** Datasets per serial; when a serial is absent its type's choice (`choices`) is used. */
   datasets: Record<string, Dataset[]>;
+  /**
+   * What is kept per instrument type: values, bands, weightings, periods (and the datasets of
+   * serials absent from `datasets`). The noise survey's when absent (sync-choices.ts).
+   */
+  choices?: SyncChoices;
 }
 
 /** What a site sync could not fetch for one dataset of one instrument. */
 export interface SyncFailure {
   serial: string;
   dataset: Dataset;
+  /** The options of the requests that failed, when the dataset was fetched with some. */
+  options?: DatasetOptions;
   /** The time ranges still missing (normalised, oldest first). */
   missing: TimeInterval[];
   message: string;
@@ -341,44 +349,3 @@ export function availableDatasetsFor(instrument: InstrumentKind): Dataset[] {
   // A type this version does not know: whatever it offers may be asked for.
   return [...DATASETS];
 }
-
-/**
- * The datasets "Prepare for site visit" fetches for an instrument unless the user chooses others:
- * what an engineer looks at on site for its type, plus what its features and model add.
- */
-export function defaultDatasetsFor(instrument: InstrumentKind): Dataset[] {
-  const type = instrument.type.trim().toLowerCase();
-  const datasets: Dataset[] = [];
-  if (type === 'noise') {
-    datasets.push(
-      'noiseMeasurements',
-      'noiseTimeHistory',
-      'frequencyMeasurements',
-      'events',
-      'audio',
-      'calibrations',
-      'calibrationLog',
-    );
-    if (hasFeature(instrument, 'SIC')) datasets.push('sic');
-    if (/Quantum/.test(instrument.model)) datasets.push('monitorStats', 'monitorEvents');
-    if (hasFeature(instrument, 'Weather')) datasets.push('weather');
-  } else if (type === 'airquality') {
-    datasets.push('particulates', 'gases');
-    if (hasFeature(instrument, 'Weather')) datasets.push('weather');
-  } else if (type === 'vibration') {
-    datasets.push('vibrationPPV', 'vibrationVDV');
-  }
-  return datasets;
-}
-
-/**
- * Options a site sync uses per dataset (others take the service's defaults). The noise time
- * history is fetched for LAeq only at 1 s: a week of it is 604,800 samples per value.
- * A view that asks for the same options reads what the sync stored.
- */
-export const SYNC_DATASET_OPTIONS: Readonly<Partial<Record<Dataset, DatasetOptions>>> = {
-  noiseTimeHistory: { values: ['LAeq'], period: 'PT1S' },
-};
-
-/** A site sync's range when the user does not choose one: the last 7 days. */
-export const DEFAULT_SYNC_SPAN_MS = 7 * 24 * 3_600_000;

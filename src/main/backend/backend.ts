@@ -32,6 +32,7 @@ import type { DataSource } from './service/data-source';
 import { settingsHandlers, SETTINGS_NOTICE_ID } from './settings/handlers';
 import { openSettingsStore } from './settings/settings-store';
 import { syncHandlers } from './sync/handlers';
+import { openSyncProfileStore } from './sync/sync-profiles';
 import { webhookHandlers } from './webhooks/handlers';
 
 export interface BackendOptions {
@@ -73,9 +74,11 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
   const notices = createNoticeBoard(events, now);
   const store = await openAccountStore(options.dataDir, { now });
   const settings = await openSettingsStore(options.dataDir, now);
+  const syncProfiles = await openSyncProfileStore(options.dataDir, now);
   for (const [id, warning] of [
     ['accounts-file', store.warning],
     [SETTINGS_NOTICE_ID, settings.warning],
+    ['sync-profiles-file', syncProfiles.warning],
   ] as const) {
     if (warning !== null) notices.raise({ id, tone: 'warning', message: warning });
   }
@@ -153,7 +156,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       options.chooseExportPath ?? exportsFolder(options.dataDir),
       events,
     ),
-    ...syncHandlers(accounts, access, local),
+    ...syncHandlers(accounts, access, local, syncProfiles),
     ...cacheHandlers(accounts, local),
     ...connectivityHandlers(connectivity),
     ...settingsHandlers(settings, notices),
@@ -169,7 +172,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       operations.cancelAll();
       await local.close();
       events.clear();
-      await Promise.all([store.flush(), settings.flush()]);
+      await Promise.all([store.flush(), settings.flush(), syncProfiles.flush()]);
       await demo.close();
     },
   };

@@ -8,20 +8,15 @@ import { z } from 'zod';
 import { REQUEST_CHANNELS, type EventChannel, type RequestChannel } from './channels';
 import { noArgs, request, serialSchema, type RequestSpec } from './request-spec';
 import { WEBHOOK_REQUESTS } from './webhook-requests';
-import { checkTimeRange, DATA_REQUESTS, datasetSchema, epochMsSchema, rangeFields } from './data-requests';
+import { SYNC_REQUESTS } from './sync-requests';
+import { DATA_REQUESTS, epochMsSchema } from './data-requests';
 import type { AccountCheck, AccountSummary, AccountsState } from '../accounts';
 import { accountNameSchema, apiKeySchema, baseUrlSchema } from '../accounts';
 import { FieldDeskError, toErrorData, type FieldDeskErrorData } from '../errors';
 import type { Instrument, InstrumentStatus } from '../service/schemas';
 import { INSTRUMENT_NAME_MAX_LENGTH } from '../service/limits';
 import { ACTIONS } from '../service/wire';
-import {
-  DATASETS,
-  type CacheSummary,
-  type DataExportProgress,
-  type HistoryRead,
-  type SyncSnapshot,
-} from '../data';
+import { type CacheSummary, type DataExportProgress, type HistoryRead, type SyncSnapshot } from '../data';
 import {
   CALIBRATION_TOLERANCE_MAX_DB,
   CALIBRATION_TOLERANCE_MIN_DB,
@@ -210,16 +205,7 @@ export const REQUESTS = {
   /** Confirms the calibration settings as they are (after saved settings could not be read). */
   'settings.confirm': request<SettingsState>()(noArgs),
   ...DATA_REQUESTS,
-  'sync.start': request<SyncSnapshot>()(
-    z
-      .object({
-        serials: z.array(serialSchema).min(1, 'Choose at least one instrument.').max(100),
-        datasets: z.record(z.string(), z.array(datasetSchema).max(DATASETS.length)),
-        ...rangeFields,
-      })
-      .strict()
-      .superRefine(checkTimeRange),
-  ),
+  ...SYNC_REQUESTS,
   'sync.list': request<SyncSnapshot[]>()(noArgs),
   'sync.cancel': request<SyncSnapshot>()(z.object({ id: operationIdSchema }).strict()),
   'sync.resume': request<SyncSnapshot>()(z.object({ id: operationIdSchema }).strict()),

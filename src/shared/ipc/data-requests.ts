@@ -20,21 +20,19 @@ export const epochMsSchema = z
   .max(8.64e15, 'That time is out of range.');
 
 export const datasetSchema = z.enum(DATASETS);
+export const noiseValueSchema = z.string().regex(/^[A-Za-z0-9]{1,16}$/, 'That is not a value name.');
+export const isoPeriodSchema = z
+  .string()
+  .regex(
+    /^P(?:\d+D)?(?:T(?:\d+H)?(?:\d+M)?(?:\d+(?:\.\d+)?S)?)?$/,
+    'The period must be an ISO 8601 duration such as PT1M.',
+  );
 const datasetOptionsSchema = z
   .object({
-    values: z
-      .array(z.string().regex(/^[A-Za-z0-9]{1,16}$/, 'That is not a value name.'))
-      .max(40)
-      .optional(),
+    values: z.array(noiseValueSchema).max(40).optional(),
     bands: z.enum(['Octave', 'Third']).optional(),
     weighting: z.enum(['A', 'C', 'Z']).optional(),
-    period: z
-      .string()
-      .regex(
-        /^P(?:\d+D)?(?:T(?:\d+H)?(?:\d+M)?(?:\d+(?:\.\d+)?S)?)?$/,
-        'The period must be an ISO 8601 duration such as PT1M.',
-      )
-      .optional(),
+    period: isoPeriodSchema.optional(),
   })
   .strict();
 

@@ -1,6 +1,7 @@
 /** Limits and constants both the demo service and the client agree on. */
 
 import { describeDuration, parseIsoDuration } from './duration';
+import type { Dataset } from '../data';
 
 /** The real service's production address (service-facts.md). */
 export const PRODUCTION_BASE_URL = 'https://api.mycirrus.cloud/v1';
@@ -142,6 +143,12 @@ export const DATA_ENDPOINT_LIMITS = {
   monitorStats: rangeOnlyLimit('/data/monitor/stats', 31 * DAY_MS),
   monitorEvents: rangeOnlyLimit('/data/monitor/events', 31 * DAY_MS),
 } as const satisfies Record<string, DataEndpointLimit>;
+
+/** The limits of a dataset's endpoint (both vibration datasets share `/data/vibration/{type}`). */
+export function endpointLimitOf(dataset: Dataset): DataEndpointLimit {
+  if (dataset === 'vibrationPPV' || dataset === 'vibrationVDV') return DATA_ENDPOINT_LIMITS.vibration;
+  return DATA_ENDPOINT_LIMITS[dataset];
+}
 
 export type DataEndpointName = keyof typeof DATA_ENDPOINT_LIMITS;
 

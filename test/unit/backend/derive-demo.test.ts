@@ -377,7 +377,7 @@ describe('offline, what cannot be derived says so', () => {
     expect(onlyStat.provenance).toMatchObject({ source: 'partial', reason: { code: 'offline' } });
     expect(onlyStat.derived).toBeUndefined();
     expect(onlyStat.notes).toContain(
-      'LAF10 was not synced for this range, and a statistical level cannot be computed from other values or periods: sync noise levels with LAF10.',
+      'LAF10 was not synced for this range, and a statistical level cannot be computed from other values or periods: in “Prepare for site visit”, tick LAF10 under Noise values (it is kept as recorded).',
     );
 
     // LAeq is there under another query; LAF10 is not: the answer gives one and explains the other.
@@ -399,7 +399,7 @@ describe('offline, what cannot be derived says so', () => {
     expect(answer.provenance.source).toBe('partial');
     expect(answer.derived).toBeUndefined();
     expect(answer.notes).toContain(
-      'LAeq for 15-minute periods was not synced for this range and cannot be derived from what is cached (it is cached for other periods only, and a shorter period cannot be computed from a longer one): sync noise levels with LAeq at 15-minute periods or shorter (or sync octave / third-octave spectra).',
+      'LAeq for 15-minute periods was not synced for this range and cannot be derived from what is cached (it is cached for other periods only, and a shorter period cannot be computed from a longer one): in “Prepare for site visit”, tick LAeq under Noise values, with “As recorded” or 15-minute periods or shorter (or keep octave or third-octave spectra).',
     );
   });
 
@@ -412,7 +412,7 @@ describe('offline, what cannot be derived says so', () => {
     expect(answer.provenance.source).toBe('partial');
     expect(answer.derived).toBeUndefined();
     expect(answer.notes).toContain(
-      'A-weighted third-octave bands were not synced for this range and cannot be derived from what is cached (octave bands cannot be split into third octaves): sync octave / third-octave spectra with third-octave bands.',
+      'A-weighted third-octave bands were not synced for this range and cannot be derived from what is cached (octave bands cannot be split into third octaves): in “Prepare for site visit”, tick Third-octave under Spectra.',
     );
   });
 });

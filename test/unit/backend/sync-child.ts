@@ -24,7 +24,13 @@ async function main(): Promise<void> {
     createDataSource: (options) =>
       createDataClient({
         ...options,
-        maxRangeMs: { noiseMeasurements: 6 * 3_600_000, calibrations: 86_400_000 },
+        // As SPLIT_FOR_TEST in sync-kill.test.ts.
+        maxRangeMs: {
+          noiseMeasurements: 6 * 3_600_000,
+          calibrations: 400 * 86_400_000,
+          calibrationLog: 400 * 86_400_000,
+          sic: 400 * 86_400_000,
+        },
       }),
     syncConcurrency: 2,
   });

@@ -20,6 +20,13 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const END = Math.floor(Date.now() / HOUR) * HOUR - DAY;
 const SERIALS = ['QT930998', 'QT882792'];
+/** The same split as the child's (sync-child.ts), so a resumed plan is the same plan. */
+const SPLIT_FOR_TEST = {
+  noiseMeasurements: 6 * HOUR,
+  calibrations: 400 * DAY,
+  calibrationLog: 400 * DAY,
+  sic: 400 * DAY,
+};
 
 let service: RunningDemoService;
 let dataDir: { path: string; remove(): Promise<void> };
@@ -89,7 +96,9 @@ describe('site sync killed part-way', () => {
     const seen = await runChildAndKill(request, 6);
     expect(seen.state).toBe('running');
     const total = seen.total;
-    expect(total).toBe(2 * (16 + 4));
+    // 4 days of levels in 6-hour pieces for each; the records (calibrations and their log for
+    // both, SIC for the one with the feature) kept 24 months, in 400-day pieces: 2 requests each.
+    expect(total).toBe(2 * 16 + 2 * (3 + 2));
 
     // The file as the killed process left it.
     const raw = new Database(join(dataDir.path, DATABASE_FILE_NAME));
@@ -110,8 +119,7 @@ describe('site sync killed part-way', () => {
         if (url.includes('/data/')) dataRequests.push(url);
         return fetch(input, init);
       },
-      createDataSource: (options) =>
-        createDataClient({ ...options, maxRangeMs: { noiseMeasurements: 6 * HOUR, calibrations: DAY } }),
+      createDataSource: (options) => createDataClient({ ...options, maxRangeMs: SPLIT_FOR_TEST }),
     });
     const handlers = backend.handlers;
     const listed = (await handlers['sync.list']({})).find((s) => s.id === seen.id);

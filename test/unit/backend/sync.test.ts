@@ -7,8 +7,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCacheStore, type CacheStore } from '../../../src/main/backend/cache/cache-store';
 import { cacheKeyOf, readDataset } from '../../../src/main/backend/data/read-through-cache';
 import { openDatabase, type FieldDeskDatabase } from '../../../src/main/backend/core/database';
-import { createSyncManager, type SyncManager } from '../../../src/main/backend/sync/sync-manager';
-import type { Dataset, SyncRequest, SyncSnapshot } from '../../../src/shared/data';
+import {
+  createSyncManager,
+  type SyncManager,
+  type SyncPlanRequest,
+} from '../../../src/main/backend/sync/sync-manager';
+import type { Dataset, SyncSnapshot } from '../../../src/shared/data';
+import { DEFAULT_SYNC_CHOICES, optionSetsOf, type SyncItem } from '../../../src/shared/sync-choices';
 import { FieldDeskError } from '../../../src/shared/errors';
 import { fakeDataSource, offlineError } from './fake-data-source';
 import { makeTempDir } from './helpers';
@@ -56,11 +61,20 @@ async function finished(manager: SyncManager, id: string): Promise<SyncSnapshot>
   throw new Error('the sync did not finish');
 }
 
-const request = (datasets: Dataset[], serials = ['QT1', 'QT2'], days = 2): SyncRequest => ({
+const request = (datasets: Dataset[], serials = ['QT1', 'QT2'], days = 2): SyncPlanRequest => ({
   serials,
   start: T0 - days * DAY,
   end: T0,
-  datasets: Object.fromEntries(serials.map((s) => [s, datasets])),
+  // Each dataset with the first option set a noise survey fetches it with (the time history: LAeq at 1 s).
+  items: Object.fromEntries(
+    serials.map((s) => [
+      s,
+      datasets.map((dataset): SyncItem => {
+        const options = optionSetsOf(dataset, DEFAULT_SYNC_CHOICES.noise)[0];
+        return { dataset, ...(options === undefined ? {} : { options }), span: 'range' };
+      }),
+    ]),
+  ),
 });
 
 describe('site sync', () => {

@@ -17,12 +17,12 @@ import { customRangeProblem, resolveRange } from '../../../src/renderer/src/feat
 import { provenanceView, shownCopyText } from '../../../src/renderer/src/features/data/provenance';
 import {
   availableDatasets,
-  defaultDatasets,
   initialChoices,
   optionsProblem,
   queryOptions,
   DEFAULT_OPTION_CHOICES,
 } from '../../../src/renderer/src/features/data/datasets';
+import { chosenDatasetsFor, DEFAULT_SYNC_CHOICES } from '../../../src/shared/sync-choices';
 
 const T0 = Date.UTC(2026, 10, 12, 14, 0); // 12 Nov 2026 14:00 UTC
 const HOUR = 3_600_000;
@@ -431,7 +431,9 @@ describe('datasets and options', () => {
     expect(availableDatasets(airWithWeather)).not.toContain('noiseMeasurements');
     for (const instrument of [noise, airWithWeather, { type: 'Vibration', model: '', feature: [] }]) {
       const offered = availableDatasets(instrument);
-      expect(defaultDatasets(instrument).every((d) => offered.includes(d))).toBe(true);
+      expect(chosenDatasetsFor(instrument, DEFAULT_SYNC_CHOICES).every((d) => offered.includes(d))).toBe(
+        true,
+      );
     }
   });
 

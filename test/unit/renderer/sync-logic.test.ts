@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SYNC_CHOICES } from '../../../src/shared/sync-choices';
 import type { SyncFailure } from '../../../src/shared/data';
 import {
   buildSyncRequest,
@@ -185,12 +186,14 @@ describe('site sync', () => {
       ['c', 'a', 'b'],
       { a: ['noiseMeasurements'], b: [], c: ['gases'] },
       { start: T0, end: T0 + DAY },
+      DEFAULT_SYNC_CHOICES,
     );
     expect(request).toEqual({
       serials: ['a', 'c'],
       start: T0,
       end: T0 + DAY,
       datasets: { a: ['noiseMeasurements'], c: ['gases'] },
+      choices: DEFAULT_SYNC_CHOICES,
     });
   });
 });

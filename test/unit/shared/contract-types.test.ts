@@ -94,6 +94,7 @@ const NO_ARGUMENT_REQUESTS = [
   'operations.list',
   'settings.get',
   'sync.list',
+  'sync.profiles',
   'cache.summary',
   'connectivity.get',
   'webhooks.list',

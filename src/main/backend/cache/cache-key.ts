@@ -6,21 +6,15 @@
  */
 import type { Dataset, DatasetOptions } from '../../../shared/data';
 import {
-  DATA_ENDPOINT_LIMITS,
   DEFAULT_FREQUENCY_BANDS,
   DEFAULT_FREQUENCY_WEIGHTING,
   DEFAULT_NOISE_VALUES,
-  type DataEndpointLimit,
+  endpointLimitOf,
 } from '../../../shared/service/limits';
 import { parseIsoDuration } from '../../../shared/service/duration';
 
 const NOISE_VALUE_DATASETS: ReadonlySet<Dataset> = new Set(['noiseMeasurements', 'noiseTimeHistory']);
 const FREQUENCY_DATASETS: ReadonlySet<Dataset> = new Set(['frequencyMeasurements', 'frequencyTimeHistory']);
-
-export function endpointLimitOf(dataset: Dataset): DataEndpointLimit {
-  if (dataset === 'vibrationPPV' || dataset === 'vibrationVDV') return DATA_ENDPOINT_LIMITS.vibration;
-  return DATA_ENDPOINT_LIMITS[dataset];
-}
 
 /** The canonical parameter string of a dataset's options, e.g. `values=LAeq` or `bands=Octave;weighting=Z;period=60000`. */
 export function canonicalParameters(dataset: Dataset, options: DatasetOptions | undefined = {}): string {

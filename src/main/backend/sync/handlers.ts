@@ -2,7 +2,8 @@
  * Site sync (`sync.*`, "Prepare for site visit"): the chosen instruments' datasets fetched into the
  * cache as one resumable operation (sync-manager.ts).
  */
-import { availableDatasetsFor, defaultDatasetsFor, type Dataset } from '../../../shared/data';
+import type { SyncRequest } from '../../../shared/data';
+import { DEFAULT_SYNC_CHOICES, syncItemsFor, type SyncItem } from '../../../shared/sync-choices';
 import { FieldDeskError } from '../../../shared/errors';
 import type { StoredAccount } from '../accounts/account-store';
 import type { AccountState } from '../accounts/account-state';
@@ -10,6 +11,7 @@ import type { ServiceAccess } from '../accounts/service-access';
 import type { HandlersOf } from '../core/handler-types';
 import type { LocalData } from '../local-data';
 import { UNKNOWN_SYNC } from './sync-status';
+import type { SyncProfileStore } from './sync-profiles';
 
 const MESSAGES = {
   syncAccountGone: 'The account this site sync belongs to no longer exists, so it cannot be resumed.',
@@ -22,32 +24,30 @@ export function syncHandlers(
   accounts: AccountState,
   access: ServiceAccess,
   local: LocalData,
+  profiles: SyncProfileStore,
 ): HandlersOf<'sync'> {
   /**
-   * Datasets per serial: the user's choice, else the defaults of the instrument's type — in either
-   * case only those the instrument can have, so nothing impossible is asked for or retried.
+   * Each serial's request series: the user's datasets (else its type's choice) with the options of
+   * its type's choice, and the records kept 24 months — only what the instrument can have, so
+   * nothing impossible is asked for or retried.
    */
-  async function resolveDatasets(
+  async function resolveItems(
     account: StoredAccount,
     serials: readonly string[],
-    chosen: Readonly<Record<string, readonly Dataset[]>>,
-  ): Promise<Record<string, Dataset[]>> {
+    request: SyncRequest,
+  ): Promise<Record<string, SyncItem[]>> {
     const instruments = await access.withAccount(account, (client) => client.listInstruments());
-    const datasets: Record<string, Dataset[]> = {};
+    const choices = request.choices ?? DEFAULT_SYNC_CHOICES;
+    const items: Record<string, SyncItem[]> = {};
     for (const serial of serials) {
       const instrument = instruments.find((i) => i.serialNumber === serial);
       if (instrument === undefined)
         throw new FieldDeskError('invalidInput', MESSAGES.unknownSerial(serial), { field: 'serials' });
-      const given = chosen[serial];
-      const available = new Set(availableDatasetsFor(instrument));
-      datasets[serial] =
-        given === undefined
-          ? defaultDatasetsFor(instrument)
-          : [...new Set(given)].filter((d) => available.has(d));
+      items[serial] = syncItemsFor(instrument, choices, request.datasets[serial]);
     }
-    if (Object.values(datasets).every((list) => list.length === 0))
+    if (Object.values(items).every((list) => list.length === 0))
       throw new FieldDeskError('invalidInput', MESSAGES.nothingToSync, { field: 'datasets' });
-    return datasets;
+    return items;
   }
 
   return {
@@ -55,12 +55,16 @@ export function syncHandlers(
       const account = accounts.requireActive();
       const syncs = local.syncs();
       const serials = [...new Set(request.serials)];
-      const datasets = await resolveDatasets(account, serials, request.datasets);
+      const items = await resolveItems(account, serials, request);
       const source = await access.dataSourceFor(account);
-      return syncs.start(account.id, { serials, start: request.start, end: request.end, datasets }, source);
+      return syncs.start(account.id, { serials, start: request.start, end: request.end, items }, source);
     },
 
     'sync.list': async () => local.syncs().list(),
+
+    'sync.profiles': async () => profiles.list(),
+    'sync.saveProfile': async ({ name, choices }) => profiles.save(name, choices),
+    'sync.deleteProfile': async ({ name }) => profiles.remove(name),
 
     'sync.cancel': async ({ id }) => local.syncs().cancel(id),
 

@@ -20,12 +20,9 @@
  * `sync-status.ts`.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  SYNC_DATASET_OPTIONS,
-  type DatasetQuery,
-  type SyncRequest,
-  type SyncSnapshot,
-} from '../../../shared/data';
+import type { DatasetQuery, SyncSnapshot } from '../../../shared/data';
+import type { SyncItem } from '../../../shared/sync-choices';
+import { itemRange } from '../../../shared/sync-size';
 import { FieldDeskError, toErrorData } from '../../../shared/errors';
 import type { CacheStore } from '../cache/cache-store';
 import type { SqliteDatabase } from '../core/database';
@@ -47,9 +44,18 @@ export interface SyncManagerOptions {
   concurrency?: number;
 }
 
+/** A sync as the manager plans it: each instrument's request series, resolved from the user's choice. */
+export interface SyncPlanRequest {
+  serials: string[];
+  /** The range chosen (records are kept for their own 24 months, `SyncItem.span`). */
+  start: number;
+  end: number;
+  items: Record<string, SyncItem[]>;
+}
+
 export interface SyncManager {
-  /** Plans and starts a sync (datasets resolved per serial); returns its first snapshot. */
-  start(accountId: string, request: SyncRequest, source: DataSource): SyncSnapshot;
+  /** Plans and starts a sync; returns its first snapshot. */
+  start(accountId: string, request: SyncPlanRequest, source: DataSource): SyncSnapshot;
   /** Continues an interrupted, stopped or partly failed sync; a running one is answered as it is. */
   resume(id: string, source: DataSource): SyncSnapshot;
   cancel(id: string): SyncSnapshot;
@@ -105,23 +111,20 @@ export function createSyncManager(options: SyncManagerOptions): SyncManager {
       const at = now();
       const plan: PlannedChunk[] = [];
       for (const serial of request.serials) {
-        for (const dataset of request.datasets[serial] ?? []) {
-          const options = SYNC_DATASET_OPTIONS[dataset];
+        for (const item of request.items[serial] ?? []) {
+          const range = itemRange(item, request);
           const query: DatasetQuery = {
             serial,
-            dataset,
-            start: request.start,
-            end: request.end,
-            ...(options === undefined ? {} : { options }),
+            dataset: item.dataset,
+            ...range,
+            ...(item.options === undefined ? {} : { options: item.options }),
           };
-          const optionsJson = JSON.stringify(options ?? null);
+          const row = { serial, dataset: item.dataset, options_json: JSON.stringify(item.options ?? null) };
           try {
             source.validate(query);
             for (const interval of source.planRequests(query)) {
               plan.push({
-                serial,
-                dataset,
-                options_json: optionsJson,
+                ...row,
                 start_ms: interval.start,
                 end_ms: interval.end,
                 state: 'pending',
@@ -130,11 +133,9 @@ export function createSyncManager(options: SyncManagerOptions): SyncManager {
             }
           } catch (error) {
             plan.push({
-              serial,
-              dataset,
-              options_json: optionsJson,
-              start_ms: request.start,
-              end_ms: request.end,
+              ...row,
+              start_ms: range.start,
+              end_ms: range.end,
               state: 'failed',
               error_json: JSON.stringify(toErrorData(error)),
             });

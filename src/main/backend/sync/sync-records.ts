@@ -3,7 +3,7 @@
  * `core/database.ts`): the row types, every statement a sync runs, and the reading of a row's
  * JSON columns. The SQL lives here so the runner and the manager read as what a sync does.
  */
-import type { Dataset, DatasetOptions, DatasetQuery, SyncRequest, SyncSnapshot } from '../../../shared/data';
+import type { Dataset, DatasetOptions, DatasetQuery, SyncSnapshot } from '../../../shared/data';
 import type { FieldDeskErrorData } from '../../../shared/errors';
 import type { SqliteDatabase } from '../core/database';
 
@@ -48,11 +48,20 @@ export function parseError(json: string | null): FieldDeskErrorData | null {
   }
 }
 
+/** A plan row's options; null when it was fetched with the service's defaults (or the JSON is unreadable). */
+export function optionsOf(json: string): DatasetOptions | null {
+  try {
+    return JSON.parse(json) as DatasetOptions | null;
+  } catch {
+    return null;
+  }
+}
+
 /** The request behind a plan row. */
 export function queryOf(
   row: Pick<ChunkRow, 'serial' | 'dataset' | 'options_json' | 'start_ms' | 'end_ms'>,
 ): DatasetQuery {
-  const options = JSON.parse(row.options_json) as DatasetOptions | null;
+  const options = optionsOf(row.options_json);
   return {
     serial: row.serial,
     dataset: row.dataset,
@@ -72,7 +81,8 @@ export interface SyncRecords {
   create(
     id: string,
     accountId: string,
-    request: SyncRequest,
+    /** Kept as JSON: what a snapshot reads of it is the serials and the range. */
+    request: Pick<SyncSnapshot, 'serials' | 'start' | 'end'>,
     message: string,
     at: number,
     plan: readonly PlannedChunk[],

@@ -125,7 +125,7 @@ export function runSync(context: SyncRunContext, id: string, source: DataSource)
 
   async function runChunk(row: ChunkRow): Promise<void> {
     if (entry.abort.signal.aborted || gaveUp !== null) return;
-    const pair = `${row.serial}\u0000${row.dataset}`;
+    const pair = `${row.serial}\u0000${row.dataset}\u0000${row.options_json}`;
     const lasting = lastingFailure.get(pair);
     if (lasting !== undefined) {
       fail(row, lasting);

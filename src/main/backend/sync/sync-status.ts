@@ -9,14 +9,13 @@ import {
   DATASET_LABELS,
   type Dataset,
   type SyncFailure,
-  type SyncRequest,
   type SyncSnapshot,
   type TimeInterval,
 } from '../../../shared/data';
 import { normalize } from '../core/intervals';
 import type { FieldDeskErrorData } from '../../../shared/errors';
 import { bytesText } from '../../../shared/format';
-import { parseError, type ChunkRow, type RunRow } from './sync-records';
+import { optionsOf, parseError, type ChunkRow, type RunRow } from './sync-records';
 
 export const SYNC_PHASES = {
   fetching: 'Fetching',
@@ -55,24 +54,34 @@ export function countRows(rows: readonly ChunkRow[]): Counters {
 }
 
 /**
- * Failures by (serial, dataset) from the plan rows, with the time ranges they leave missing; chunks
+ * Failures by (serial, dataset, options) from the plan rows, with the time ranges they leave missing; chunks
  * never fetched count when `pendingReason` is given. The message is the first failure's.
  */
 export function failuresOf(
-  rows: ReadonlyArray<Pick<ChunkRow, 'serial' | 'dataset' | 'state' | 'error_json' | 'start_ms' | 'end_ms'>>,
+  rows: ReadonlyArray<
+    Pick<ChunkRow, 'serial' | 'dataset' | 'options_json' | 'state' | 'error_json' | 'start_ms' | 'end_ms'>
+  >,
   pendingReason: string | null,
 ): SyncFailure[] {
   const byPair = new Map<string, SyncFailure>();
   for (const row of rows) {
     const failed = row.state === 'failed';
     if (!failed && !(row.state === 'pending' && pendingReason !== null)) continue;
-    const key = `${row.serial}\u0000${row.dataset}`;
+    // A dataset fetched with several option sets (octave and third-octave…) fails per set.
+    const key = `${row.serial}\u0000${row.dataset}\u0000${row.options_json}`;
     let failure = byPair.get(key);
     if (failure === undefined) {
       const message = failed
         ? (parseError(row.error_json)?.message ?? 'This part could not be fetched.')
         : (pendingReason ?? '');
-      failure = { serial: row.serial, dataset: row.dataset as Dataset, missing: [], message };
+      const options = optionsOf(row.options_json);
+      failure = {
+        serial: row.serial,
+        dataset: row.dataset as Dataset,
+        ...(options === null ? {} : { options }),
+        missing: [],
+        message,
+      };
       byPair.set(key, failure);
     }
     failure.missing.push({ start: row.start_ms, end: row.end_ms });
@@ -117,7 +126,7 @@ export function phaseOf(state: SyncSnapshot['state']): string {
 
 /** A sync's snapshot from its stored run row and plan rows. */
 export function snapshotOfRun(run: RunRow, rows: readonly ChunkRow[]): SyncSnapshot {
-  const request = JSON.parse(run.request_json) as SyncRequest;
+  const request = JSON.parse(run.request_json) as Pick<SyncSnapshot, 'serials' | 'start' | 'end'>;
   const counts = countRows(rows);
   const finished = run.state === 'succeeded' || run.state === 'failed' || run.state === 'withGaps';
   const pendingReason = finished ? STOPPED_BEFORE_FETCHING : null;

@@ -4,7 +4,6 @@
  * derived from what — and, for what cannot be derived, why not and what to sync to have it.
  */
 import {
-  DATASET_LABELS,
   type Dataset,
   type DatasetOptions,
   type DatasetQuery,
@@ -253,6 +252,9 @@ function merge(parts: readonly Readings[]): Readings {
   return { starts, ends, durations, overload, channels, units, texts };
 }
 
+/** Where the setting that would have kept it is. */
+const IN_SYNC = 'in “Prepare for site visit”,';
+
 function underivableNote(
   store: CacheStore,
   accountId: string,
@@ -263,7 +265,6 @@ function underivableNote(
   const { dataset } = target.query;
   const P = target.periodMs;
   const forRange = rest ? 'for the rest of this range' : 'for this range';
-  const label = DATASET_LABELS[dataset].toLowerCase();
   const periods = P === null ? '' : ` for ${periodWords(P)} periods`;
   const cached = store
     .paramsOf(accountId, target.query.serial, dataset)
@@ -279,16 +280,21 @@ function underivableNote(
       (target.bands === 'Third' && cached.some((c) => c.bands === 'Octave')
         ? ' (octave bands cannot be split into third octaves)'
         : '');
-    const setting = `${bandWord(target.bands)} bands${P === null ? '' : `, at ${periodWords(P)} periods or shorter`}`;
-    return `${target.weighting}-weighted ${bandWord(target.bands)} bands${periods} were not synced ${forRange} and cannot be derived from what is cached${why}: sync ${label} with ${setting}.`;
+    const bandChoice = target.bands === 'Third' ? 'Third-octave' : 'Octave';
+    const setting = `${bandChoice} under Spectra${P === null ? '' : `, with ${periodWords(P)} periods or shorter`}`;
+    return `${target.weighting}-weighted ${bandWord(target.bands)} bands${periods} were not synced ${forRange} and cannot be derived from what is cached${why}: ${IN_SYNC} tick ${setting}.`;
+  }
+  if (target.timeHistory && channel !== 'LAeq') {
+    return `The ${channel} time history${periods} was not synced ${forRange} and cannot be derived from what is cached: a site sync keeps the noise time history of LAeq at 1 s only. Choose LAeq here, or read ${channel} in the noise levels.`;
   }
   if (isStatistical(channel)) {
-    return `${channel}${periods} was not synced ${forRange}, and a statistical level cannot be computed from other values or periods: sync ${label} with ${channel}.`;
+    return `${channel}${periods} was not synced ${forRange}, and a statistical level cannot be computed from other values or periods: ${IN_SYNC} tick ${channel} under Noise values (it is kept as recorded).`;
   }
   const why = onlyLonger(cached.filter((c) => c.values.includes(channel)));
-  const orBands = overallOf(channel) === null ? '' : ' (or sync octave / third-octave spectra)';
-  const shorter = P === null ? ' as recorded' : ` at ${periodWords(P)} periods or shorter`;
-  return `${channel}${periods} was not synced ${forRange} and cannot be derived from what is cached${why}: sync ${label} with ${channel}${shorter}${orBands}.`;
+  const orBands = overallOf(channel) === null ? '' : ' (or keep octave or third-octave spectra)';
+  const shorter =
+    P === null ? ', as recorded' : `, with “As recorded” or ${periodWords(P)} periods or shorter`;
+  return `${channel}${periods} was not synced ${forRange} and cannot be derived from what is cached${why}: ${IN_SYNC} tick ${channel} under Noise values${shorter}${orBands}.`;
 }
 
 /**

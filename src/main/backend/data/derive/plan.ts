@@ -5,9 +5,9 @@
  * cached query that covers most of the range wins; how much each covers is whole periods only.
  */
 import type { Dataset, DatasetQuery, TimeInterval } from '../../../../shared/data';
-import { DEFAULT_NOISE_VALUES } from '../../../../shared/service/limits';
+import { DEFAULT_NOISE_VALUES, endpointLimitOf } from '../../../../shared/service/limits';
 import { parseIsoDuration } from '../../../../shared/service/duration';
-import { canonicalParameters, endpointLimitOf } from '../../cache/cache-key';
+import { canonicalParameters } from '../../cache/cache-key';
 import type { CacheKey, CacheStore } from '../../cache/cache-store';
 import { intersect, normalize, totalLength } from '../../core/intervals';
 import { combinationOf, exposureOf, overallOf, type Weighting } from './acoustics';

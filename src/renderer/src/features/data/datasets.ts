@@ -5,11 +5,10 @@
 import {
   availableDatasetsFor,
   DATASET_LABELS,
-  defaultDatasetsFor,
-  SYNC_DATASET_OPTIONS,
   type Dataset,
   type DatasetOptions,
 } from '../../../../shared/data';
+import { SYNC_TIME_HISTORY_OPTIONS } from '../../../../shared/sync-choices';
 import {
   DEFAULT_FREQUENCY_BANDS,
   DEFAULT_FREQUENCY_WEIGHTING,
@@ -32,14 +31,6 @@ export function availableDatasets(instrument: InstrumentFacts): Dataset[] {
   const available = availableDatasetsFor(instrument);
   const first = FIRST_DATASETS.filter((d) => available.includes(d));
   return [...first, ...available.filter((d) => !first.includes(d))];
-}
-
-/**
- * What "Prepare for site visit" fetches unless changed: the backend's defaults per type, model
- * and features (shared/data.ts), so the dialog and a sync without choices agree.
- */
-export function defaultDatasets(instrument: InstrumentFacts): Dataset[] {
-  return defaultDatasetsFor(instrument);
 }
 
 /** The dataset the data view opens with. */
@@ -147,7 +138,7 @@ export const DEFAULT_OPTION_CHOICES: Readonly<OptionChoices> = {
  * other options (the 1 s noise time history of LAeq only), so the view reads what was cached.
  */
 export function initialChoices(dataset: Dataset): OptionChoices {
-  const synced = SYNC_DATASET_OPTIONS[dataset] ?? {};
+  const synced: DatasetOptions = dataset === 'noiseTimeHistory' ? SYNC_TIME_HISTORY_OPTIONS : {};
   return {
     values: [...(synced.values ?? DEFAULT_OPTION_CHOICES.values)],
     bands: synced.bands ?? DEFAULT_OPTION_CHOICES.bands,

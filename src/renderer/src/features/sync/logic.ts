@@ -13,6 +13,13 @@ import {
   type TimeInterval,
 } from '../../../../shared/data';
 import { bytesText } from '../../../../shared/format';
+import {
+  optionSetsOf,
+  SYNC_TYPES,
+  type SyncChoices,
+  type SyncProfile,
+  type SyncTypeChoice,
+} from '../../../../shared/sync-choices';
 import { durationText, formatIn, MINUTE_MS, zoneSuffix, type DisplayZone } from '../../ui/time';
 
 /** "about 2 min left", "less than a minute left", "working out the time left". */
@@ -186,13 +193,15 @@ export function toggled<T>(list: readonly T[], item: T, on: boolean): T[] {
 
 /**
  * The request for `sync.start`: the chosen instruments in list order, each with its datasets
- * (an instrument with none chosen is left out, rather than silently given the defaults).
+ * (an instrument with none chosen is left out, rather than silently given the defaults), and
+ * what is kept per instrument type.
  */
 export function buildSyncRequest(
   orderedSerials: readonly string[],
   selected: readonly string[],
   datasets: Readonly<Record<string, readonly Dataset[]>>,
   range: TimeInterval,
+  choices: SyncChoices,
 ): SyncRequest {
   const serials = orderedSerials.filter((s) => selected.includes(s) && (datasets[s]?.length ?? 0) > 0);
   return {
@@ -200,5 +209,69 @@ export function buildSyncRequest(
     start: range.start,
     end: range.end,
     datasets: Object.fromEntries(serials.map((s) => [s, [...(datasets[s] ?? [])]])),
+    choices,
   };
+}
+
+/** A deep copy, so editing the dialog's choices never edits a profile. */
+export function copyChoices(choices: SyncChoices): SyncChoices {
+  return Object.fromEntries(
+    SYNC_TYPES.map((type) => {
+      const c = choices[type];
+      return [
+        type,
+        {
+          datasets: [...c.datasets],
+          values: [...c.values],
+          bands: [...c.bands],
+          weightings: [...c.weightings],
+          periods: [...c.periods],
+        },
+      ];
+    }),
+  ) as SyncChoices;
+}
+
+const sameSet = <T>(a: readonly T[], b: readonly T[]) =>
+  a.length === b.length && a.every((x) => b.includes(x));
+
+/** Whether two choices keep the same (order does not matter). */
+export function sameChoices(a: SyncChoices, b: SyncChoices): boolean {
+  return SYNC_TYPES.every((type) => {
+    const x = a[type];
+    const y = b[type];
+    return (
+      sameSet(x.datasets, y.datasets) &&
+      sameSet(x.values, y.values) &&
+      sameSet(x.bands, y.bands) &&
+      sameSet(x.weightings, y.weightings) &&
+      sameSet(x.periods, y.periods)
+    );
+  });
+}
+
+/** The profile whose choices these are, if any (so the picker names it, or says "changed"). */
+export function profileOf(profiles: readonly SyncProfile[], choices: SyncChoices): SyncProfile | null {
+  return profiles.find((p) => sameChoices(p.choices, choices)) ?? null;
+}
+
+/**
+ * Why a type's choice keeps nothing of a dataset it asks for; null when it keeps something. Noise
+ * levels need a value (and with only periods other than "as recorded", a value that is not
+ * statistical); spectra need a band set and a weighting.
+ */
+export function choiceProblem(choice: SyncTypeChoice): string | null {
+  if (
+    choice.datasets.includes('noiseMeasurements') &&
+    optionSetsOf('noiseMeasurements', choice).length === 0
+  ) {
+    return choice.values.length === 0
+      ? 'Choose at least one noise value, or leave out the noise levels.'
+      : 'The statistical levels exist only as recorded: add “As recorded” to the periods.';
+  }
+  const spectra = choice.datasets.some((d) => d === 'frequencyMeasurements' || d === 'frequencyTimeHistory');
+  if (spectra && (choice.bands.length === 0 || choice.weightings.length === 0)) {
+    return 'Choose at least one band set and one weighting, or leave out the spectra.';
+  }
+  return null;
 }

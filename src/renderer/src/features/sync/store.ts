@@ -1,11 +1,12 @@
 /**
- * features/sync — sync.start, .list, .cancel, .resume and .onProgress: this store, "Prepare for
+ * features/sync — sync.start, .list, .cancel, .resume, .onProgress and the profiles: this store, "Prepare for
  * site visit" (launcher, dialog, result) and its pure logic (logic.ts).
  */
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import { api } from '../../api';
 import type { SyncRequest, SyncSnapshot } from '../../../../shared/data';
+import { BUILT_IN_PROFILES, type SyncChoices, type SyncProfile } from '../../../../shared/sync-choices';
 import type { FieldDeskError } from '../../../../shared/errors';
 import { asFieldDeskError } from '../../errors';
 import { isSyncActive, mergeSyncSnapshot } from './logic';
@@ -23,6 +24,8 @@ export const useSyncStore = defineStore('sync', () => {
   const cache = useCacheStore();
   const byId = ref<Record<string, SyncSnapshot>>({});
   const loadError = ref<FieldDeskError | null>(null);
+  /** The built-in profiles until the saved ones are read (and when they cannot be). */
+  const profiles = ref<SyncProfile[]>([...BUILT_IN_PROFILES]);
   let unsubscribe: (() => void) | null = null;
   let started: Promise<void> | null = null;
 
@@ -87,6 +90,19 @@ export const useSyncStore = defineStore('sync', () => {
     return call(() => api.sync.resume({ id }));
   }
 
+  async function loadProfiles(): Promise<void> {
+    profiles.value = await api.sync.profiles();
+  }
+
+  /** Saves a profile of the user's; throws the backend's refusal (a built-in name, too many). */
+  async function saveProfile(name: string, choices: SyncChoices): Promise<void> {
+    profiles.value = await api.sync.saveProfile({ name, choices });
+  }
+
+  async function deleteProfile(name: string): Promise<void> {
+    profiles.value = await api.sync.deleteProfile({ name });
+  }
+
   function get(id: string): SyncSnapshot | null {
     return byId.value[id] ?? null;
   }
@@ -97,6 +113,10 @@ export const useSyncStore = defineStore('sync', () => {
     active,
     interrupted,
     loadError,
+    profiles,
+    loadProfiles,
+    saveProfile,
+    deleteProfile,
     start,
     stop,
     load,
