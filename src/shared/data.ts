@@ -82,6 +82,11 @@ export type Provenance =
       cachedAt: number;
       /** Parts fetched again for this read (the still-open recent interval), and when. */
       refreshed?: { intervals: TimeInterval[]; fetchedAt: number };
+      /**
+       * Offline: the cache holds the range up to this time, its last fetch; what came after could
+       * not be fetched. Said as the copy's end, not as a gap, since nothing was lost there.
+       */
+      upTo?: number;
     }
   | {
       source: 'partial';

@@ -194,7 +194,11 @@ describe('field actions against the demo service', () => {
     expect(cached.records).toEqual(first.records);
     await new Promise((resolve) => setTimeout(resolve, 5)); // time passes since the last fetch
     const recent = await handlers['history.calibrations']({ serial, start, end: Date.now() + 60_000 });
-    expect(recent.provenance).toMatchObject({ source: 'partial', reason: { code: 'offline' } });
+    // The time since the last fetch is the copy's end, not a gap in it.
+    expect(recent.provenance).toMatchObject({ source: 'cached', upTo: expect.any(Number) });
+    const upTo = (recent.provenance as { upTo: number }).upTo;
+    expect(upTo).toBeGreaterThanOrEqual(resultTime);
+    expect(upTo).toBeLessThanOrEqual(Date.now());
     expect(recent.records.map((r) => r.time)).toContain(resultTime);
 
     // With nothing cached at all, the history gets the reason as an error, not an empty table.

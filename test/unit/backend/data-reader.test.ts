@@ -165,6 +165,29 @@ describe('data.read through the cache', () => {
     expect(source.requests).toHaveLength(0);
   });
 
+  it('offline, the time since the last fetch is the end of the copy, not a gap in it', async () => {
+    const source = fakeDataSource({ now: () => clock });
+    await readDataset(context(source), query(T0 - DAY, T0));
+    clock = T0 + 2 * 3_600_000;
+    const later = await readDataset(context(source, { offline }), query(T0 - DAY, clock));
+    expect(later.provenance).toEqual({ source: 'cached', cachedAt: T0, upTo: T0 });
+    // A gap before the last fetch is still one: data may exist there that was never fetched.
+    const earlier = await readDataset(context(source, { offline }), query(T0 - 2 * DAY, clock));
+    expect(earlier.provenance).toEqual({
+      source: 'partial',
+      cachedAt: T0,
+      missing: [{ start: T0 - 2 * DAY, end: T0 - DAY }],
+      reason: offline,
+    });
+    // Data fetched long after its end never ends a copy: what follows it was simply not fetched.
+    await readDataset(context(source), query(T0 - 4 * DAY, T0 - 3 * DAY));
+    const old = await readDataset(context(source, { offline }), query(T0 - 4 * DAY, T0 - 2 * DAY));
+    expect(old.provenance).toMatchObject({
+      source: 'partial',
+      missing: [{ start: T0 - 3 * DAY, end: T0 - 2 * DAY }],
+    });
+  });
+
   it('turns a failed fetch into a partial answer with the error as reason, and keeps what it has', async () => {
     let fail = false;
     const source = fakeDataSource({ fault: () => (fail ? offlineError() : null) });

@@ -23,7 +23,7 @@ import { FieldDeskError, isUnreachable, toErrorData, type FieldDeskErrorData } f
 import { canonicalParameters } from '../cache/cache-key';
 import type { CacheKey, CacheStore } from '../cache/cache-store';
 import type { DataSource } from '../service/data-source';
-import { gaps, intersect, normalize, totalLength } from '../core/intervals';
+import { gaps, intersect, normalize, subtract, totalLength } from '../core/intervals';
 import { deriveFromCache } from './derive/derive-read';
 import { narrowToValues, widerValuesQuery } from './wider-values';
 
@@ -74,6 +74,23 @@ export function isOpen(chunk: { end: number; fetchedAt: number }, openIntervalMs
 function isFatal(error: unknown): boolean {
   if (!(error instanceof FieldDeskError)) return true;
   return error.code === 'cancelled' || error.code === 'invalidInput' || error.code === 'internal';
+}
+
+/**
+ * Where the copy of a range ends, when what is missing is only the time after the newest cached
+ * data, and that data reached the time it was fetched (it was open then): the missing part came
+ * after the last fetch, not out of it. Null when something is missing before that.
+ */
+function tailStart(
+  missing: readonly TimeInterval[],
+  newest: { end: number; fetchedAt: number } | null,
+  range: TimeInterval,
+  openMs: number,
+): number | null {
+  const last = missing.at(-1);
+  if (last === undefined || newest === null || newest.end <= range.start) return null;
+  if (last.end < range.end || last.start < newest.end || !isOpen(newest, openMs)) return null;
+  return last.start;
 }
 
 export async function readDataset(context: ReadContext, query: DatasetQuery): Promise<DataReadResult> {
@@ -143,6 +160,16 @@ export async function readDataset(context: ReadContext, query: DatasetQuery): Pr
 
   const unreachable =
     context.offline !== null || source === null || (reason !== null && isUnreachable(reason));
+  // Offline, the time since the last fetch is the copy's end, not a gap in it.
+  const newestChunk = store
+    .chunks(key, range)
+    .reduce<{ end: number; fetchedAt: number } | null>(
+      (newest, c) => (newest === null || c.end > newest.end ? c : newest),
+      null,
+    );
+  const upTo = unreachable ? tailStart(normalize(missing), newestChunk, range, openMs) : null;
+  if (upTo !== null)
+    missing.splice(0, missing.length, ...subtract(normalize(missing), [{ start: upTo, end: range.end }]));
   if (missing.length > 0 && reason !== null && unreachable) {
     // What the cache does not hold as asked it may still determine (another weighting, a shorter period).
     const exactMs = totalLength([range]) - totalLength(missing);
@@ -153,12 +180,24 @@ export async function readDataset(context: ReadContext, query: DatasetQuery): Pr
     const losesValues = exactMs > 0 && derivation.underivable.length > 0;
     if (answer !== null && !losesValues && totalLength(answer.covered) > exactMs) {
       const notesHere = [...notes, ...derivation.notes, ...derivation.underivable];
+      const coveredEnd = answer.covered.reduce((end, c) => Math.max(end, c.end), range.start);
+      const derivedUpTo = tailStart(
+        answer.missing,
+        answer.cachedAt === null ? null : { end: coveredEnd, fetchedAt: answer.cachedAt },
+        range,
+        openMs,
+      );
+      const gapsLeft =
+        derivedUpTo === null
+          ? answer.missing
+          : subtract(answer.missing, [{ start: derivedUpTo, end: range.end }]);
+      const cachedAt = answer.cachedAt ?? startedAt;
       return {
         query,
         provenance:
-          answer.missing.length === 0
-            ? { source: 'cached', cachedAt: answer.cachedAt ?? startedAt }
-            : { source: 'partial', cachedAt: answer.cachedAt, missing: answer.missing, reason },
+          gapsLeft.length === 0
+            ? { source: 'cached', cachedAt, ...(derivedUpTo === null ? {} : { upTo: derivedUpTo }) }
+            : { source: 'partial', cachedAt: answer.cachedAt, missing: gapsLeft, reason },
         series: answer.series,
         records: answer.records,
         derived: answer.from,
@@ -178,7 +217,7 @@ export async function readDataset(context: ReadContext, query: DatasetQuery): Pr
     // Mostly from the cache, with its still-open end fetched again: say both.
     provenance =
       fetchedIntervals.length === 0
-        ? { source: 'cached', cachedAt: oldest }
+        ? { source: 'cached', cachedAt: oldest, ...(upTo === null ? {} : { upTo }) }
         : {
             source: 'cached',
             cachedAt: oldest,

@@ -70,5 +70,8 @@ export function narrowToValues(result: DataReadResult, query: DatasetQuery): Dat
             Object.fromEntries(Object.entries(row).filter(([key]) => !others.has(key))),
           ),
         };
-  return { ...result, query, series, records };
+  // What the wider read says of the values not asked for (derivation notes open with the value's name).
+  const notes = result.notes?.filter((note) => ![...others].some((value) => note.startsWith(`${value} `)));
+  const { notes: _wider, ...rest } = result;
+  return { ...rest, query, series, records, ...(notes === undefined || notes.length === 0 ? {} : { notes }) };
 }

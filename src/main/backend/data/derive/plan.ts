@@ -37,6 +37,9 @@ export interface Target {
 
 export const BANDS = '*bands';
 
+/** Coverage differences up to this are a tie between sources (see planDerivation). */
+const COVERAGE_TIE_MS = 5 * 60_000;
+
 export type PlanKind = 'same' | 'period' | 'weighting' | 'overall' | 'octaves';
 
 export interface Plan {
@@ -151,8 +154,11 @@ function candidates(
     } else if (sameFamily && source.bands === target.bands) {
       const reweighted = source.weighting !== target.weighting;
       const kind = reweighted ? 'weighting' : fit === 'same' ? 'same' : 'period';
+      // Reweighting from Z applies one correction per band; from A or C, two (and two roundings).
       const rank =
-        (reweighted ? 1 : 0) + (fit === 'same' ? 0 : 2) + (sourceTH === target.timeHistory ? 0 : 3);
+        (reweighted ? (source.weighting === 'Z' ? 1 : 1.5) : 0) +
+        (fit === 'same' ? 0 : 2) +
+        (sourceTH === target.timeHistory ? 0 : 3);
       out.push({ source, kind, channels: [BANDS], rank });
     } else if (sameFamily && target.bands === 'Octave' && source.bands === 'Third') {
       out.push({ source, kind: 'octaves', channels: [BANDS], rank: sourceTH === target.timeHistory ? 6 : 7 });
@@ -238,7 +244,12 @@ export function planDerivation(
   for (const channel of target.channels) {
     const options = evaluated
       .filter((plan) => plan.channels.includes(channel) && totalLength(plan.derivable) > 0)
-      .sort((a, b) => totalLength(b.derivable) - totalLength(a.derivable) || a.rank - b.rank);
+      .sort((a, b) => {
+        // Sources fetched moments apart differ by seconds at their open end: that is no reason to
+        // prefer the one with more steps.
+        const more = totalLength(b.derivable) - totalLength(a.derivable);
+        return Math.abs(more) > COVERAGE_TIE_MS ? more : a.rank - b.rank;
+      });
     const chosen = options[0];
     if (chosen !== undefined) {
       const plan = best.get(chosen.key.params + chosen.key.dataset) ?? { ...chosen, channels: [] };

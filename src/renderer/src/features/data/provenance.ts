@@ -1,7 +1,14 @@
 /** What a read's provenance says in words: live, an offline copy and its age, or what is missing and why. */
 import type { Provenance } from '../../../../shared/data';
 import type { FieldDeskErrorData } from '../../../../shared/errors';
-import { clockText, intervalText, relativeTimeText, zoneSuffix, type DisplayZone } from '../../ui/time';
+import {
+  clockText,
+  formatIn,
+  intervalText,
+  relativeTimeText,
+  zoneSuffix,
+  type DisplayZone,
+} from '../../ui/time';
 import type { Tone } from '../../ui/tone';
 
 export interface ProvenanceView {
@@ -82,10 +89,21 @@ function sourceView(
               },
               zone,
             )} fetched again ${relativeTimeText(refreshed.fetchedAt, now)}`;
+      // Offline, the copy ends at its last fetch: said as its end, with the date when not today.
+      const upTo =
+        provenance.upTo === undefined
+          ? ''
+          : `, up to ${formatIn(
+              provenance.upTo,
+              formatIn(provenance.upTo, 'yyyy-MM-dd', zone) === formatIn(now, 'yyyy-MM-dd', zone)
+                ? 'HH:mm'
+                : 'd MMM yyyy HH:mm',
+              zone,
+            )}${zoneSuffix(zone, provenance.upTo)}`;
       return {
         tone: 'info',
         icon: offline ? 'cloud-off' : 'info',
-        text: `From the cache, fetched ${relativeTimeText(provenance.cachedAt, now)}${again}${offline ? ' (offline copy)' : ''}`,
+        text: `From the cache, fetched ${relativeTimeText(provenance.cachedAt, now)}${upTo}${again}${offline ? ' (offline copy)' : ''}`,
         copyAt: provenance.cachedAt,
       };
     }
