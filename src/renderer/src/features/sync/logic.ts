@@ -18,8 +18,10 @@ import {
   SYNC_TYPES,
   type SyncChoices,
   type SyncProfile,
+  type SyncType,
   type SyncTypeChoice,
 } from '../../../../shared/sync-choices';
+import { countOf } from '../../ui/words';
 import { durationText, formatIn, MINUTE_MS, zoneSuffix, type DisplayZone } from '../../ui/time';
 
 /** "about 2 min left", "less than a minute left", "working out the time left". */
@@ -274,4 +276,33 @@ export function choiceProblem(choice: SyncTypeChoice): string | null {
     return 'Choose at least one band set and one weighting, or leave out the spectra.';
   }
   return null;
+}
+
+const PERIOD_WORDS: Readonly<Record<string, string>> = {
+  PT5M: '5 min',
+  PT15M: '15 min',
+  PT1H: '1 h',
+  P1D: '1 day',
+};
+
+/**
+ * A type's choice in one line: "8 datasets · LAeq, LAFMax, LAF10 · octave, third-octave · Z ·
+ * as recorded". Values and spectra only when their datasets are kept.
+ */
+export function choiceSummary(type: SyncType, choice: SyncTypeChoice): string {
+  const parts = [countOf(choice.datasets.length, 'dataset')];
+  if (type === 'noise' && choice.datasets.includes('noiseMeasurements')) {
+    parts.push(choice.values.length === 0 ? 'no noise values' : choice.values.join(', '));
+  }
+  const spectra = choice.datasets.some((d) => d === 'frequencyMeasurements' || d === 'frequencyTimeHistory');
+  if (type === 'noise' && spectra) {
+    parts.push(choice.bands.map((b) => (b === 'Third' ? 'third-octave' : 'octave')).join(', ') || 'no bands');
+    parts.push(choice.weightings.join(', ') || 'no weighting');
+  }
+  parts.push(
+    choice.periods.length === 0
+      ? 'as recorded'
+      : choice.periods.map((p) => (p === null ? 'as recorded' : (PERIOD_WORDS[p] ?? p))).join(', '),
+  );
+  return parts.join(' · ');
 }
