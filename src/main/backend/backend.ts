@@ -132,12 +132,13 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       forgetCachedData: (accountId) => {
         try {
           local.cache().clear(accountId);
+          local.knownFleets().forget(accountId);
         } catch {
           // A cache that cannot be cleared now is cleared with "Clear cache" later.
         }
       },
     }),
-    ...instrumentHandlers(accounts, access, now),
+    ...instrumentHandlers(accounts, access, now, local),
     ...actionHandlers({
       accounts,
       access,

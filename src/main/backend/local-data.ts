@@ -25,6 +25,7 @@ import {
 import type { EventHub } from './core/events';
 import type { NoticeBoard } from './core/notices';
 import { createSyncManager, type SyncManager } from './sync/sync-manager';
+import { createKnownFleets, type KnownFleets } from './instruments/known-fleet';
 
 export interface LocalDataOptions {
   dataDir: string;
@@ -42,6 +43,8 @@ export interface LocalData {
   actionRecords(): ActionRecords;
   cache(): CacheStore;
   syncs(): SyncManager;
+  /** The last instrument list of each account that reached the service. */
+  knownFleets(): KnownFleets;
   /** Keeps a finished action: in the database, or in the journal when the database cannot take it. */
   keep(snapshot: OperationSnapshot): void;
   /** Finished actions on an instrument, newest first: the database's and any kept only in the journal. */
@@ -59,6 +62,7 @@ interface Parts {
   records: ActionRecords;
   cache: CacheStore;
   syncs: SyncManager;
+  knownFleets: KnownFleets;
 }
 
 const NOTICE = {
@@ -85,6 +89,7 @@ export function openLocalData(options: LocalDataOptions): LocalData {
       database,
       records: createActionRecords(db),
       cache,
+      knownFleets: createKnownFleets(db),
       syncs: createSyncManager({
         db,
         store: cache,
@@ -139,7 +144,7 @@ export function openLocalData(options: LocalDataOptions): LocalData {
     }
   }
 
-  function require<K extends 'records' | 'cache' | 'syncs'>(part: K): Parts[K] {
+  function require<K extends 'records' | 'cache' | 'syncs' | 'knownFleets'>(part: K): Parts[K] {
     if (parts === null) throw problem ?? new FieldDeskError('internal', 'The local database is unavailable.');
     return parts[part];
   }
@@ -175,6 +180,7 @@ export function openLocalData(options: LocalDataOptions): LocalData {
     actionRecords: () => require('records'),
     cache: () => require('cache'),
     syncs: () => require('syncs'),
+    knownFleets: () => require('knownFleets'),
 
     keep(snapshot) {
       const record = recordOf(snapshot);

@@ -128,11 +128,18 @@ export interface InstrumentList {
   fetchedAt: number;
   /** Listed items that could not be read at all, one plain sentence each (the others are shown). */
   skipped: string[];
+  /**
+   * Present when the service could not be reached: the list is the last one that was (fetched at
+   * `fetchedAt`), its states as they were then, and this is why it is not live.
+   */
+  lastKnown?: { reason: FieldDeskErrorData };
 }
 
 export interface InstrumentDetail extends InstrumentEntry {
   accountId: string;
   fetchedAt: number;
+  /** As in `InstrumentList`: the instrument as last listed, when the service cannot be reached. */
+  lastKnown?: { reason: FieldDeskErrorData };
 }
 
 export type ConnectivityState = 'online' | 'offline' | 'unknown';

@@ -118,6 +118,21 @@ export const MIGRATIONS: readonly Migration[] = [
       upgradeStoredRecordTables(db);
     },
   },
+  {
+    version: 5,
+    name: 'last known instrument list per account',
+    up(db) {
+      // The answer of the last instruments.list that reached the service, so the fleet can be
+      // listed (as last known) after a restart without signal.
+      db.exec(`
+        CREATE TABLE known_fleets (
+          account_id TEXT PRIMARY KEY,
+          fetched_at INTEGER NOT NULL,
+          list_json  TEXT NOT NULL
+        ) STRICT;
+      `);
+    },
+  },
 ];
 
 /**

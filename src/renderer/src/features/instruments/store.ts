@@ -7,7 +7,7 @@ import { defineStore } from 'pinia';
 import { computed, reactive, ref, shallowRef, watch } from 'vue';
 import { api } from '../../api';
 import type { InstrumentDetail, InstrumentEntry } from '../../../../shared/ipc/contract';
-import type { FieldDeskError } from '../../../../shared/errors';
+import { FieldDeskError } from '../../../../shared/errors';
 import { asFieldDeskError, errorMessage } from '../../errors';
 import {
   dependsOnState,
@@ -127,7 +127,8 @@ export const useInstrumentsStore = defineStore('instruments', () => {
         skipped.value = list.skipped;
         accountId.value = list.accountId;
         fetchedAt.value = list.fetchedAt;
-        error.value = null;
+        // The last known list (the service cannot be reached) shows as a list kept after a failed refresh.
+        error.value = list.lastKnown === undefined ? null : FieldDeskError.fromData(list.lastKnown.reason);
       } catch (failure) {
         if (started !== generation) return;
         // Keep what was loaded: in the field, an old list with its time beats an empty screen.
