@@ -170,7 +170,7 @@ describe('site sync', () => {
       Date.UTC(2026, 10, 20),
     );
     expect(groups).toEqual([
-      { covered: '12–19 Nov', labels: ['Noise levels', 'Noise events'] },
+      { covered: '12–19 Nov 2026', labels: ['Noise levels', 'Noise events'] },
       { covered: 'nothing yet', labels: ['Calibrations'] },
     ]);
   });

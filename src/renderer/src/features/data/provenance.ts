@@ -1,7 +1,14 @@
 /** What a read's provenance says in words: live, an offline copy and its age, or what is missing and why. */
 import type { Provenance } from '../../../../shared/data';
 import type { FieldDeskErrorData } from '../../../../shared/errors';
-import { clockText, intervalText, relativeTimeText, zoneSuffix, type DisplayZone } from '../../ui/time';
+import {
+  dayTimeText,
+  intervalText,
+  isSameDay,
+  relativeTimeText,
+  zoneSuffix,
+  type DisplayZone,
+} from '../../ui/time';
 import type { Tone } from '../../ui/tone';
 
 export interface ProvenanceView {
@@ -38,6 +45,13 @@ export function missingReasonText(reason: FieldDeskErrorData): string {
 
 const MISSING_SHOWN = 2;
 
+/** "5 min ago"; "2 days ago (22 Nov 2026 14:03 UTC)" when that was another day in `zone`, with `also` in the brackets. */
+function fetchedAgoText(at: number, now: number, zone: DisplayZone, also: string[] = []): string {
+  const date = isSameDay(at, now, zone) ? [] : [`${dayTimeText(at, zone, now)}${zoneSuffix(zone, at)}`];
+  const said = [...date, ...also];
+  return `${relativeTimeText(at, now)}${said.length === 0 ? '' : ` (${said.join(', ')})`}`;
+}
+
 /**
  * The provenance in words. A cached answer is an "offline copy" only while the app is offline;
  * online it says how old the cached part is and which part was just fetched again.
@@ -67,7 +81,7 @@ function sourceView(
       return {
         tone: 'ok',
         icon: 'online',
-        text: `Live from the service, fetched ${clockText(provenance.fetchedAt, zone)}${zoneSuffix(zone)}`,
+        text: `Live from the service, fetched ${dayTimeText(provenance.fetchedAt, zone, now)}${zoneSuffix(zone, provenance.fetchedAt)}`,
         copyAt: null,
       };
     case 'cached': {
@@ -81,23 +95,24 @@ function sourceView(
                 end: refreshed.intervals[refreshed.intervals.length - 1]!.end,
               },
               zone,
+              now,
             )} fetched again ${relativeTimeText(refreshed.fetchedAt, now)}`;
       return {
         tone: 'info',
         icon: offline ? 'cloud-off' : 'info',
-        text: `From the cache, fetched ${relativeTimeText(provenance.cachedAt, now)}${again}${offline ? ' (offline copy)' : ''}`,
+        text: `From the cache, fetched ${fetchedAgoText(provenance.cachedAt, now, zone, offline ? ['offline copy'] : [])}${again}`,
         copyAt: provenance.cachedAt,
       };
     }
     case 'partial': {
-      const shown = provenance.missing.slice(0, MISSING_SHOWN).map((m) => intervalText(m, zone));
+      const shown = provenance.missing.slice(0, MISSING_SHOWN).map((m) => intervalText(m, zone, now));
       const more = provenance.missing.length - shown.length;
       const missing =
         shown.length === 0 ? 'some of this range' : shown.join(', ') + (more > 0 ? ` and ${more} more` : '');
       const rest =
         provenance.cachedAt === null
           ? ''
-          : `. The rest is from the cache, fetched ${relativeTimeText(provenance.cachedAt, now)}`;
+          : `. The rest is from the cache, fetched ${fetchedAgoText(provenance.cachedAt, now, zone)}`;
       return {
         tone: 'warning',
         icon: 'warning',
