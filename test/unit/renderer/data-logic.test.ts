@@ -60,6 +60,11 @@ describe('times on screen', () => {
     expect(intervalText({ start: T0 - 365 * DAY, end: T0 - 365 * DAY + 4 * HOUR }, 'utc', T0)).toBe(
       '12 Nov 2025 14:00 – 18:00 UTC',
     );
+    // Across a new year in the laptop's own zone, each date with its year.
+    const localStart = new Date(2025, 11, 31, 23, 0).getTime();
+    expect(intervalText({ start: localStart, end: localStart + 2 * HOUR }, 'local', later)).toBe(
+      '31 Dec 2025 23:00 – 1 Jan 2026 01:00',
+    );
     // From yesterday into today is not today's.
     expect(intervalText({ start: T0 + 8 * HOUR, end: T0 + 12 * HOUR }, 'utc', T0 + 12 * HOUR)).toBe(
       '12 Nov 2026 22:00 – 13 Nov 2026 02:00 UTC',
