@@ -152,6 +152,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       readThroughCache,
       options.chooseExportPath ?? exportsFolder(options.dataDir),
       events,
+      () => settings.get().refreshCachedAfterMinutes,
     ),
     ...syncHandlers(accounts, access, local),
     ...cacheHandlers(accounts, local),
