@@ -73,9 +73,18 @@ export interface TimeInterval {
   end: number;
 }
 
-/** Where an answer came from. Every read says so. */
+/**
+ * Where an answer came from. Every read says so. A fresh or cached answer whose range has a
+ * still-open recent part (where the service may still add readings) says when that part was
+ * fetched in `openFetchedAt` (the oldest such part); it is absent when the whole range is settled.
+ * Online, a data view reads the answer again once that is older than the user's refresh age.
+ */
 export type Provenance =
-  | { source: 'fresh'; fetchedAt: number }
+  | {
+      source: 'fresh';
+      fetchedAt: number;
+      openFetchedAt?: number;
+    }
   | {
       source: 'cached';
       /** When the oldest part shown was fetched. */
@@ -87,6 +96,7 @@ export type Provenance =
        * not be fetched. Said as the copy's end, not as a gap, since nothing was lost there.
        */
       upTo?: number;
+      openFetchedAt?: number;
     }
   | {
       source: 'partial';

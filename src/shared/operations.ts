@@ -121,21 +121,38 @@ export type CalibrationReferenceDb = (typeof CALIBRATION_REFERENCE_LEVELS_DB)[nu
 export const CALIBRATION_TOLERANCE_MIN_DB = 0.1;
 export const CALIBRATION_TOLERANCE_MAX_DB = 2.0;
 
+/** "Refresh cached data older than N minutes": whole minutes, within these bounds. */
+export const REFRESH_CACHED_MIN_MINUTES = 1;
+export const REFRESH_CACHED_MAX_MINUTES = 120;
+
 export interface Settings {
   /** The calibrator's level that a calibration is judged against (dB). */
   calibrationReferenceDb: CalibrationReferenceDb;
   /** Largest |measured − reference| that still passes (dB). */
   calibrationToleranceDb: number;
+  /**
+   * Online, data whose still-open recent part was fetched longer ago than this (whole minutes) is
+   * fetched again: an open data view re-reads it by itself, and any read of it asks the service.
+   * Younger, it answers from the cache (a zoom step, another look at the same range).
+   */
+  refreshCachedAfterMinutes: number;
 }
+
+/** The settings that judge calibrations: the only ones a calibration waits to have confirmed. */
+export const CALIBRATION_SETTINGS = ['calibrationReferenceDb', 'calibrationToleranceDb'] as const;
 
 /** The settings as the app shows them, with what the user must know about them. */
 export interface SettingsState {
   settings: Settings;
-  /** Why the saved settings could not be used (they were set aside); null when all was well. */
+  /**
+   * Why the saved settings could not be used, while the calibration settings wait to be confirmed;
+   * null otherwise (another setting replaced by its default is told on the app's notice board).
+   */
   notice: string | null;
   /**
-   * True from the moment saved settings could not be read until the user confirms or changes the
-   * calibration settings: a calibration must not be judged against defaults nobody chose.
+   * True from the moment saved calibration settings could not be read (the whole file, or one of
+   * them) until the user confirms or changes them: a calibration must not be judged against
+   * defaults nobody chose. Another setting replaced by its default alone does not set it.
    */
   needsConfirmation: boolean;
 }
@@ -143,6 +160,7 @@ export interface SettingsState {
 export const DEFAULT_SETTINGS: Readonly<Settings> = {
   calibrationReferenceDb: 94,
   calibrationToleranceDb: 0.5,
+  refreshCachedAfterMinutes: 5,
 };
 
 // ---- system-health records (history reads) ----------------------------------------------------

@@ -183,3 +183,119 @@ test('the site-sync dialog offers only what each instrument can have, and a clea
   await expect(dialog.getByTestId('sync-summary')).toContainText(optimus);
   await keepScreenshot(page, testInfo, 'site-sync-complete');
 });
+
+test('sync with a chosen profile, lose the service, and read every view it covers with other choices than the defaults', async ({
+  page,
+  harness,
+  externalService,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  const service = await externalService({ keys: { 'field-key': '*' } });
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(harness.url);
+  await addAccount(page, { name: 'Sizewell site', baseUrl: service.baseUrl, apiKey: 'field-key' });
+  await expect(page.getByTestId('instrument-count')).toHaveText('10 instruments');
+  // A Quantum noise monitor with SIC, opened on its own page: the dialog preselects it.
+  const serial = await serialOf(page, 'Quantum');
+  await page.getByRole('row').filter({ hasText: serial }).getByRole('link').first().click();
+  await expect(page.getByRole('button', { name: 'Rename' })).toBeVisible();
+
+  await page.getByTestId('prepare-site-visit').click();
+  const dialog = page.getByTestId('sync-dialog');
+  const profile = dialog.getByTestId('sync-profile-select');
+  const noiseChoice = dialog.locator('.sync-type[data-type="noise"]');
+  // A profile sets what is kept at once; the noise survey is the default.
+  await expect(profile).toHaveValue('Noise survey');
+  await profile.selectOption('Construction vibration');
+  await expect(noiseChoice.locator('summary')).toContainText('LAeq, LAFMax, LAF90, LCPeak');
+  await profile.selectOption('Noise survey');
+  await expect(noiseChoice.locator('summary')).toContainText(
+    'LAeq, LAFMax, LAF10, LAF90, LCPeak · octave, third-octave · Z · as recorded',
+  );
+  // The engineer adds C-weighted spectra and keeps that as a profile of their own.
+  await noiseChoice.getByText('Change').click();
+  await noiseChoice.getByRole('checkbox', { name: 'C-weighted' }).check();
+  await expect(profile).toHaveValue('');
+  await expect(profile.locator('option:checked')).toHaveText('Changed (not saved)');
+  await dialog.getByRole('button', { name: 'Save as profile…' }).click();
+  await dialog.getByRole('textbox', { name: 'Profile name' }).fill('Survey with C spectra');
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(profile).toHaveValue('Survey with C spectra');
+  // A week, with its size before starting.
+  await dialog.getByRole('radio', { name: 'Last 7 days' }).check();
+  await expect(dialog.getByTestId('sync-size')).toHaveText(/1 instrument · about [\d.]+ MB in \d+ requests/);
+  await keepScreenshot(page, testInfo, 'site-sync-profile');
+  await dialog.getByRole('button', { name: 'Start' }).click();
+  await expect(dialog.getByTestId('sync-follow')).toHaveAttribute('data-state', 'succeeded', {
+    timeout: 120_000,
+  });
+  await expectCompleteSync(dialog);
+  await dialog.getByRole('button', { name: 'Done' }).click();
+
+  // The signal is gone.
+  await service.close();
+
+  const provenance = page.getByTestId('provenance');
+  const chart = page.getByTestId('data-chart');
+  const notes = page.getByTestId('data-note');
+  /** The view shows readings, says where they came from, and whether they were derived. */
+  async function expectShown(derived: boolean): Promise<void> {
+    await expect(page.locator('main.data-page')).toHaveAttribute('aria-busy', 'false');
+    await expect(provenance).toHaveAttribute('data-source', 'cached');
+    await expect(provenance).toContainText('From the cache');
+    if (derived) await expect(provenance).toHaveAttribute('data-derived', 'yes');
+    else await expect(provenance).not.toHaveAttribute('data-derived', 'yes');
+    await expect(chart).toHaveAttribute('data-samples', /^[1-9]\d*$/);
+  }
+
+  await page.goto(`${harness.url}#/instruments/${serial}/data/noiseMeasurements`);
+  await page.getByRole('radio', { name: 'Last 7 days' }).check();
+  // LAF90 over a week: fetched with the survey's values, read as cached.
+  await page.getByRole('checkbox', { name: 'LAF90', exact: true }).check();
+  await expectShown(false);
+  await expect(chart).toHaveAttribute('data-series', '4');
+  await keepScreenshot(page, testInfo, 'offline-levels-laf90-week');
+
+  // Hourly levels: derived from the 15-minute ones, and said so.
+  await page.getByRole('checkbox', { name: 'LAF90', exact: true }).uncheck();
+  await page.getByLabel('Period').selectOption({ label: '1 hour' });
+  await expectShown(true);
+  await expect(notes.filter({ hasText: /1-hour .* from the cached noise levels/ }).first()).toBeVisible();
+  await keepScreenshot(page, testInfo, 'offline-levels-hourly-derived');
+
+  // A value the profile does not keep says exactly why, and what would have kept it.
+  await page.getByLabel('Period').selectOption({ label: 'As recorded' });
+  await page.getByRole('checkbox', { name: 'LASMax', exact: true }).check();
+  await expect(
+    notes.filter({ hasText: /^LASMax was not synced .*tick LASMax under Noise values/ }),
+  ).toBeVisible();
+  await keepScreenshot(page, testInfo, 'offline-levels-not-synced');
+
+  // Third octaves, as kept; A-weighted, derived from the Z bands.
+  await page.goto(`${harness.url}#/instruments/${serial}/data/frequencyMeasurements`);
+  await page.getByRole('radio', { name: 'Last 7 days' }).check();
+  await page.getByRole('group', { name: 'Bands' }).getByRole('radio', { name: 'Third-octave' }).check();
+  await expectShown(false);
+  await page.getByRole('group', { name: 'Weighting' }).getByRole('radio', { name: 'A', exact: true }).check();
+  await expectShown(true);
+  await expect(
+    notes.filter({ hasText: /A-weighted from the cached Z-weighted third-octave bands/ }),
+  ).toBeVisible();
+  await keepScreenshot(page, testInfo, 'offline-third-octave-a-derived');
+
+  // The 1 s time history of the week.
+  await page.goto(`${harness.url}#/instruments/${serial}/data/noiseTimeHistory`);
+  await page.getByRole('radio', { name: 'Last 7 days' }).check();
+  await expectShown(false);
+
+  // Calibrations are kept 24 months, so the 12-month history is more than the week's few.
+  await page.goto(`${harness.url}#/instruments/${serial}`);
+  const history = page.getByTestId('history');
+  await expect(history.getByRole('heading', { name: 'Calibration & SIC history' })).toBeVisible();
+  await expect(
+    history.getByRole('region', { name: 'Calibrations', exact: true }).getByTestId('provenance'),
+  ).toHaveAttribute('data-source', 'cached');
+  expect(await page.getByTestId('calibration-table').locator('tbody tr').count()).toBeGreaterThan(10);
+  await history.scrollIntoViewIfNeeded();
+  await keepScreenshot(page, testInfo, 'offline-calibration-history');
+});

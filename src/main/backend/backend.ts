@@ -156,6 +156,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       readThroughCache,
       options.chooseExportPath ?? exportsFolder(options.dataDir),
       events,
+      () => settings.get().refreshCachedAfterMinutes,
     ),
     ...syncHandlers(accounts, access, local, syncProfiles),
     ...cacheHandlers(accounts, local),

@@ -20,6 +20,8 @@ import { type CacheSummary, type DataExportProgress, type HistoryRead, type Sync
 import {
   CALIBRATION_TOLERANCE_MAX_DB,
   CALIBRATION_TOLERANCE_MIN_DB,
+  REFRESH_CACHED_MAX_MINUTES,
+  REFRESH_CACHED_MIN_MINUTES,
   HISTORY_MAX_SPAN_MS,
   type ActionRecord,
   type CalibrationLogEntry,
@@ -58,6 +60,8 @@ export const historyRangeSchema = z
     path: ['start'],
   });
 
+const REFRESH_CACHED_RANGE_TEXT = `Refresh cached data after a whole number of minutes from ${REFRESH_CACHED_MIN_MINUTES} to ${REFRESH_CACHED_MAX_MINUTES}.`;
+
 export const settingsUpdateSchema = z
   .object({
     calibrationReferenceDb: z
@@ -75,6 +79,12 @@ export const settingsUpdateSchema = z
         CALIBRATION_TOLERANCE_MAX_DB,
         `The calibration tolerance must be between ${CALIBRATION_TOLERANCE_MIN_DB.toFixed(1)} dB and ${CALIBRATION_TOLERANCE_MAX_DB.toFixed(1)} dB.`,
       )
+      .optional(),
+    refreshCachedAfterMinutes: z
+      .number({ error: 'The refresh age of cached data must be a number of minutes.' })
+      .int(REFRESH_CACHED_RANGE_TEXT)
+      .min(REFRESH_CACHED_MIN_MINUTES, REFRESH_CACHED_RANGE_TEXT)
+      .max(REFRESH_CACHED_MAX_MINUTES, REFRESH_CACHED_RANGE_TEXT)
       .optional(),
   })
   .strict();

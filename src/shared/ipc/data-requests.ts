@@ -62,6 +62,11 @@ export const DATA_REQUESTS = {
         ...dataQueryFields,
         /** Also the instrument's noise events in the range, to mark on a noise chart (one answer, one drawing). */
         withEvents: z.boolean().optional(),
+        /**
+         * Online, fetch the still-open recent interval again whatever its age (Refresh, and a view
+         * refreshing itself); otherwise only once it is older than the user's refresh age.
+         */
+        refresh: z.boolean().optional(),
         /** Reduce the series for a chart this many pixel columns wide; figures come from every reading. */
         chartWidth: z
           .number()

@@ -315,13 +315,14 @@ describe('field actions against the demo service', () => {
   it('judges a calibration against the settings in force when it started', async () => {
     const { backend, handlers } = await makeBackend();
     expect(await handlers['settings.get']({})).toEqual({
-      settings: { calibrationReferenceDb: 94, calibrationToleranceDb: 0.5 },
+      settings: { calibrationReferenceDb: 94, calibrationToleranceDb: 0.5, refreshCachedAfterMinutes: 5 },
       notice: null,
       needsConfirmation: false,
     });
     expect((await handlers['settings.update']({ calibrationToleranceDb: 1.5 })).settings).toEqual({
       calibrationReferenceDb: 94,
       calibrationToleranceDb: 1.5,
+      refreshCachedAfterMinutes: 5,
     });
     const [entry] = onlineNoise((await handlers['instruments.list']({})).entries);
     const op = await handlers['actions.start']({

@@ -139,6 +139,38 @@ describe('data.read against the demo service', () => {
     expect(Date.parse(gapRequest.searchParams.get('end')!)).toBe(END - 2 * DAY);
   });
 
+  it("asks for the open hour again once older than the user's refresh age, or at once on refresh", async () => {
+    let clock = Date.now();
+    const { handlers } = await makeBackend({ now: () => clock });
+    const end = Math.floor(clock / 60_000) * 60_000;
+    const query = { serial: NOISE, dataset: 'noiseMeasurements' as const, start: end - 6 * HOUR, end };
+    const first = await handlers['data.read']({ ...query, withEvents: true });
+    expect(first.provenance).toMatchObject({ source: 'fresh', openFetchedAt: clock });
+    const fetchedAt = clock;
+
+    // Two minutes on, younger than the default five: the cache answers, levels and events alike.
+    clock += 2 * 60_000;
+    requests = [];
+    const soon = await handlers['data.read']({ ...query, withEvents: true });
+    expect(dataRequests()).toEqual([]);
+    expect(soon.provenance).toEqual({ source: 'cached', cachedAt: fetchedAt, openFetchedAt: fetchedAt });
+    // Refresh asks for the open hour whatever its age, for the events too.
+    const refreshed = await handlers['data.read']({ ...query, withEvents: true, refresh: true });
+    expect(dataRequests().map((r) => r.split('?')[0])).toEqual([
+      '/v1/data/noise/measurements',
+      '/v1/data/events',
+    ]);
+    expect(refreshed.provenance).toMatchObject({ source: 'cached', openFetchedAt: clock });
+
+    // The setting is read at each request: one minute, and a minute later the open hour is asked again.
+    await handlers['settings.update']({ refreshCachedAfterMinutes: 1 });
+    clock += 60_000;
+    requests = [];
+    const again = await handlers['data.read'](query);
+    expect(dataRequests()).toHaveLength(1);
+    expect(again.provenance).toMatchObject({ source: 'cached', openFetchedAt: clock });
+  });
+
   it('offline: answers from the cache with its reason, never a network error, and notices the return', async () => {
     const { handlers, events } = await makeBackend();
     const query = { serial: NOISE, dataset: 'calibrations' as const, start: END - 30 * DAY, end: END };

@@ -5,7 +5,11 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCacheStore, type CacheStore } from '../../../src/main/backend/cache/cache-store';
-import { readDataset, type ReadContext } from '../../../src/main/backend/data/read-through-cache';
+import {
+  dataRefetchAfterMs,
+  readDataset,
+  type ReadContext,
+} from '../../../src/main/backend/data/read-through-cache';
 import { openDatabase, type FieldDeskDatabase } from '../../../src/main/backend/core/database';
 import type { DatasetQuery } from '../../../src/shared/data';
 import { FieldDeskError } from '../../../src/shared/errors';
@@ -107,17 +111,58 @@ describe('data.read through the cache', () => {
     expect(source.requests.map((r) => [r.start, r.end])).toEqual([[T0 - HOUR, clock]]);
     expect(online.series[0]!.times.length).toBe((DAY + 5 * 60_000) / 1000);
     // Mostly the cache, and it says which part was fetched again, and when.
+    // ...and when the part that may still change was fetched, which a data view refreshes by.
     expect(online.provenance).toEqual({
       source: 'cached',
       cachedAt: T0,
       refreshed: { intervals: [{ start: T0 - HOUR, end: clock }], fetchedAt: clock },
+      openFetchedAt: clock,
     });
 
     clock = T0 + 10 * 60_000;
     source.requests.length = 0;
     const offlineRead = await readDataset(context(source, { offline }), query(start, T0 + 5 * 60_000));
     expect(source.requests).toHaveLength(0);
-    expect(offlineRead.provenance).toEqual({ source: 'cached', cachedAt: T0 });
+    expect(offlineRead.provenance).toEqual({
+      source: 'cached',
+      cachedAt: T0,
+      openFetchedAt: T0 + 5 * 60_000,
+    });
+  });
+
+  it('says when the open part was fetched, and nothing of it for a settled range', async () => {
+    const source = fakeDataSource({ now: () => clock });
+    const recent = await readDataset(context(source), query(T0 - 6 * HOUR, T0));
+    expect(recent.provenance).toEqual({ source: 'fresh', fetchedAt: T0, openFetchedAt: T0 });
+    clock = T0 + 2 * 60_000;
+    const view = { refetchAfterMs: dataRefetchAfterMs(5) };
+    const cached = await readDataset(context(source, view), query(T0 - 6 * HOUR, T0));
+    expect(cached.provenance).toEqual({ source: 'cached', cachedAt: T0, openFetchedAt: T0 });
+    // Last week was fetched long after it ended: settled, so there is nothing to refresh.
+    const settled = await readDataset(context(source), query(T0 - 7 * DAY, T0 - 6 * DAY));
+    expect(settled.provenance).toEqual({ source: 'fresh', fetchedAt: clock });
+    expect((await readDataset(context(source), query(T0 - 7 * DAY, T0 - 6 * DAY))).provenance).toEqual({
+      source: 'cached',
+      cachedAt: clock,
+    });
+  });
+
+  it("for data views, fetches an open interval again once older than the user's refresh age, never under a minute", async () => {
+    expect(dataRefetchAfterMs(5)).toBe(5 * 60_000);
+    expect(dataRefetchAfterMs(120)).toBe(2 * HOUR);
+    // Whatever a setting says, a zoom step a moment later answers from the cache.
+    expect(dataRefetchAfterMs(0)).toBe(60_000);
+    const source = fakeDataSource({ now: () => clock });
+    const view = { refetchAfterMs: dataRefetchAfterMs(5) };
+    await readDataset(context(source, view), query(T0 - DAY, T0));
+    source.requests.length = 0;
+    clock = T0 + 5 * 60_000 - 1;
+    await readDataset(context(source, view), query(T0 - DAY, T0));
+    expect(source.requests).toHaveLength(0);
+    clock = T0 + 5 * 60_000;
+    const refreshed = await readDataset(context(source, view), query(T0 - DAY, T0));
+    expect(source.requests.map((r) => [r.start, r.end])).toEqual([[T0 - HOUR, T0]]);
+    expect(refreshed.provenance).toMatchObject({ source: 'cached', openFetchedAt: clock });
   });
 
   it('for data views, fetches an open interval again only a minute after fetching it, and what arrived since', async () => {
@@ -170,7 +215,7 @@ describe('data.read through the cache', () => {
     await readDataset(context(source), query(T0 - DAY, T0));
     clock = T0 + 2 * 3_600_000;
     const later = await readDataset(context(source, { offline }), query(T0 - DAY, clock));
-    expect(later.provenance).toEqual({ source: 'cached', cachedAt: T0, upTo: T0 });
+    expect(later.provenance).toEqual({ source: 'cached', cachedAt: T0, upTo: T0, openFetchedAt: T0 });
     // A gap before the last fetch is still one: data may exist there that was never fetched.
     const earlier = await readDataset(context(source, { offline }), query(T0 - 2 * DAY, clock));
     expect(earlier.provenance).toEqual({

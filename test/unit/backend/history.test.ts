@@ -141,27 +141,37 @@ describe('settings', () => {
 
   it('starts with 94.0 dB ± 0.5 dB, saves changes, and reads them back after a restart', async () => {
     const store = await openSettingsStore(dir.path);
-    expect(store.get()).toEqual({ calibrationReferenceDb: 94, calibrationToleranceDb: 0.5 });
+    expect(store.get()).toEqual({
+      calibrationReferenceDb: 94,
+      calibrationToleranceDb: 0.5,
+      refreshCachedAfterMinutes: 5,
+    });
     expect((await store.update({ calibrationToleranceDb: 0.8 })).settings).toEqual({
       calibrationReferenceDb: 94,
       calibrationToleranceDb: 0.8,
+      refreshCachedAfterMinutes: 5,
     });
     await store.update({ calibrationReferenceDb: 114 });
     const saved = JSON.parse(await readFile(join(dir.path, SETTINGS_FILE_NAME), 'utf8'));
     expect(saved).toEqual({
       version: 1,
-      settings: { calibrationReferenceDb: 114, calibrationToleranceDb: 0.8 },
+      settings: { calibrationReferenceDb: 114, calibrationToleranceDb: 0.8, refreshCachedAfterMinutes: 5 },
     });
     expect((await openSettingsStore(dir.path)).get()).toEqual({
       calibrationReferenceDb: 114,
       calibrationToleranceDb: 0.8,
+      refreshCachedAfterMinutes: 5,
     });
   });
 
   it('moves a damaged file aside and uses the defaults, and replaces a single bad value by its default', async () => {
     await writeFile(join(dir.path, SETTINGS_FILE_NAME), '{"version": 1, "settings": ');
     const store = await openSettingsStore(dir.path, () => T0);
-    expect(store.get()).toEqual({ calibrationReferenceDb: 94, calibrationToleranceDb: 0.5 });
+    expect(store.get()).toEqual({
+      calibrationReferenceDb: 94,
+      calibrationToleranceDb: 0.5,
+      refreshCachedAfterMinutes: 5,
+    });
     expect(store.warning).toMatch(/damaged.*kept as settings\.json\.corrupt-2023-01-01/);
     expect((await readdir(dir.path)).filter((name) => name.includes('corrupt'))).toHaveLength(1);
 
@@ -170,7 +180,11 @@ describe('settings', () => {
       JSON.stringify({ version: 1, settings: { calibrationReferenceDb: 114, calibrationToleranceDb: 9 } }),
     );
     const partly = await openSettingsStore(dir.path);
-    expect(partly.get()).toEqual({ calibrationReferenceDb: 114, calibrationToleranceDb: 0.5 });
+    expect(partly.get()).toEqual({
+      calibrationReferenceDb: 114,
+      calibrationToleranceDb: 0.5,
+      refreshCachedAfterMinutes: 5,
+    });
     expect(partly.warning).toMatch(/^Your saved calibration pass tolerance could not be used/);
     expect(partly.state().needsConfirmation).toBe(true);
   });
@@ -182,7 +196,7 @@ describe('settings', () => {
     expect(restarted.state()).toMatchObject({ needsConfirmation: true });
     await restarted.confirm();
     expect((await openSettingsStore(dir.path)).state()).toEqual({
-      settings: { calibrationReferenceDb: 94, calibrationToleranceDb: 0.5 },
+      settings: { calibrationReferenceDb: 94, calibrationToleranceDb: 0.5, refreshCachedAfterMinutes: 5 },
       notice: null,
       needsConfirmation: false,
     });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { openJsonFile } from '../../../src/main/backend/core/json-file-store';
 import { openSettingsStore, SETTINGS_FILE_NAME } from '../../../src/main/backend/settings/settings-store';
 import { ACCOUNTS_FILE_NAME, openAccountStore } from '../../../src/main/backend/accounts/account-store';
+import { DEFAULT_SETTINGS } from '../../../src/shared/operations';
 import { useTempDirs } from './helpers';
 
 const tempDir = useTempDirs();
@@ -97,6 +98,6 @@ describe('JSON file store', () => {
       /^Your saved accounts were saved by a newer version of FieldDesk, so FieldDesk started without them/,
     );
     expect(accounts.warning).toContain('API keys in the system keychain are untouched.');
-    expect(settings.get()).toEqual({ calibrationReferenceDb: 94, calibrationToleranceDb: 0.5 });
+    expect(settings.get()).toEqual(DEFAULT_SETTINGS);
   });
 });

@@ -22,6 +22,7 @@ import {
   signedDbText,
 } from '../../../src/renderer/src/features/actions/verdict';
 import { parseTolerance } from '../../../src/renderer/src/features/settings/tolerance';
+import { parseRefreshMinutes } from '../../../src/renderer/src/features/settings/refresh-age';
 import { account, actionSnapshot, entry, status } from './fixtures';
 
 /** Last pushed at 100 s on the test clock, so progress can be read against later times. */
@@ -280,6 +281,29 @@ describe('pass / fail', () => {
     expect(serviceStatusBadge('Error').tone).toBe('warning');
     expect(serviceStatusBadge('Failed').tone).toBe('danger');
     expect(serviceStatusBadge('InProgress')).toEqual({ label: 'In progress', tone: 'info', icon: 'info' });
+  });
+});
+
+describe('refresh age setting', () => {
+  it('accepts whole minutes from 1 to 120', () => {
+    expect(parseRefreshMinutes(' 5 ')).toEqual({ ok: true, value: 5 });
+    expect(parseRefreshMinutes('1')).toEqual({ ok: true, value: 1 });
+    expect(parseRefreshMinutes('120')).toEqual({ ok: true, value: 120 });
+  });
+
+  it('refuses anything else with the reason', () => {
+    expect(parseRefreshMinutes('')).toEqual({
+      ok: false,
+      message: 'Enter a number of minutes, from 1 to 120.',
+    });
+    expect(parseRefreshMinutes('2.5')).toEqual({ ok: false, message: 'Enter whole minutes, such as 5.' });
+    expect(parseRefreshMinutes('soon')).toEqual({ ok: false, message: 'Enter whole minutes, such as 5.' });
+    for (const text of ['0', '121']) {
+      expect(parseRefreshMinutes(text)).toEqual({
+        ok: false,
+        message: 'The refresh age must be from 1 to 120 minutes.',
+      });
+    }
   });
 });
 

@@ -44,22 +44,51 @@ function channel(
 }
 
 describe('times on screen', () => {
-  it('formats intervals in UTC, across midnight, and to the second within one minute', () => {
-    expect(intervalText({ start: T0, end: T0 + 4 * HOUR }, 'utc')).toBe('12 Nov 14:00 – 18:00 UTC');
-    expect(intervalText({ start: T0 + 8 * HOUR, end: T0 + 12 * HOUR }, 'utc')).toBe(
-      '12 Nov 22:00 – 13 Nov 02:00 UTC',
+  const later = T0 + 2 * DAY;
+
+  it('gives a range not entirely today its full dates, across midnight and to the second within one minute', () => {
+    expect(intervalText({ start: T0, end: T0 + 4 * HOUR }, 'utc', later)).toBe(
+      '12 Nov 2026 14:00 – 18:00 UTC',
     );
-    expect(intervalText({ start: T0 + 5_000, end: T0 + 40_000 }, 'utc')).toBe(
-      '12 Nov 14:00:05 – 14:00:40 UTC',
+    expect(intervalText({ start: T0 + 8 * HOUR, end: T0 + 12 * HOUR }, 'utc', later)).toBe(
+      '12 Nov 2026 22:00 – 13 Nov 2026 02:00 UTC',
+    );
+    expect(intervalText({ start: T0 + 5_000, end: T0 + 40_000 }, 'utc', later)).toBe(
+      '12 Nov 2026 14:00:05 – 14:00:40 UTC',
+    );
+    // A range of an earlier year says its year, though both ends share it.
+    expect(intervalText({ start: T0 - 365 * DAY, end: T0 - 365 * DAY + 4 * HOUR }, 'utc', T0)).toBe(
+      '12 Nov 2025 14:00 – 18:00 UTC',
+    );
+    // Across a new year in the laptop's own zone, each date with its year.
+    const localStart = new Date(2025, 11, 31, 23, 0).getTime();
+    expect(intervalText({ start: localStart, end: localStart + 2 * HOUR }, 'local', later)).toBe(
+      '31 Dec 2025 23:00 – 1 Jan 2026 01:00',
+    );
+    // From yesterday into today is not today's.
+    expect(intervalText({ start: T0 + 8 * HOUR, end: T0 + 12 * HOUR }, 'utc', T0 + 12 * HOUR)).toBe(
+      '12 Nov 2026 22:00 – 13 Nov 2026 02:00 UTC',
     );
   });
 
-  it('says covered ranges briefly: days in a month, across months, with the year when not this one', () => {
+  it('says only the times of a range entirely today, judged in the zone shown', () => {
+    const sameDay = T0 + 6 * HOUR;
+    expect(intervalText({ start: T0, end: T0 + 4 * HOUR }, 'utc', sameDay)).toBe('14:00 – 18:00 UTC');
+    expect(intervalText({ start: T0 + 5_000, end: T0 + 40_000 }, 'utc', sameDay)).toBe(
+      '14:00:05 – 14:00:40 UTC',
+    );
+    // 01:00 UTC on 13 Nov is still 12 Nov in New York: there the range is today's.
+    const range = { start: T0, end: T0 + HOUR };
+    expect(intervalText(range, 'utc', T0 + 11 * HOUR)).toBe('12 Nov 2026 14:00 – 15:00 UTC');
+    expect(intervalText(range, 'America/New_York', T0 + 11 * HOUR)).toBe('09:00 – 10:00 UTC-05:00');
+  });
+
+  it('says covered ranges briefly: days in a month, across months, always with the year', () => {
     const now = Date.UTC(2026, 10, 20);
     const nov12 = Date.UTC(2026, 10, 12);
-    expect(coveredText({ start: nov12, end: Date.UTC(2026, 10, 20) }, 'utc', now)).toBe('12–19 Nov');
+    expect(coveredText({ start: nov12, end: Date.UTC(2026, 10, 20) }, 'utc', now)).toBe('12–19 Nov 2026');
     expect(coveredText({ start: Date.UTC(2026, 9, 28), end: Date.UTC(2026, 10, 4) }, 'utc', now)).toBe(
-      '28 Oct – 3 Nov',
+      '28 Oct – 3 Nov 2026',
     );
     expect(coveredText({ start: Date.UTC(2025, 11, 28), end: Date.UTC(2026, 0, 4) }, 'utc', now)).toBe(
       '28 Dec 2025 – 3 Jan 2026',
@@ -68,7 +97,9 @@ describe('times on screen', () => {
       '2–8 Nov 2025',
     );
     // Under two days the times matter.
-    expect(coveredText({ start: T0, end: T0 + DAY }, 'utc', now)).toBe('12 Nov 14:00 – 13 Nov 14:00 UTC');
+    expect(coveredText({ start: T0, end: T0 + DAY }, 'utc', now)).toBe(
+      '12 Nov 2026 14:00 – 13 Nov 2026 14:00 UTC',
+    );
   });
 });
 
@@ -97,18 +128,22 @@ describe('provenance', () => {
   const now = T0 + 2 * DAY;
 
   it('says live, cached with its age, or partial with the gaps and why', () => {
-    expect(provenanceView({ source: 'fresh', fetchedAt: T0 + 42 * 60_000 }, now, 'utc')).toMatchObject({
+    expect(provenanceView({ source: 'fresh', fetchedAt: T0 + 42 * 60_000 }, T0 + HOUR, 'utc')).toMatchObject({
       tone: 'ok',
       text: 'Live from the service, fetched 14:42 UTC',
       copyAt: null,
     });
+    // Fetched another day: that day is said, with its year.
+    expect(provenanceView({ source: 'fresh', fetchedAt: T0 + 42 * 60_000 }, now, 'utc').text).toBe(
+      'Live from the service, fetched 12 Nov 2026 14:42 UTC',
+    );
     // Derived offline: said first, with where the rest came from.
     expect(provenanceView({ source: 'cached', cachedAt: T0 }, now, 'utc', true, true).text).toMatch(
-      /^Derived offline from cached data, not fetched\. From the cache, fetched .* \(offline copy\)$/,
+      /^Derived offline from cached data, not fetched\. From the cache, fetched .*offline copy\)$/,
     );
     expect(provenanceView({ source: 'cached', cachedAt: T0 }, now, 'utc', true)).toMatchObject({
       tone: 'info',
-      text: 'From the cache, fetched 2 days ago (offline copy)',
+      text: 'From the cache, fetched 2 days ago (12 Nov 2026 14:00 UTC, offline copy)',
       copyAt: T0,
     });
     // Online it is no offline copy, and the part fetched again for this read is said, with when.
@@ -123,7 +158,15 @@ describe('provenance', () => {
         'utc',
       ).text,
     ).toBe(
-      `From the cache, fetched 2 days ago; ${intervalText({ start: now - HOUR, end: now }, 'utc')} fetched again just now`,
+      'From the cache, fetched 2 days ago (12 Nov 2026 14:00 UTC); 13:00 – 14:00 UTC fetched again just now',
+    );
+    // Fetched earlier today, how long ago is enough. Today is judged in the zone shown: at 16:00 UTC
+    // it is already the next day in Tokyo.
+    expect(provenanceView({ source: 'cached', cachedAt: T0 }, T0 + 2 * HOUR, 'utc').text).toBe(
+      'From the cache, fetched 2 hours ago',
+    );
+    expect(provenanceView({ source: 'cached', cachedAt: T0 }, T0 + 2 * HOUR, 'Asia/Tokyo').text).toBe(
+      'From the cache, fetched 2 hours ago (12 Nov 2026 23:00 UTC+09:00)',
     );
     const partial = provenanceView(
       {
@@ -135,7 +178,7 @@ describe('provenance', () => {
       now,
       'utc',
     );
-    expect(partial.text).toBe('Partly available: missing 12 Nov 14:00 – 18:00 UTC (offline)');
+    expect(partial.text).toBe('Partly available: missing 12 Nov 2026 14:00 – 18:00 UTC (offline)');
     expect(partial.tone).toBe('warning');
   });
 
@@ -151,7 +194,7 @@ describe('provenance', () => {
       'utc',
     );
     expect(view.text).toContain('and 2 more (the key lacks data.enviro:read)');
-    expect(view.text).toContain('The rest is from the cache, fetched 2 days ago');
+    expect(view.text).toContain('The rest is from the cache, fetched 2 days ago (12 Nov 2026 14:00 UTC)');
     expect(shownCopyText(view.copyAt, now)).toBe('The data shown was fetched 2 days ago.');
     expect(shownCopyText(null, now)).toBeNull();
   });
@@ -173,6 +216,7 @@ describe('chart model', () => {
     const one = buildDataChart([channel('Wind', [Number.NaN, 4, Number.NaN], T0, 60_000, 'm/s')], {
       zone: 'utc',
       range: { start: T0, end: T0 + 3 * 60_000 },
+      now: T0,
     });
     const radius = one.datasets[0]!.pointRadius as (context: { dataIndex: number }) => number;
     const dotted = one.datasets[0]!.data.map((_, dataIndex) => radius({ dataIndex }));
@@ -212,7 +256,7 @@ describe('chart model', () => {
         channel('Wind', [3, 4, 5], T0, 1000, 'm/s'),
         channel('Pressure', [1.01, 1.02, 1.01], T0, 1000, 'bar'),
       ],
-      { zone: 'local', range: { start: T0, end: T0 + 3000 } },
+      { zone: 'local', range: { start: T0, end: T0 + 3000 }, now: T0 },
     );
     expect(model.datasets.map((d) => [d.label, d.yAxisID, d.hidden])).toEqual([
       ['LAeq (dB)', 'y0', false],
@@ -243,6 +287,7 @@ describe('chart model', () => {
     const model = buildDataChart([levels], {
       zone: 'utc',
       range: { start: T0, end: T0 + 40 * 86_400_000 },
+      now: T0,
       pointsOnly: true,
     });
     expect(model.datasets[0]).toMatchObject({ showLine: false, pointRadius: 5 });
@@ -252,6 +297,7 @@ describe('chart model', () => {
     const noise = buildDataChart([channel('LAeq', [50, 61, 72])], {
       zone: 'utc',
       range: { start: T0, end: T0 + 3000 },
+      now: T0,
     });
     expect((noise.options.scales as Record<string, { min?: number }>)['y0']!.min).toBeUndefined();
   });
@@ -267,14 +313,27 @@ describe('chart model', () => {
 
   it('says when the readings were taken, so a chart mostly empty is explained', () => {
     const day = { start: T0, end: T0 + 24 * HOUR };
-    const stopped = buildDataChart([channel('LAeq', [50, 51, 52, 53], T0, 15 * 60_000)], {
+    const later = T0 + 2 * DAY;
+    const readings = [channel('LAeq', [50, 51, 52, 53], T0, 15 * 60_000)];
+    const stopped = buildDataChart(readings, { zone: 'utc', range: day, now: later });
+    expect(stopped.summary).toBe(
+      'LAeq, 12 Nov 2026 14:00 – 13 Nov 2026 14:00 UTC: 4 readings, taken 12 Nov 2026 14:00 – 14:45 UTC.',
+    );
+    const silent = buildDataChart([channel('LAeq', [Number.NaN, Number.NaN])], {
       zone: 'utc',
       range: day,
+      now: later,
     });
-    const firstText = intervalText({ start: T0, end: T0 + 45 * 60_000 }, 'utc');
-    expect(stopped.summary).toBe(`LAeq, ${intervalText(day, 'utc')}: 4 readings, taken ${firstText}.`);
-    const silent = buildDataChart([channel('LAeq', [Number.NaN, Number.NaN])], { zone: 'utc', range: day });
-    expect(silent.summary).toBe(`LAeq, ${intervalText(day, 'utc')}: no readings in this range.`);
+    expect(silent.summary).toBe(
+      'LAeq, 12 Nov 2026 14:00 – 13 Nov 2026 14:00 UTC: no readings in this range.',
+    );
+    // Looked at the same day, a range within it says only its times.
+    const today = buildDataChart(readings, {
+      zone: 'utc',
+      range: { start: T0, end: T0 + 4 * HOUR },
+      now: T0 + 5 * HOUR,
+    });
+    expect(today.summary).toBe('LAeq, 14:00 – 18:00 UTC: 4 readings, taken 14:00 – 14:45 UTC.');
   });
 
   it('reads a reading in its tooltip as the record table does: a VDV of 0.0021 is not 0.00', () => {
@@ -285,7 +344,7 @@ describe('chart model', () => {
         channel('Pressure', [1.0082, Number.NaN, 1.01], T0, 1000, 'bar'),
         channel('LAeq', [64.2, 71, 80.15], T0, 1000),
       ],
-      { zone: 'utc', range },
+      { zone: 'utc', range, now: T0 },
     );
     const label = model.options.plugins!.tooltip!.callbacks!.label! as (item: unknown) => string;
     const read = (dataset: number, index: number) =>
@@ -313,7 +372,7 @@ describe('chart model', () => {
     expect(new Set(styles).size).toBe(32);
     const bands = buildDataChart(
       Array.from({ length: 10 }, (_, i) => channel(`band ${i}`, [50, 51])),
-      { zone: 'utc', range: { start: T0, end: T0 + 2000 } },
+      { zone: 'utc', range: { start: T0, end: T0 + 2000 }, now: T0 },
     );
     const drawn = bands.datasets.map((d) => JSON.stringify([d.borderColor, d.borderDash]));
     expect(new Set(drawn).size).toBe(10);
@@ -323,13 +382,13 @@ describe('chart model', () => {
     const range = { start: T0, end: T0 + 3000 };
     const time = (m: ReturnType<typeof buildDataChart>) =>
       (m.options.scales as Record<string, { time?: { tooltipFormat?: string } }>)['x']?.time?.tooltipFormat;
-    expect(time(buildDataChart([channel('LAeq', [70, 71, 72])], { zone: 'utc', range }))).toBe(
+    expect(time(buildDataChart([channel('LAeq', [70, 71, 72])], { zone: 'utc', range, now: T0 }))).toBe(
       'yyyy-MM-dd HH:mm:ss',
     );
     // Ten readings a second: each its own time, never ten alike.
-    expect(time(buildDataChart([channel('LAeq', [70, 71, 72], T0, 100)], { zone: 'utc', range }))).toBe(
-      'yyyy-MM-dd HH:mm:ss.S',
-    );
+    expect(
+      time(buildDataChart([channel('LAeq', [70, 71, 72], T0, 100)], { zone: 'utc', range, now: T0 })),
+    ).toBe('yyyy-MM-dd HH:mm:ss.S');
   });
 });
 

@@ -76,7 +76,11 @@ describe('system health groups', () => {
     const network = chartGroups(series, undefined, { lteSinr: true, dTot: true }).find(
       (g) => g.title === 'Network',
     )!;
-    const model = buildDataChart(network.series, { zone: 'utc', range: { start: 0, end: 3_600_000 } });
+    const model = buildDataChart(network.series, {
+      zone: 'utc',
+      range: { start: 0, end: 3_600_000 },
+      now: 0,
+    });
     expect(model.datasets.map((d) => [d.label, d.hidden])).toEqual([
       ['Data today (MB)', false],
       ['LTE RSRP (dBm)', false],

@@ -55,20 +55,29 @@ describe('site time zones', () => {
   });
 
   it("reads an interval in the site's wall clock, each end with its own offset across the change", () => {
-    expect(intervalText({ start: BEFORE_CHANGE, end: AFTER_CHANGE }, 'Europe/London')).toBe(
-      '24 Oct 23:00 UTC+01:00 – 25 Oct 22:00 UTC+00:00',
+    const later = Date.UTC(2026, 10, 30);
+    expect(intervalText({ start: BEFORE_CHANGE, end: AFTER_CHANGE }, 'Europe/London', later)).toBe(
+      '24 Oct 2026 23:00 UTC+01:00 – 25 Oct 2026 22:00 UTC+00:00',
     );
-    expect(intervalText({ start: AFTER_CHANGE, end: AFTER_CHANGE + 3_600_000 }, 'Europe/London')).toBe(
-      '25 Oct 22:00 – 23:00 UTC+00:00',
+    expect(intervalText({ start: AFTER_CHANGE, end: AFTER_CHANGE + 3_600_000 }, 'Europe/London', later)).toBe(
+      '25 Oct 2026 22:00 – 23:00 UTC+00:00',
     );
+    // Seen that same evening, only the times: the day is today.
+    expect(
+      intervalText({ start: AFTER_CHANGE, end: AFTER_CHANGE + 3_600_000 }, 'Europe/London', AFTER_CHANGE),
+    ).toBe('22:00 – 23:00 UTC+00:00');
     // Across a new year both dates say their year: twelve months never read as a day.
     expect(
-      intervalText({ start: Date.UTC(2025, 10, 23, 19, 20), end: Date.UTC(2026, 10, 22, 19, 20) }, 'utc'),
+      intervalText(
+        { start: Date.UTC(2025, 10, 23, 19, 20), end: Date.UTC(2026, 10, 22, 19, 20) },
+        'utc',
+        later,
+      ),
     ).toBe('23 Nov 2025 19:20 – 22 Nov 2026 19:20 UTC');
     // A UK site's 19:00 UTC reading is 14:00 in New York, and says so.
     const reading = Date.UTC(2026, 10, 23, 19, 0);
-    expect(intervalText({ start: reading, end: reading + 60_000 }, 'America/New_York')).toBe(
-      '23 Nov 14:00 – 14:01 UTC-05:00',
+    expect(intervalText({ start: reading, end: reading + 60_000 }, 'America/New_York', later)).toBe(
+      '23 Nov 2026 14:00 – 14:01 UTC-05:00',
     );
   });
 });

@@ -8,7 +8,6 @@ import {
   fetchedShare,
   mergeSyncSnapshot,
   missingByInstrument,
-  missingRangeText,
   OUTCOME_TITLES,
   syncFraction,
   syncOutcome,
@@ -84,7 +83,7 @@ describe('site sync', () => {
         },
       ],
     });
-    expect(missingByInstrument(ended, 'utc')).toEqual([
+    expect(missingByInstrument(ended, 'utc', T0 + 2 * DAY)).toEqual([
       {
         serial: 'QT1',
         datasets: [
@@ -115,14 +114,11 @@ describe('site sync', () => {
         ],
       },
     ]);
-    expect(missingRangeText({ start: T0 + 8 * HOUR, end: T0 + 12 * HOUR }, 'utc')).toBe(
-      '12 Nov 2026 22:00 – 13 Nov 2026 02:00 UTC',
-    );
-    const localStart = new Date(2025, 11, 31, 23, 0).getTime();
-    expect(missingRangeText({ start: localStart, end: localStart + 2 * HOUR }, 'local')).toBe(
-      '31 Dec 2025 23:00 – 1 Jan 2026 01:00',
-    );
-    expect(missingByInstrument(snapshot({ state: 'succeeded' }), 'utc')).toEqual([]);
+    // Read the same day, a range within today says only its times, as every range on screen does.
+    expect(missingByInstrument(ended, 'utc', T0 + 5 * HOUR)[1]?.datasets[1]?.ranges).toEqual([
+      '14:00 – 15:00 UTC',
+    ]);
+    expect(missingByInstrument(snapshot({ state: 'succeeded' }), 'utc', T0)).toEqual([]);
   });
 
   it('fills the bar with what was fetched: never full with gaps or a failure, full when complete', () => {
@@ -171,7 +167,7 @@ describe('site sync', () => {
       Date.UTC(2026, 10, 20),
     );
     expect(groups).toEqual([
-      { covered: '12–19 Nov', labels: ['Noise levels', 'Noise events'] },
+      { covered: '12–19 Nov 2026', labels: ['Noise levels', 'Noise events'] },
       { covered: 'nothing yet', labels: ['Calibrations'] },
     ]);
   });

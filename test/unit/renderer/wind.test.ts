@@ -82,7 +82,11 @@ describe('wind arrows along the time axis', () => {
       times: Float64Array.from([T0, T0 + MINUTE]),
       values: Float32Array.from([355, 5]),
     };
-    const model = buildDataChart([direction], { zone: 'utc', range: { start: T0, end: T0 + 60 * MINUTE } });
+    const model = buildDataChart([direction], {
+      zone: 'utc',
+      range: { start: T0, end: T0 + 60 * MINUTE },
+      now: T0,
+    });
     const dataset = model.datasets[0]!;
     expect(dataset.showLine).toBe(false);
     expect(dataset.label).toBe('Wind direction (°), arrows point downwind');

@@ -4,7 +4,12 @@
  * functions apart from the state machine, so each verdict can be tested on its own.
  */
 import { dbText } from '../../../shared/format';
-import type { CalibrationOutcome, Settings, SicOutcome } from '../../../shared/operations';
+import type {
+  CALIBRATION_SETTINGS,
+  CalibrationOutcome,
+  Settings,
+  SicOutcome,
+} from '../../../shared/operations';
 import type { CalibrationStatus, SicStatus } from '../../../shared/service/schemas';
 
 /** A dB figure with one decimal, or two when the second one matters ("94.0 dB", "0.25 dB"). */
@@ -15,7 +20,7 @@ const isSuccess = (status: string) => status.trim().toLowerCase() === 'success';
 /** Judges a calibration against the reference and tolerance in force when it started. */
 export function judgeCalibration(
   record: CalibrationStatus,
-  settings: Settings,
+  settings: Pick<Settings, (typeof CALIBRATION_SETTINGS)[number]>,
 ): { outcome: CalibrationOutcome; message: string } {
   const reference = settings.calibrationReferenceDb;
   const tolerance = settings.calibrationToleranceDb;

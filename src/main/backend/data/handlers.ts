@@ -1,8 +1,10 @@
 /**
  * Historic data (`data.read`), read through the local cache (read-through-cache.ts): what the cache
- * covers is answered without a request, the gaps come from the service, and every answer says where
- * it came from; a read for a chart comes back reduced to its width with exact figures (chart-view.ts).
- * `data.export` writes the same answer at full resolution to a CSV file the user chooses.
+ * covers is answered without a request, the gaps come from the service, the still-open recent
+ * interval is fetched again once older than the user's refresh age (or at once, asked to refresh),
+ * and every answer says where it came from; a read for a chart comes back reduced to its width with
+ * exact figures (chart-view.ts). `data.export` writes the same answer at full resolution to a CSV
+ * file the user chooses.
  */
 import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -18,7 +20,7 @@ import type { EventHub } from '../core/events';
 import { channelLabel, withLabels } from './labels';
 import { channelFigures } from '../../../shared/series-figures';
 import type { ServiceAccess } from '../accounts/service-access';
-import { DATA_REFETCH_AFTER_MS, type ReadThroughCache } from './read-through-cache';
+import { dataRefetchAfterMs, type ReadThroughCache } from './read-through-cache';
 
 /** Where an export goes: the user's choice (a save dialog in the app), or null when they cancel. */
 /** Where to save an export of `kind` (the user's choice in the app); null when they cancel. */
@@ -52,8 +54,10 @@ export function dataHandlers(
   read: ReadThroughCache,
   chooseExportPath: ChooseExportPath,
   events: EventHub,
+  /** The user's "Refresh cached data older than N minutes", read at each request. */
+  refreshCachedAfterMinutes: () => number,
 ): HandlersOf<'data'> {
-  const readQuery = async (query: DatasetQuery) =>
+  const readQuery = async (query: DatasetQuery, refresh = false) =>
     withLabels(
       await read(
         accounts.requireActive(),
@@ -64,19 +68,20 @@ export function dataHandlers(
           end: query.end,
           ...(query.options === undefined ? {} : { options: query.options }),
         },
-        { refetchAfterMs: DATA_REFETCH_AFTER_MS },
+        { refetchAfterMs: refresh ? 0 : dataRefetchAfterMs(refreshCachedAfterMinutes()) },
       ),
     );
 
   /** The events to mark on a noise chart; a failure is said, not thrown (the chart stands alone). */
-  const eventMarksIn = async (query: DatasetQuery): Promise<NonNullable<DataReadResult['events']>> => {
+  const eventMarksIn = async (
+    query: DatasetQuery,
+    refresh: boolean,
+  ): Promise<NonNullable<DataReadResult['events']>> => {
     try {
-      const events = await readQuery({
-        serial: query.serial,
-        dataset: 'events',
-        start: query.start,
-        end: query.end,
-      });
+      const events = await readQuery(
+        { serial: query.serial, dataset: 'events', start: query.start, end: query.end },
+        refresh,
+      );
       return { marks: events.records ? eventMarks(events.records) : [] };
     } catch (error) {
       return { problem: error instanceof FieldDeskError ? error.message : 'the events could not be read' };
@@ -84,10 +89,10 @@ export function dataHandlers(
   };
 
   return {
-    'data.read': async ({ chartWidth, withEvents, ...query }) => {
+    'data.read': async ({ chartWidth, withEvents, refresh, ...query }) => {
       const [result, events] = await Promise.all([
-        readQuery(query),
-        withEvents ? eventMarksIn(query) : Promise.resolve(undefined),
+        readQuery(query, refresh === true),
+        withEvents ? eventMarksIn(query, refresh === true) : Promise.resolve(undefined),
       ]);
       const answer = chartWidth === undefined ? result : forChart(result, chartWidth);
       return events === undefined ? answer : { ...answer, events };

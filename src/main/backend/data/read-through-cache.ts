@@ -30,12 +30,18 @@ import { narrowToValues, widerValuesQuery } from './wider-values';
 /** Data may still arrive for the last hour before a fetch. */
 export const DEFAULT_OPEN_INTERVAL_MS = 3_600_000;
 /**
- * For data views: an open interval fetched less than this long ago is not fetched again, so a zoom
- * step or a second look at the same range within a minute answers from the cache (what arrived since
- * is still fetched). The instrument history always asks again: a calibration that just finished
- * must show at once.
+ * For data views, an open interval fetched less than the user's refresh age ago ("Refresh cached
+ * data older than N minutes") is not fetched again, so a zoom step or a second look at the same
+ * range answers from the cache (what arrived since is still fetched); never less than this, so
+ * zoom steps stay cached whatever the setting. The instrument history always asks again: a
+ * calibration that just finished must show at once.
  */
-export const DATA_REFETCH_AFTER_MS = 60_000;
+export const DATA_REFETCH_MIN_MS = 60_000;
+
+/** The refetch age of data views for the user's setting (minutes). */
+export function dataRefetchAfterMs(refreshCachedAfterMinutes: number): number {
+  return Math.max(DATA_REFETCH_MIN_MS, refreshCachedAfterMinutes * 60_000);
+}
 
 export interface ReadContext {
   store: CacheStore;
@@ -48,7 +54,7 @@ export interface ReadContext {
   /** Why there is no source, when `source` is null. */
   sourceProblem?: FieldDeskErrorData;
   openIntervalMs?: number;
-  /** How old an open interval must be to be fetched again (default 0: always). */
+  /** How old an open interval must be to be fetched again (default 0: always; see `dataRefetchAfterMs`). */
   refetchAfterMs?: number;
   signal?: AbortSignal;
 }
@@ -210,6 +216,9 @@ export async function readDataset(context: ReadContext, query: DatasetQuery): Pr
   const data = store.read(key, { start: query.start, end: query.end });
   const fromBefore = data.chunks.filter((c) => !fetchedChunkIds.has(c.id));
   const oldest = fromBefore.length === 0 ? null : Math.min(...fromBefore.map((c) => c.fetchedAt));
+  // When the part the service may still add to was fetched: a view refreshes by it.
+  const open = data.chunks.filter((c) => isOpen(c, openMs));
+  const openPart = open.length === 0 ? {} : { openFetchedAt: Math.min(...open.map((c) => c.fetchedAt)) };
   let provenance: Provenance;
   if (missing.length > 0 && reason !== null) {
     provenance = { source: 'partial', cachedAt: oldest, missing: normalize(missing), reason };
@@ -217,14 +226,15 @@ export async function readDataset(context: ReadContext, query: DatasetQuery): Pr
     // Mostly from the cache, with its still-open end fetched again: say both.
     provenance =
       fetchedIntervals.length === 0
-        ? { source: 'cached', cachedAt: oldest, ...(upTo === null ? {} : { upTo }) }
+        ? { source: 'cached', cachedAt: oldest, ...(upTo === null ? {} : { upTo }), ...openPart }
         : {
             source: 'cached',
             cachedAt: oldest,
             refreshed: { intervals: normalize(fetchedIntervals), fetchedAt },
+            ...openPart,
           };
   } else {
-    provenance = { source: 'fresh', fetchedAt };
+    provenance = { source: 'fresh', fetchedAt, ...openPart };
   }
   return {
     query,

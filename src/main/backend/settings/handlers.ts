@@ -1,6 +1,6 @@
 /**
- * FieldDesk's own settings (`settings.*`): the calibrator reference level and the pass tolerance,
- * kept in settings.json (settings-store.ts).
+ * FieldDesk's own settings (`settings.*`): the calibrator reference level, the pass tolerance and
+ * the age at which cached data is refreshed, kept in settings.json (settings-store.ts).
  */
 import { FieldDeskError } from '../../../shared/errors';
 import type { HandlersOf } from '../core/handler-types';
@@ -30,6 +30,9 @@ export function settingsHandlers(settings: SettingsStore, notices: NoticeBoard):
             ...(change.calibrationToleranceDb === undefined
               ? {}
               : { calibrationToleranceDb: change.calibrationToleranceDb }),
+            ...(change.refreshCachedAfterMinutes === undefined
+              ? {}
+              : { refreshCachedAfterMinutes: change.refreshCachedAfterMinutes }),
           }),
         ),
       ),

@@ -2,15 +2,20 @@
  * FieldDesk's own settings in `<dataDir>/settings.json`, a JSON file store (see
  * core/json-file-store.ts): a file that cannot be used is moved aside and the defaults apply; a
  * setting that cannot be used falls back to its default on its own, so one bad value does not lose
- * the others. Either way the user is warned, and the defaults stay unconfirmed — the next
- * calibration asks for them to be confirmed — until the user confirms or changes them.
+ * the others. Either way the user is warned, naming what was replaced and the default it got. When
+ * calibration settings were replaced (the whole file, or one of them), they stay unconfirmed — the
+ * next calibration asks for them to be confirmed — until the user confirms or changes them; another
+ * setting replaced alone (the refresh age of cached data) is only told.
  */
 import { z } from 'zod';
 import {
   CALIBRATION_REFERENCE_LEVELS_DB,
+  CALIBRATION_SETTINGS,
   CALIBRATION_TOLERANCE_MAX_DB,
   CALIBRATION_TOLERANCE_MIN_DB,
   DEFAULT_SETTINGS,
+  REFRESH_CACHED_MAX_MINUTES,
+  REFRESH_CACHED_MIN_MINUTES,
   type Settings,
   type SettingsState,
 } from '../../../shared/operations';
@@ -20,44 +25,83 @@ export const SETTINGS_FILE_NAME = 'settings.json';
 const FILE_VERSION = 1;
 
 const fileSchema = z.object({
-  /** Set when the settings had to be reset: the user has not yet confirmed the defaults. */
+  /** Set when the calibration settings had to be reset: the user has not yet confirmed the defaults. */
   unconfirmed: z.boolean().optional().catch(true),
   // Each setting is checked on its own below, so one bad value does not lose the others.
   settings: z.record(z.string(), z.unknown()),
 });
 
-/** Each setting: whether a saved value is usable, and how the warning names it. */
+/** Each setting: whether a saved value is usable, how the warning names it, and its default in words. */
 const SETTING_RULES: {
-  [K in keyof Settings]: { valid(value: unknown): value is Settings[K]; name: string };
+  [K in keyof Settings]: { valid(value: unknown): value is Settings[K]; name: string; byDefault: string };
 } = {
   calibrationReferenceDb: {
     valid: (v): v is Settings['calibrationReferenceDb'] =>
       typeof v === 'number' && (CALIBRATION_REFERENCE_LEVELS_DB as readonly number[]).includes(v),
     name: 'calibrator reference level',
+    byDefault: `${DEFAULT_SETTINGS.calibrationReferenceDb.toFixed(1)} dB reference`,
   },
   calibrationToleranceDb: {
     valid: (v): v is number =>
       typeof v === 'number' && v >= CALIBRATION_TOLERANCE_MIN_DB && v <= CALIBRATION_TOLERANCE_MAX_DB,
     name: 'calibration pass tolerance',
+    byDefault: `±${DEFAULT_SETTINGS.calibrationToleranceDb.toFixed(1)} dB tolerance`,
+  },
+  refreshCachedAfterMinutes: {
+    valid: (v): v is number =>
+      Number.isInteger(v) &&
+      (v as number) >= REFRESH_CACHED_MIN_MINUTES &&
+      (v as number) <= REFRESH_CACHED_MAX_MINUTES,
+    name: 'refresh age of cached data',
+    byDefault: `cached data refreshed once older than ${DEFAULT_SETTINGS.refreshCachedAfterMinutes} minutes`,
   },
 };
 
+const SETTING_KEYS = Object.keys(SETTING_RULES) as Array<keyof Settings>;
+
+const isCalibrationSetting = (key: keyof Settings): boolean =>
+  (CALIBRATION_SETTINGS as readonly string[]).includes(key);
+
 /** The saved settings with each unusable value replaced by its default, and which were replaced. */
-function readSettings(saved: Record<string, unknown>): { settings: Settings; replaced: string[] } {
-  const replaced: string[] = [];
+function readSettings(saved: Record<string, unknown>): {
+  settings: Settings;
+  replaced: Array<keyof Settings>;
+} {
+  const replaced: Array<keyof Settings> = [];
   const pick = <K extends keyof Settings>(key: K): Settings[K] => {
     const value = saved[key];
     if (SETTING_RULES[key].valid(value)) return value;
-    if (value !== undefined) replaced.push(SETTING_RULES[key].name);
+    // A setting the file does not have yet (saved by an earlier version) simply takes its default.
+    if (value !== undefined) replaced.push(key);
     return DEFAULT_SETTINGS[key];
   };
   return {
     settings: {
       calibrationReferenceDb: pick('calibrationReferenceDb'),
       calibrationToleranceDb: pick('calibrationToleranceDb'),
+      refreshCachedAfterMinutes: pick('refreshCachedAfterMinutes'),
     },
     replaced,
   };
+}
+
+/** "a", "a and b", "a, b and c". */
+function listText(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/**
+ * What the user is told when saved values were replaced by their defaults, naming exactly those:
+ * "Your saved calibration pass tolerance could not be used, so the default applies: ±0.5 dB tolerance."
+ */
+export function replacedSettingsWarning(replaced: ReadonlyArray<keyof Settings>): string | null {
+  if (replaced.length === 0) return null;
+  const ordered = SETTING_KEYS.filter((key) => replaced.includes(key));
+  const defaults = ordered.map((key) => SETTING_RULES[key].byDefault).join(', ');
+  return (
+    `Your saved ${listText(ordered.map((key) => SETTING_RULES[key].name))} could not be used, ` +
+    `so ${ordered.length === 1 ? 'the default applies' : 'the defaults apply'}: ${defaults}.`
+  );
 }
 
 export interface SettingsStore {
@@ -65,7 +109,10 @@ export interface SettingsStore {
   readonly warning: string | null;
   get(): Settings;
   state(): SettingsState;
-  /** Applies a validated change (which confirms it) and saves; resolves once written. */
+  /**
+   * Applies a validated change and saves; resolves once written. A change of a calibration setting
+   * confirms the calibration settings; a change of another setting leaves them as they were.
+   */
   update(change: Partial<Settings>): Promise<SettingsState>;
   /** The user accepts the calibration settings as they are. */
   confirm(): Promise<SettingsState>;
@@ -86,15 +133,12 @@ export async function openSettingsStore(
   });
   const read = readSettings(file.loaded?.settings ?? {});
   let settings: Settings = read.settings;
-  const warning =
-    file.warning ??
-    (read.replaced.length === 0
-      ? null
-      : `Your saved ${read.replaced.join(' and ')} could not be used, so the default applies: ` +
-        `${DEFAULT_SETTINGS.calibrationReferenceDb.toFixed(1)} dB reference, ±${DEFAULT_SETTINGS.calibrationToleranceDb.toFixed(1)} dB tolerance.`);
-  // Once saved settings could not be used, the defaults stay unconfirmed — across restarts too,
-  // so the file is written at once with the mark.
-  let unconfirmed = warning !== null || file.loaded?.unconfirmed === true;
+  const warning = file.warning ?? replacedSettingsWarning(read.replaced);
+  // Once saved calibration settings could not be used (a file set aside had them too), their
+  // defaults stay unconfirmed — across restarts too, so the file is written at once with the mark.
+  // A bad value of another setting alone is replaced and told, and asks no calibration to wait.
+  const calibrationReplaced = file.warning !== null || read.replaced.some(isCalibrationSetting);
+  let unconfirmed = calibrationReplaced || file.loaded?.unconfirmed === true;
   const save = () =>
     file.save(unconfirmed ? { unconfirmed, settings: { ...settings } } : { settings: { ...settings } });
   if (warning !== null) await save().catch(() => undefined);
@@ -112,8 +156,10 @@ export async function openSettingsStore(
       settings = {
         calibrationReferenceDb: change.calibrationReferenceDb ?? settings.calibrationReferenceDb,
         calibrationToleranceDb: change.calibrationToleranceDb ?? settings.calibrationToleranceDb,
+        refreshCachedAfterMinutes: change.refreshCachedAfterMinutes ?? settings.refreshCachedAfterMinutes,
       };
-      unconfirmed = false;
+      // Only the calibration settings' own change confirms them.
+      if (CALIBRATION_SETTINGS.some((key) => change[key] !== undefined)) unconfirmed = false;
       await save();
       return state();
     },

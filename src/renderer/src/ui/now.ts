@@ -1,5 +1,6 @@
 /** A clock shared by every "2 min ago" on screen, ticking while something shows one. */
-import { onScopeDispose, ref, type Ref } from 'vue';
+import { computed, onScopeDispose, ref, type ComputedRef, type Ref } from 'vue';
+import { startOfDayIn, type DisplayZone } from './time';
 
 const now = ref(Date.now());
 let users = 0;
@@ -19,4 +20,13 @@ export function useNow(): Ref<number> {
     }
   });
   return now;
+}
+
+/**
+ * `now` for texts that give a date unless it is today (`intervalText`): the start of the current
+ * day in `zone`, so what depends on it changes once a day, not at every tick.
+ */
+export function useToday(zone: () => DisplayZone): ComputedRef<number> {
+  const now = useNow();
+  return computed(() => startOfDayIn(now.value, zone()));
 }

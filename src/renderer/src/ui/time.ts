@@ -4,7 +4,7 @@
  */
 // How times and durations read on screen: date-fns patterns on a 24-hour clock, in local time or
 // in the zone the user chose for data. Times inside the app are epoch milliseconds.
-import { format, formatDuration, intervalToDuration } from 'date-fns';
+import { format, formatDuration, intervalToDuration, startOfDay } from 'date-fns';
 import { DURATION_LOCALE } from '../../../shared/format';
 import { tz } from '@date-fns/tz';
 import type { TimeInterval } from '../../../shared/data';
@@ -68,6 +68,11 @@ export function zoneOptions(zone: DisplayZone): { in?: ReturnType<typeof tz> } {
 /** `epochMs` in a date-fns pattern, read in `zone`. */
 export function formatIn(epochMs: number, pattern: string, zone: DisplayZone = 'local'): string {
   return format(epochMs, pattern, zoneOptions(zone));
+}
+
+/** The first millisecond of the day `epochMs` falls on, in `zone`. */
+export function startOfDayIn(epochMs: number, zone: DisplayZone): number {
+  return startOfDay(epochMs, zoneOptions(zone)).getTime();
 }
 
 /** "UTC+01:00", "UTC-05:00", "UTC+00:00": the offset of `zone` at `epochMs`, as engineers write it. */
@@ -140,41 +145,52 @@ export function stopwatchText(ms: number): string {
 const sameIn = (a: number, b: number, pattern: string, zone: DisplayZone): boolean =>
   formatIn(a, pattern, zone) === formatIn(b, pattern, zone);
 
+/** Whether `epochMs` falls on `now`'s day in `zone`. */
+export const isSameDay = (epochMs: number, now: number, zone: DisplayZone): boolean =>
+  sameIn(epochMs, now, 'yyyy-MM-dd', zone);
+
 /**
- * "12 Nov 14:00 – 18:00", or "12 Nov 22:00 – 13 Nov 02:00" across midnight; with seconds when
- * both ends fall in the same minute ("12 Nov 14:00:05 – 14:00:40").
+ * A time as a clock shows it when it is today in `zone` ("14:03"), else with its full date
+ * ("22 Nov 2026 14:03"), so a time of another day, or year, never reads as today's.
  */
-export function intervalText({ start, end }: TimeInterval, zone: DisplayZone): string {
-  const sameDay = sameIn(start, end, 'yyyy-MM-dd', zone);
-  // Across a daylight-saving change each end says its own offset.
-  const startSuffix = zoneSuffix(zone, start) === zoneSuffix(zone, end) ? '' : zoneSuffix(zone, start);
-  if (sameDay && sameIn(start, end, 'HH:mm', zone)) {
-    return `${formatIn(start, 'd MMM HH:mm:ss', zone)}${startSuffix} – ${formatIn(end, 'HH:mm:ss', zone)}${zoneSuffix(zone, end)}`;
-  }
-  // Across a new year both dates carry their year, so a year's gap never reads as a day.
-  const day = sameIn(start, end, 'yyyy', zone) ? 'd MMM HH:mm' : 'd MMM yyyy HH:mm';
-  const endText = formatIn(end, sameDay ? 'HH:mm' : day, zone);
-  return `${formatIn(start, day, zone)}${startSuffix} – ${endText}${zoneSuffix(zone, end)}`;
+export function dayTimeText(epochMs: number, zone: DisplayZone, now: number): string {
+  return formatIn(epochMs, isSameDay(epochMs, now, zone) ? 'HH:mm' : 'd MMM yyyy HH:mm', zone);
 }
 
 /**
- * A covered range, short: "12–19 Nov", "28 Oct – 3 Nov", "28 Dec 2025 – 3 Jan 2026"; under two
- * days it keeps the times ("21 Nov 14:00 – 22 Nov 14:00"). The end is exclusive, so a range
- * ending at midnight ends on the day before. The year shows when it is not `now`'s year.
+ * A range read in `zone`. Entirely within `now`'s day it says only the times ("14:00 – 18:00");
+ * otherwise every date it says is full, year included, so a range of another day or year never
+ * reads as today's or this year's: "12 Nov 2026 14:00 – 18:00", "12 Nov 2026 22:00 – 13 Nov 2026
+ * 02:00". With seconds when both ends fall in the same minute ("12 Nov 2026 14:00:05 – 14:00:40").
+ */
+export function intervalText({ start, end }: TimeInterval, zone: DisplayZone, now: number): string {
+  const sameDay = sameIn(start, end, 'yyyy-MM-dd', zone);
+  const date = sameDay && isSameDay(start, now, zone) ? '' : 'd MMM yyyy ';
+  // Across a daylight-saving change each end says its own offset.
+  const startSuffix = zoneSuffix(zone, start) === zoneSuffix(zone, end) ? '' : zoneSuffix(zone, start);
+  const clock = sameDay && sameIn(start, end, 'HH:mm', zone) ? 'HH:mm:ss' : 'HH:mm';
+  const endText = formatIn(end, sameDay ? clock : `${date}${clock}`, zone);
+  return `${formatIn(start, `${date}${clock}`, zone)}${startSuffix} – ${endText}${zoneSuffix(zone, end)}`;
+}
+
+/**
+ * A covered range, short, with its year: "12–19 Nov 2026", "28 Oct – 3 Nov 2026", "28 Dec 2025 –
+ * 3 Jan 2026"; under two days it keeps the times, as `intervalText` says them ("21 Nov 2026 14:00 –
+ * 22 Nov 2026 14:00"). The end is exclusive, so a range ending at midnight ends on the day before.
  */
 export function coveredText(interval: TimeInterval, zone: DisplayZone, now: number): string {
-  if (interval.end - interval.start < 2 * DAY_MS) return intervalText(interval, zone);
+  if (interval.end - interval.start < 2 * DAY_MS) return intervalText(interval, zone, now);
   const from = interval.start;
   const to = Math.max(interval.start, interval.end - 1);
   if (!sameIn(from, to, 'yyyy', zone)) {
     return `${formatIn(from, 'd MMM yyyy', zone)} – ${formatIn(to, 'd MMM yyyy', zone)}`;
   }
-  const year = sameIn(to, now, 'yyyy', zone) ? '' : ` ${formatIn(to, 'yyyy', zone)}`;
+  const year = formatIn(to, 'yyyy', zone);
   if (sameIn(from, to, 'MM', zone)) {
     const days = sameIn(from, to, 'd', zone)
       ? formatIn(from, 'd', zone)
       : `${formatIn(from, 'd', zone)}–${formatIn(to, 'd', zone)}`;
-    return `${days} ${formatIn(to, 'MMM', zone)}${year}`;
+    return `${days} ${formatIn(to, 'MMM', zone)} ${year}`;
   }
-  return `${formatIn(from, 'd MMM', zone)} – ${formatIn(to, 'd MMM', zone)}${year}`;
+  return `${formatIn(from, 'd MMM', zone)} – ${formatIn(to, 'd MMM', zone)} ${year}`;
 }

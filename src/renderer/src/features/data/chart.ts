@@ -43,6 +43,8 @@ export interface DataChartModel {
 export interface DataChartSettings {
   zone: DisplayZone;
   range: TimeInterval;
+  /** For the summary's dates: a range within this day says only its times. */
+  now: number;
   buckets?: number;
   /** The figures of every reading when the backend reduced the series; computed here otherwise. */
   figures?: readonly ChannelFigures[];
@@ -161,8 +163,8 @@ export function seriesLabel(channel: Pick<SeriesChannel, 'name' | 'label' | 'uni
 }
 
 /**
- * "LAeq, LAFMax, 21 Nov 07:38 – 22 Nov 07:38: 24 readings each, taken 21 Nov 07:30 – 13:15. Gaps in
- * the readings show as breaks in the line." Counted from every reading (the figures), never from
+ * "LAeq, LAFMax, 21 Nov 2026 07:38 – 22 Nov 2026 07:38: 24 readings each, taken 21 Nov 2026 07:30 –
+ * 13:15. Gaps in the readings show as breaks in the line." Counted from every reading (the figures), never from
  * the points drawn or the gap markers. Saying when the readings were taken matters: an instrument
  * that stopped measuring leaves most of the chart empty, and that is not a fault.
  */
@@ -170,12 +172,14 @@ function chartSummary(
   figures: readonly ChannelFigures[],
   range: TimeInterval,
   zone: DisplayZone,
+  now: number,
   hasGaps: boolean,
 ): string {
   const names = figures.map((f) => f.label).join(', ');
   const firsts = figures.flatMap((f) => (f.first === null ? [] : [f.first]));
   const lasts = figures.flatMap((f) => (f.last === null ? [] : [f.last]));
-  if (firsts.length === 0) return `${names}, ${intervalText(range, zone)}: no readings in this range.`;
+  const when = intervalText(range, zone, now);
+  if (firsts.length === 0) return `${names}, ${when}: no readings in this range.`;
   const span = { start: Math.min(...firsts), end: Math.max(...lasts) };
   const counts = figures.map((f) => f.readings);
   const [fewest, most] = [Math.min(...counts), Math.max(...counts)];
@@ -184,7 +188,7 @@ function chartSummary(
       ? `${countOf(most, 'reading')}${figures.length > 1 ? ' each' : ''}`
       : `${fewest.toLocaleString('en-GB')}–${most.toLocaleString('en-GB')} readings`;
   const gaps = hasGaps ? ' Gaps in the readings show as breaks in the line.' : '';
-  return `${names}, ${intervalText(range, zone)}: ${count}, taken ${intervalText(span, zone)}.${gaps}`;
+  return `${names}, ${when}: ${count}, taken ${intervalText(span, zone, now)}.${gaps}`;
 }
 
 /**
@@ -327,7 +331,9 @@ export function buildDataChart(
   };
 
   const summary =
-    series.length === 0 ? 'No series to draw for this dataset.' : chartSummary(figures, range, zone, hasGaps);
+    series.length === 0
+      ? 'No series to draw for this dataset.'
+      : chartSummary(figures, range, zone, settings.now, hasGaps);
   const sampleCount = figures.reduce((sum, f) => sum + f.readings, 0);
 
   return { datasets, options, summary, sampleCount, drawnCount };

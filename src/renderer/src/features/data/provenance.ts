@@ -2,9 +2,9 @@
 import type { Provenance } from '../../../../shared/data';
 import type { FieldDeskErrorData } from '../../../../shared/errors';
 import {
-  clockText,
-  formatIn,
+  dayTimeText,
   intervalText,
+  isSameDay,
   relativeTimeText,
   zoneSuffix,
   type DisplayZone,
@@ -45,6 +45,13 @@ export function missingReasonText(reason: FieldDeskErrorData): string {
 
 const MISSING_SHOWN = 2;
 
+/** "5 min ago"; "2 days ago (22 Nov 2026 14:03 UTC)" when that was another day in `zone`, with `also` in the brackets. */
+function fetchedAgoText(at: number, now: number, zone: DisplayZone, also: string[] = []): string {
+  const date = isSameDay(at, now, zone) ? [] : [`${dayTimeText(at, zone, now)}${zoneSuffix(zone, at)}`];
+  const said = [...date, ...also];
+  return `${relativeTimeText(at, now)}${said.length === 0 ? '' : ` (${said.join(', ')})`}`;
+}
+
 /**
  * The provenance in words. A cached answer is an "offline copy" only while the app is offline;
  * online it says how old the cached part is and which part was just fetched again.
@@ -74,7 +81,7 @@ function sourceView(
       return {
         tone: 'ok',
         icon: 'online',
-        text: `Live from the service, fetched ${clockText(provenance.fetchedAt, zone)}${zoneSuffix(zone)}`,
+        text: `Live from the service, fetched ${dayTimeText(provenance.fetchedAt, zone, now)}${zoneSuffix(zone, provenance.fetchedAt)}`,
         copyAt: null,
       };
     case 'cached': {
@@ -88,34 +95,29 @@ function sourceView(
                 end: refreshed.intervals[refreshed.intervals.length - 1]!.end,
               },
               zone,
+              now,
             )} fetched again ${relativeTimeText(refreshed.fetchedAt, now)}`;
       // Offline, the copy ends at its last fetch: said as its end, with the date when not today.
       const upTo =
         provenance.upTo === undefined
           ? ''
-          : `, up to ${formatIn(
-              provenance.upTo,
-              formatIn(provenance.upTo, 'yyyy-MM-dd', zone) === formatIn(now, 'yyyy-MM-dd', zone)
-                ? 'HH:mm'
-                : 'd MMM yyyy HH:mm',
-              zone,
-            )}${zoneSuffix(zone, provenance.upTo)}`;
+          : `, up to ${dayTimeText(provenance.upTo, zone, now)}${zoneSuffix(zone, provenance.upTo)}`;
       return {
         tone: 'info',
         icon: offline ? 'cloud-off' : 'info',
-        text: `From the cache, fetched ${relativeTimeText(provenance.cachedAt, now)}${upTo}${again}${offline ? ' (offline copy)' : ''}`,
+        text: `From the cache, fetched ${fetchedAgoText(provenance.cachedAt, now, zone, offline ? ['offline copy'] : [])}${upTo}${again}`,
         copyAt: provenance.cachedAt,
       };
     }
     case 'partial': {
-      const shown = provenance.missing.slice(0, MISSING_SHOWN).map((m) => intervalText(m, zone));
+      const shown = provenance.missing.slice(0, MISSING_SHOWN).map((m) => intervalText(m, zone, now));
       const more = provenance.missing.length - shown.length;
       const missing =
         shown.length === 0 ? 'some of this range' : shown.join(', ') + (more > 0 ? ` and ${more} more` : '');
       const rest =
         provenance.cachedAt === null
           ? ''
-          : `. The rest is from the cache, fetched ${relativeTimeText(provenance.cachedAt, now)}`;
+          : `. The rest is from the cache, fetched ${fetchedAgoText(provenance.cachedAt, now, zone)}`;
       return {
         tone: 'warning',
         icon: 'warning',

@@ -1,6 +1,7 @@
 /**
  * features/data — data.read: this store and the data view with its chart, record table, range,
- * provenance line and options (chart.ts, records.ts, ranges.ts, provenance.ts, datasets.ts).
+ * provenance line and options (chart.ts, records.ts, ranges.ts, provenance.ts, datasets.ts), and
+ * its refreshing itself while open (auto-refresh.ts).
  */
 import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowRef, watch } from 'vue';

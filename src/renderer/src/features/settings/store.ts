@@ -1,6 +1,6 @@
 /**
  * features/settings — settings.get, settings.update and settings.confirm: this store, the settings
- * screen and the check of a typed tolerance (tolerance.ts).
+ * screen and the checks of a typed tolerance (tolerance.ts) and refresh age (refresh-age.ts).
  */
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
@@ -10,7 +10,10 @@ import { errorMessage } from '../../errors';
 
 export type SettingsChange = Partial<Settings>;
 
-/** The app's own settings (calibration reference level and tolerance), read and saved by the backend. */
+/**
+ * The app's own settings (calibration reference level and tolerance, the refresh age of cached
+ * data), read and saved by the backend.
+ */
 export const useSettingsStore = defineStore('settings', () => {
   const current = ref<Settings>({ ...DEFAULT_SETTINGS });
   /** Why the saved settings could not be used; null when all was well. */

@@ -22,7 +22,7 @@ import {
   type SyncTypeChoice,
 } from '../../../../shared/sync-choices';
 import { countOf } from '../../ui/words';
-import { durationText, formatIn, MINUTE_MS, zoneSuffix, type DisplayZone } from '../../ui/time';
+import { durationText, intervalText, MINUTE_MS, type DisplayZone } from '../../ui/time';
 
 /** "about 2 min left", "less than a minute left", "working out the time left". */
 export function etaText(etaMs: number | null): string {
@@ -126,20 +126,10 @@ export function syncProgressText(snapshot: SyncSnapshot): string {
 
 // ---- what is missing -------------------------------------------------------------------------
 
-/**
- * A missing range with the year in every date, so a year's gap never reads as a day:
- * "12 Nov 2026 14:00 – 18:00", "30 May 2025 00:00 – 1 Jun 2025 00:00 UTC".
- */
-export function missingRangeText({ start, end }: TimeInterval, zone: DisplayZone): string {
-  const sameDay = formatIn(start, 'yyyy-MM-dd', zone) === formatIn(end, 'yyyy-MM-dd', zone);
-  const endText = formatIn(end, sameDay ? 'HH:mm' : 'd MMM yyyy HH:mm', zone);
-  return `${formatIn(start, 'd MMM yyyy HH:mm', zone)} – ${endText}${zoneSuffix(zone, end)}`;
-}
-
 export interface MissingDataset {
   dataset: Dataset;
   label: string;
-  /** The time ranges missing, oldest first, each with its year. */
+  /** The time ranges missing, oldest first, as `intervalText` says them (full dates unless today). */
   ranges: string[];
   /** Why, as the backend said it. */
   reason: string;
@@ -150,10 +140,14 @@ export interface MissingByInstrument {
   datasets: MissingDataset[];
 }
 
-/** A sync's failures by instrument (in the sync's order), then dataset, with the ranges missing. */
+/**
+ * A sync's failures by instrument (in the sync's order), then dataset, with the ranges missing, each
+ * with its full date unless it lies within today, so a year's gap never reads as a day.
+ */
 export function missingByInstrument(
   snapshot: Pick<SyncSnapshot, 'serials' | 'failures'>,
   zone: DisplayZone,
+  now: number,
 ): MissingByInstrument[] {
   const bySerial = new Map<string, SyncFailure[]>();
   for (const serial of snapshot.serials) bySerial.set(serial, []);
@@ -167,7 +161,7 @@ export function missingByInstrument(
       datasets: failures.map((failure) => ({
         dataset: failure.dataset,
         label: DATASET_LABELS[failure.dataset],
-        ranges: failure.missing.map((range) => missingRangeText(range, zone)),
+        ranges: failure.missing.map((range) => intervalText(range, zone, now)),
         reason: failure.message,
       })),
     }));
