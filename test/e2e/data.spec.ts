@@ -269,6 +269,9 @@ test('sync with a chosen profile, lose the service, and read every view it cover
   await expect(
     notes.filter({ hasText: /^LASMax was not synced .*tick LASMax under Noise values/ }),
   ).toBeVisible();
+  // The other values were fetched (with others): shown as cached, not as derived.
+  await expect(provenance).not.toHaveAttribute('data-derived', 'yes');
+  await expect(chart).toHaveAttribute('data-series', '3');
   await keepScreenshot(page, testInfo, 'offline-levels-not-synced');
 
   // Third octaves, as kept; A-weighted, derived from the Z bands.
@@ -298,4 +301,47 @@ test('sync with a chosen profile, lose the service, and read every view it cover
   expect(await page.getByTestId('calibration-table').locator('tbody tr').count()).toBeGreaterThan(10);
   await history.scrollIntoViewIfNeeded();
   await keepScreenshot(page, testInfo, 'offline-calibration-history');
+});
+
+test('a sync that cannot fetch everything names each cause once, with what it left missing', async ({
+  page,
+  harness,
+  externalService,
+}, testInfo) => {
+  // A key for noise data only: audio, events, weather and system health are refused.
+  const service = await externalService({
+    keys: { 'noise-key': ['instruments:read', 'data.noise:read'] },
+  });
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(harness.url);
+  await addAccount(page, { name: 'Noise only', baseUrl: service.baseUrl, apiKey: 'noise-key' });
+  await expect(page.getByTestId('instrument-count')).toHaveText('10 instruments');
+  const quantums = page.getByRole('table').getByRole('row').filter({ hasText: 'Quantum' });
+  const first = (await quantums.nth(0).getByRole('cell').nth(1).innerText()).trim();
+  const second = (await quantums.nth(1).getByRole('cell').nth(1).innerText()).trim();
+
+  await page.getByTestId('prepare-site-visit').click();
+  const dialog = page.getByTestId('sync-dialog');
+  for (const serial of [first, second])
+    await dialog.locator('.sync-item').filter({ hasText: serial }).locator('.sync-pick input').check();
+  await dialog.getByRole('radio', { name: 'Last 24 hours' }).check();
+  await dialog.getByRole('button', { name: 'Start' }).click();
+  await expect(dialog.getByTestId('sync-follow')).toHaveAttribute('data-outcome', 'gaps', {
+    timeout: 60_000,
+  });
+
+  const causes = dialog.getByTestId('sync-cause');
+  const reasons = await causes.locator('.sync-reason').allInnerTexts();
+  // Each reason once, however many instruments and datasets it hit.
+  expect(new Set(reasons).size).toBe(reasons.length);
+  const system = causes.filter({ hasText: 'data.system:read' });
+  await expect(system).toHaveCount(1);
+  await expect(system.getByTestId('sync-failure')).toHaveCount(2);
+  await expect(system).toContainText('System health');
+  await expect(system).toContainText('Calibrations');
+  // The progress bar is never full when parts are missing.
+  const bar = dialog.getByTestId('sync-progress').getByRole('progressbar');
+  expect(Number(await bar.getAttribute('value'))).toBeLessThan(100);
+  await dialog.getByTestId('sync-cause').first().scrollIntoViewIfNeeded();
+  await keepScreenshot(page, testInfo, 'site-sync-gaps-by-cause');
 });

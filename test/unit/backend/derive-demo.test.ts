@@ -384,6 +384,8 @@ describe('offline, what cannot be derived says so', () => {
     const mixed = await read(handlers, { ...base, options: { values: ['LAeq', 'LAF10'] } });
     expect(mixed.provenance.source).toBe('cached');
     expect(mixed.series.map((s) => s.name)).toEqual(['LAeq']);
+    // LAeq was fetched, with LAF90: read as it was, so the answer is not flagged derived.
+    expect(mixed.derived).toBeUndefined();
     expect(mixed.notes).toContainEqual(expect.stringContaining('LAF10 was not synced for this range'));
     expect(mixed.notes).toContainEqual(
       expect.stringMatching(/^LAeq from the cached noise levels as recorded, cached with other values/),

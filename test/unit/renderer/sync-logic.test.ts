@@ -7,6 +7,7 @@ import {
   etaText,
   fetchedShare,
   mergeSyncSnapshot,
+  missingByCause,
   missingByInstrument,
   OUTCOME_TITLES,
   syncFraction,
@@ -119,6 +120,35 @@ describe('site sync', () => {
       '14:00 – 15:00 UTC',
     ]);
     expect(missingByInstrument(snapshot({ state: 'succeeded' }), 'utc', T0)).toEqual([]);
+
+    // One reason per cause, however many instruments and datasets it hit.
+    const offlineEverywhere = snapshot({
+      state: 'withGaps',
+      serials: ['QT1', 'QT2'],
+      failures: ['QT1', 'QT2'].flatMap((serial) =>
+        (['noiseMeasurements', 'frequencyMeasurements'] as const).map((dataset) => ({
+          serial,
+          dataset,
+          ...(dataset === 'frequencyMeasurements'
+            ? { options: { bands: 'Third' as const, weighting: 'Z' as const } }
+            : {}),
+          missing: [{ start: T0, end: T0 + HOUR }],
+          message: 'Cannot reach the service.',
+        })),
+      ),
+    });
+    const causes = missingByCause(offlineEverywhere, 'utc', T0);
+    expect(causes.map((c) => c.reason)).toEqual(['Cannot reach the service.']);
+    expect(causes[0]!.instruments.map((i) => i.serial)).toEqual(['QT1', 'QT2']);
+    expect(causes[0]!.instruments[0]!.datasets.map((d) => d.label)).toEqual([
+      'Noise levels',
+      'Octave / third-octave spectra (third-octave, Z-weighted)',
+    ]);
+    expect(missingByCause(ended, 'utc', T0).map((c) => c.reason)).toEqual([
+      'This key lacks the data.system:read scope.',
+      'The service had an internal problem (500).',
+      'Cannot reach the service.',
+    ]);
   });
 
   it('fills the bar with what was fetched: never full with gaps or a failure, full when complete', () => {

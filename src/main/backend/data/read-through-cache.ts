@@ -206,7 +206,7 @@ export async function readDataset(context: ReadContext, query: DatasetQuery): Pr
             : { source: 'partial', cachedAt: answer.cachedAt, missing: gapsLeft, reason },
         series: answer.series,
         records: answer.records,
-        derived: answer.from,
+        ...(answer.from.length === 0 ? {} : { derived: answer.from }),
         notes: notesHere,
       };
     }

@@ -47,6 +47,7 @@ export interface DerivedAnswer {
   missing: TimeInterval[];
   /** When the oldest source data used was fetched. */
   cachedAt: number | null;
+  /** What was computed, from what; values read as fetched with other values are not listed. */
   from: DerivedFrom[];
 }
 
@@ -330,11 +331,14 @@ export function deriveFromCache(
   const order =
     target.kind === 'noise' ? target.channels : [...merged.channels.keys()].filter((n) => n !== BANDS);
   const fetched = runs.flatMap((r) => (r.fetchedAt === null ? [] : [r.fetchedAt]));
-  const from = runs.map((r) => ({
+  const sources = runs.map((r) => ({
     dataset: r.plan.source.dataset,
     options: optionsOf(r.plan.source),
     how: describe(target, r.plan, r.combined),
+    // Values read as fetched (with others) are cached data, not computed: said, not flagged derived.
+    computed: r.plan.kind !== 'same' || r.combined,
   }));
+  const from = sources.filter((f) => f.computed).map(({ computed: _, ...f }) => f);
   return {
     answer: {
       series: toSeries(merged, order, range),
@@ -344,7 +348,7 @@ export function deriveFromCache(
       cachedAt: fetched.length === 0 ? null : Math.min(...fetched),
       from,
     },
-    notes: from.map((f) => f.how),
+    notes: sources.map((f) => f.how),
     underivable,
   };
 }

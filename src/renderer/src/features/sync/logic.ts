@@ -160,11 +160,54 @@ export function missingByInstrument(
       serial,
       datasets: failures.map((failure) => ({
         dataset: failure.dataset,
-        label: DATASET_LABELS[failure.dataset],
+        label: failureLabel(failure),
         ranges: failure.missing.map((range) => intervalText(range, zone, now)),
         reason: failure.message,
       })),
     }));
+}
+
+/** "Noise levels", or with the options of the requests that failed: "Octave / third-octave spectra (third-octave, A)". */
+function failureLabel(failure: SyncFailure): string {
+  const { options } = failure;
+  const parts = [
+    ...(options?.values ?? []),
+    ...(options?.bands === undefined ? [] : [options.bands === 'Third' ? 'third-octave' : 'octave']),
+    ...(options?.weighting === undefined ? [] : [`${options.weighting}-weighted`]),
+    ...(options?.period === undefined ? [] : [options.period]),
+  ];
+  return `${DATASET_LABELS[failure.dataset]}${parts.length === 0 ? '' : ` (${parts.join(', ')})`}`;
+}
+
+export interface MissingByCause {
+  /** Why, as the backend said it: said once for everything it left missing. */
+  reason: string;
+  instruments: MissingByInstrument[];
+}
+
+/**
+ * What a sync could not fetch, by cause: one reason ("Cannot reach the service.") with every
+ * instrument and dataset it left missing, instead of the same sentence once per request.
+ */
+export function missingByCause(
+  snapshot: Pick<SyncSnapshot, 'serials' | 'failures'>,
+  zone: DisplayZone,
+  now: number,
+): MissingByCause[] {
+  const causes = new Map<string, MissingByInstrument[]>();
+  for (const item of missingByInstrument(snapshot, zone, now)) {
+    for (const dataset of item.datasets) {
+      const instruments = causes.get(dataset.reason) ?? [];
+      let entry = instruments.find((i) => i.serial === item.serial);
+      if (entry === undefined) {
+        entry = { serial: item.serial, datasets: [] };
+        instruments.push(entry);
+      }
+      entry.datasets.push(dataset);
+      causes.set(dataset.reason, instruments);
+    }
+  }
+  return [...causes].map(([reason, instruments]) => ({ reason, instruments }));
 }
 
 // ---- the dialog's choices --------------------------------------------------------------------
