@@ -1,0 +1,85 @@
+/**
+ * Audio as the app sees it: recordings (the service's audio recording list and events with audio),
+ * downloads with progress, and the library of downloaded files that play offline. Types only; the
+ * requests are `audio.*` in the contract, progress is pushed as `audio.progress`.
+ */
+import type { FieldDeskErrorData } from './errors';
+import type { Provenance } from './data';
+
+export const AUDIO_FORMATS = ['FLAC', 'WAV', 'AAC', 'OGG'] as const;
+export type AudioFormat = (typeof AUDIO_FORMATS)[number];
+
+/** The file name extension a format is saved with. */
+export const AUDIO_EXTENSIONS: Readonly<Record<AudioFormat, string>> = {
+  FLAC: 'flac',
+  WAV: 'wav',
+  AAC: 'aac',
+  OGG: 'ogg',
+};
+
+/**
+ * Where a recording's audio is fetched from: a recording of the audio list
+ * (`/data/audio/{id}`), or a noise event's audio (`/data/events/audio/{audioId}`).
+ */
+export type AudioSource = 'recording' | 'event';
+
+/** One recording as engineers read it: trigger, start, length — never a raw id on screen. */
+export interface Recording {
+  /** The service's id (opaque); used in requests, not shown. */
+  id: string;
+  source: AudioSource;
+  serial: string;
+  /** Epoch ms; the recording's own span. */
+  start: number;
+  end: number;
+  /** The trigger interval inside the recording (epoch ms); null when the service gave none. */
+  triggerStart: number | null;
+  triggerEnd: number | null;
+  /** "Level over 65 dB(A)", "Manual trigger", … as the service names it. */
+  triggerName: string;
+}
+
+/** `audio.recordings`: an instrument's recordings in a range, read through the cache. */
+export interface RecordingList {
+  serial: string;
+  start: number;
+  end: number;
+  recordings: Recording[];
+  provenance: Provenance;
+}
+
+export type DownloadState = 'queued' | 'downloading' | 'done' | 'failed' | 'cancelled';
+
+/** One download, as `audio.progress` pushes it after every change. */
+export interface DownloadSnapshot {
+  id: string;
+  /** The library key the file will have (`recordingId` + format). */
+  key: string;
+  recording: Recording;
+  format: AudioFormat;
+  state: DownloadState;
+  /** Bytes on disk so far (a resumed download counts what it already had). */
+  bytes: number;
+  /** The whole file's size once the service said it; null until then. */
+  total: number | null;
+  /** Bytes per second over the last few seconds; null until measured. */
+  rate: number | null;
+  etaMs: number | null;
+  /** How many times it continued from where it stopped (range request), and restarted from 0. */
+  resumed: number;
+  restarted: number;
+  error: FieldDeskErrorData | null;
+  updatedAt: number;
+}
+
+/** A downloaded file in the library: plays offline, deleted with its entry. */
+export interface LibraryItem {
+  key: string;
+  recording: Recording;
+  format: AudioFormat;
+  fileName: string;
+  /** Full path on disk. */
+  path: string;
+  bytes: number;
+  downloadedAt: number;
+}
