@@ -73,6 +73,8 @@ export interface AudioTransfer {
   onLearned?: () => void;
 }
 
+/** How much of the body may wait in memory for the disk (per download). */
+const WRITE_BUFFER_BYTES = 1024 * 1024;
 /** Error bodies are read up to this size; an audio endpoint's refusal is a line of JSON. */
 const ERROR_BODY_LIMIT = 64 * 1024;
 
@@ -316,7 +318,14 @@ export async function transferAudio(transfer: AudioTransfer): Promise<void> {
         response.body,
         counted,
         // `flush`: the bytes are on the disk, not only in its cache, before the file is renamed.
-        createWriteStream(partPath, { flags: from > 0 ? 'a' : 'w', mode: 0o600, flush: true }),
+        // Up to a MiB may wait for the disk, so chunks go out together (writev) rather than one
+        // call each: about 10% faster than the default 16 KiB (bench/audio.ts).
+        createWriteStream(partPath, {
+          flags: from > 0 ? 'a' : 'w',
+          mode: 0o600,
+          flush: true,
+          highWaterMark: WRITE_BUFFER_BYTES,
+        }),
         { signal: attemptSignal },
       );
     } finally {
