@@ -11,4 +11,5 @@ export const BUNDLED_DEPENDENCIES = [
   '@hono/node-server',
   'write-file-atomic',
   'zod',
+  'filenamify',
 ];

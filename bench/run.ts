@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { instrumentSchema } from '../src/shared/service/schemas';
 import { startDemoService } from '../src/simulator';
 import { createServiceClient } from '../src/main/backend/service/client';
+import { benchAudio } from './audio';
 import { benchCache } from './cache';
 import { benchChart } from './chart';
 import { benchFleet } from './fleet';
@@ -82,6 +83,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   cache: benchCache,
   fleet: benchFleet,
   chart: benchChart,
+  audio: benchAudio,
 };
 
 /** `npm run bench` runs them all; `npm run bench -- chart cache` only those named (one at a time while profiling). */

@@ -1,6 +1,7 @@
 /**
  * `npm run dev:web`: the harness (real backend + demo service) and a Vite dev server with hot
- * reload that proxies `/api` to it. Data lives in ~/.fielddesk-dev unless --data-dir is given.
+ * reload that proxies `/api` and `/audio-library` (recordings) to it. Data lives in ~/.fielddesk-dev
+ * unless --data-dir is given.
  */
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -61,7 +62,10 @@ async function main(): Promise<void> {
       port: vitePort,
       strictPort: true, // The harness only accepts this origin.
       open: false,
-      proxy: { '/api': { target: harness.origin, changeOrigin: true } },
+      proxy: {
+        '/api': { target: harness.origin, changeOrigin: true },
+        '/audio-library': { target: harness.origin, changeOrigin: true },
+      },
     },
   });
   await vite.listen();

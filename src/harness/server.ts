@@ -4,6 +4,7 @@
  *
  *   POST /api/invoke/:channel  → the request's envelope (always 200; 400 only for a non-JSON body)
  *   GET  /api/events           → Server-Sent Events, one named event per backend event
+ *   GET  /audio-library/:key   → a library recording, with HTTP ranges (what `fielddesk-audio:` is in the app)
  *   GET  /*                    → the web build (`web.html` at `/`)
  *
  * Only the test or the developer who started it can drive it, as Jupyter does it: a random token
@@ -25,6 +26,7 @@ import { dispatchRequest, type Envelope } from '../shared/ipc/contract';
 import type { EventChannel } from '../shared/ipc/channels';
 import type { FieldDeskErrorData } from '../shared/errors';
 import { encodeAnswer, FRAME_CONTENT_TYPE } from '../shared/ipc/binary-frame';
+import { HARNESS_AUDIO_PATH } from '../shared/audio';
 import { version } from '../../package.json';
 
 export interface HarnessOptions {
@@ -73,19 +75,25 @@ export const DEV_KEYCHAIN_SERVICE = 'FieldDesk-dev';
 /** A comment line now and then keeps idle SSE connections from being cut by proxies. */
 const SSE_KEEPALIVE_MS = 15_000;
 
-/** Same policy as the page's meta CSP, plus what only a header can say (framing). */
-const PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "object-src 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * Same policy as the page's meta CSP, plus what only a header can say: framing, and media from the
+ * audio library's route only (a path needs the host spelled out, which the page's meta cannot know).
+ */
+function pageCsp(hosts: readonly string[]): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    `media-src ${hosts.map((host) => `http://${host}${HARNESS_AUDIO_PATH}`).join(' ')}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 /**
  * Events go as JSON text over Server-Sent Events, and none carries a typed array (EventPayloads):
@@ -276,10 +284,18 @@ export async function startHarness(options: HarnessOptions): Promise<RunningHarn
 
   app.use('/api/*', async (c) => c.json(refusal('Unknown harness route.'), 404));
 
+  // Library recordings for `<audio>`: the same answer the app's `fielddesk-audio:` scheme gives.
+  // A media element cannot send a header, so the token may come as `?token=` (see `audioPlayUrl`).
+  app.get(`${HARNESS_AUDIO_PATH}:key`, async (c) => {
+    const given = c.req.header('authorization') ?? `Bearer ${c.req.query('token') ?? ''}`;
+    if (!carriesToken(given, tokenBytes)) return c.text('This harness needs its token.', 401);
+    return backend.audioFile(c.req.param('key'), c.req.raw);
+  });
+
   app.use('*', async (c, next) => {
     await next();
     if (c.res.headers.get('content-type')?.startsWith('text/html'))
-      c.header('Content-Security-Policy', PAGE_CSP);
+      c.header('Content-Security-Policy', pageCsp(allowedHosts()));
   });
   app.get('/', serveStatic({ root: staticDir, path: 'web.html' }));
   app.use('*', serveStatic({ root: staticDir }));

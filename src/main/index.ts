@@ -4,16 +4,19 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import { app, BrowserWindow, dialog, net, Notification, protocol, session } from 'electron';
+import { app, BrowserWindow, dialog, net, Notification, protocol, session, shell } from 'electron';
 import { createBackend, type Backend } from './backend';
 import { createKeyVault } from './backend/accounts/vault';
 import { startDemoService } from '../simulator';
 import type { OperationSnapshot } from '../shared/operations';
+import { AUDIO_SCHEME, libraryKeyOfAudioUrl } from '../shared/audio';
+import { FieldDeskError } from '../shared/errors';
 import { registerIpc } from './ipc';
 import { createActionNotifier } from './notifications';
 import {
   APP_ORIGIN,
   APP_SCHEME,
+  AUDIO_SCHEME_PRIVILEGES,
   RENDERER_CSP,
   contentTypeFor,
   isAllowedNavigation,
@@ -35,6 +38,8 @@ protocol.registerSchemesAsPrivileged([
     scheme: APP_SCHEME,
     privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false },
   },
+  // Library recordings: streamed with ranges so <audio> can seek (security.ts).
+  { scheme: AUDIO_SCHEME, privileges: AUDIO_SCHEME_PRIVILEGES },
 ]);
 app.enableSandbox();
 
@@ -59,6 +64,12 @@ if (!app.requestSingleInstanceLock()) {
 
 async function start(): Promise<void> {
   protocol.handle(APP_SCHEME, serveRendererFile);
+  // Only files in the audio library, by key; the backend answers (ranges, 404 for anything else).
+  protocol.handle(AUDIO_SCHEME, (request) =>
+    backend === null
+      ? Promise.resolve(new Response('Not found', { status: 404 }))
+      : backend.audioFile(libraryKeyOfAudioUrl(request.url) ?? '', request),
+  );
   hardenSession();
 
   const vault = createKeyVault({ serviceName: 'FieldDesk' });
@@ -86,6 +97,27 @@ async function start(): Promise<void> {
         ? await dialog.showSaveDialog(mainWindow, options)
         : await dialog.showSaveDialog(options);
       return choice.canceled || !choice.filePath ? null : choice.filePath;
+    },
+    // Recordings go where people look for what they downloaded, not into the hidden data folder.
+    audioFolder: join(app.getPath('downloads'), 'FieldDesk'),
+    chooseAudioFolder: async (current) => {
+      const options = {
+        title: 'Save recordings in',
+        defaultPath: current,
+        properties: ['openDirectory', 'createDirectory', 'promptToCreate'] as Array<
+          'openDirectory' | 'createDirectory' | 'promptToCreate'
+        >,
+      };
+      const choice = mainWindow
+        ? await dialog.showOpenDialog(mainWindow, options)
+        : await dialog.showOpenDialog(options);
+      return choice.canceled ? null : (choice.filePaths[0] ?? null);
+    },
+    revealInFileManager: async (path, kind) => {
+      if (kind === 'file') return shell.showItemInFolder(path);
+      const problem = await shell.openPath(path);
+      if (problem !== '')
+        throw new FieldDeskError('internal', `FieldDesk could not open ${path}: ${problem}`);
     },
     startDemo: async () => {
       // Webhooks may also point at a receiver on this computer (plain http), for trying one out.

@@ -3,14 +3,30 @@
  * (the Electron binary cannot run on our build machines).
  */
 
+import { AUDIO_SCHEME } from '../shared/audio';
+
 /** The renderer is served from this privileged custom scheme, giving it a real origin. */
 export const APP_SCHEME = 'app';
+
+/**
+ * Library recordings play from `fielddesk-audio://library/<key>` (answered by the backend, only for
+ * keys in the library): a standard, secure scheme whose responses may stream, so `<audio>` can seek
+ * with range requests. Not readable by fetch, no CORS, and CSP applies to it like any other.
+ */
+export const AUDIO_SCHEME_PRIVILEGES = {
+  standard: true,
+  secure: true,
+  stream: true,
+  supportFetchAPI: false,
+  corsEnabled: false,
+} as const;
 export const APP_HOST = 'fielddesk';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 
 /**
  * Content-Security-Policy sent with every renderer response. The renderer makes no network
- * requests at all: everything goes through the preload facade to the main process.
+ * requests at all: everything goes through the preload facade to the main process. Media plays
+ * only from the app and from the audio library's own scheme.
  */
 export const RENDERER_CSP = [
   "default-src 'none'",
@@ -19,7 +35,7 @@ export const RENDERER_CSP = [
   "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'none'",
-  "media-src 'self'",
+  `media-src 'self' ${AUDIO_SCHEME}:`,
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",

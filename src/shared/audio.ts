@@ -46,6 +46,11 @@ export interface RecordingList {
   end: number;
   recordings: Recording[];
   provenance: Provenance;
+  /**
+   * What the list cannot show and why, one plain sentence each: items the service sent that could
+   * not be read, an instrument without the Audio add-on. Absent when there is nothing to say.
+   */
+  notes?: string[];
 }
 
 export type DownloadState = 'queued' | 'downloading' | 'done' | 'failed' | 'cancelled';
@@ -82,4 +87,54 @@ export interface LibraryItem {
   path: string;
   bytes: number;
   downloadedAt: number;
+  /** The file is no longer where it was saved (moved or deleted outside FieldDesk): it cannot play. */
+  missing?: true;
+}
+
+/** The most recordings one `audio.download` request may queue. */
+export const AUDIO_DOWNLOAD_MAX = 500;
+
+/**
+ * A library key: the format and a digest of the recording's source and id, so it is safe in a URL
+ * and a file system, and the same recording in the same format always has the same key.
+ */
+export const AUDIO_LIBRARY_KEY_PATTERN = /^(flac|wav|aac|ogg)-[0-9a-f]{40}$/;
+
+export function isLibraryKey(value: string): boolean {
+  return AUDIO_LIBRARY_KEY_PATTERN.test(value);
+}
+
+/** The desktop app plays library files from this privileged scheme: `fielddesk-audio://library/<key>`. */
+export const AUDIO_SCHEME = 'fielddesk-audio';
+export const AUDIO_SCHEME_HOST = 'library';
+/** The browser harness serves the same files under this path (with its token). */
+export const HARNESS_AUDIO_PATH = '/audio-library/';
+
+/**
+ * The address an `<audio>` element plays a library file from. In the desktop app (`shell` of
+ * `app.getInfo`) a `fielddesk-audio:` URL; in the browser harness its `/audio-library/` route on the
+ * page's own origin, carrying the harness token (a media element cannot send a header).
+ */
+export function audioPlayUrl(
+  shell: 'electron' | 'harness',
+  key: string,
+  harness: { token?: string | null; origin?: string } = {},
+): string {
+  const safeKey = encodeURIComponent(key);
+  if (shell === 'electron') return `${AUDIO_SCHEME}://${AUDIO_SCHEME_HOST}/${safeKey}`;
+  const token = harness.token ? `?token=${encodeURIComponent(harness.token)}` : '';
+  return `${harness.origin ?? ''}${HARNESS_AUDIO_PATH}${safeKey}${token}`;
+}
+
+/** The library key of a `fielddesk-audio://library/<key>` URL, or null for anything else. */
+export function libraryKeyOfAudioUrl(url: string): string | null {
+  const match = new RegExp(`^${AUDIO_SCHEME}://${AUDIO_SCHEME_HOST}/([^/?#]+)/?(?:[?#].*)?$`).exec(url);
+  if (match === null) return null;
+  let key: string;
+  try {
+    key = decodeURIComponent(match[1] as string);
+  } catch {
+    return null;
+  }
+  return isLibraryKey(key) ? key : null;
 }

@@ -5,7 +5,9 @@
  * harness and vitest all run the same code; Electron pieces (net.fetch, the data folder, the demo
  * service starter) are injected. The handler of a request `ns.method` lives in `ns/handlers.ts`.
  */
+import { join } from 'node:path';
 import type { AppInfo, BackendHandlers, EventSink } from '../../shared/ipc/contract';
+import { FieldDeskError } from '../../shared/errors';
 import { openAccountStore } from './accounts/account-store';
 import { createAccountState } from './accounts/account-state';
 import { createDemoRunner, type DemoService } from './accounts/demo';
@@ -20,6 +22,11 @@ import { connectivityHandlers } from './connectivity/handlers';
 import { createEventHub } from './core/events';
 import { createNoticeBoard } from './core/notices';
 import { appHandlers } from './app/handlers';
+import { createAudioAddonCheck } from './audio/audio-addon';
+import { createDownloadManager } from './audio/download-manager';
+import { audioHandlers, type ChooseAudioFolder, type RevealInFileManager } from './audio/handlers';
+import { createAudioLibrary } from './audio/library';
+import { serveLibraryFile, type PlayRequest } from './audio/serve-library';
 import { dataHandlers, exportsFolder, type ChooseExportPath } from './data/handlers';
 import { createReadThroughCache } from './data/read-through-cache';
 import { historyHandlers } from './history/handlers';
@@ -57,12 +64,29 @@ export interface BackendOptions {
   syncConcurrency?: number;
   /** Where an export goes (the app's save dialog); default the data folder's `exports`. */
   chooseExportPath?: ChooseExportPath;
+  /**
+   * Where audio downloads go until the user chooses a folder: the app passes a visible one (see
+   * audio/README.md); default `<dataDir>/audio`, so the harness and tests keep to their data folder.
+   */
+  audioFolder?: string;
+  /** The system's folder picker for the downloads folder (the app); `audio.chooseFolder` says it cannot without. */
+  chooseAudioFolder?: ChooseAudioFolder;
+  /** Opens the downloads folder, or shows a file in it, in the file manager (the app). */
+  revealInFileManager?: RevealInFileManager;
+  /** Audio downloads running at once (default 2). */
+  audioConcurrency?: number;
 }
 
 export interface Backend {
   handlers: BackendHandlers;
   /** Registers a receiver of pushed events; returns the function that removes it. */
   subscribe(sink: EventSink): () => void;
+  /**
+   * Plays a library file: the web Response to a request for the file of `key` (ranges honoured),
+   * 404 for anything not in the library. Electron's `fielddesk-audio:` handler and the harness's
+   * `/audio-library/:key` route both answer with it.
+   */
+  audioFile(key: string, request: PlayRequest): Promise<Response>;
   /** Stops the demo service (if started) and waits for pending saves. */
   close(): Promise<void>;
 }
@@ -120,6 +144,32 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     ...(options.openIntervalMs === undefined ? {} : { openIntervalMs: options.openIntervalMs }),
   });
 
+  const audioLibrary = createAudioLibrary(
+    () => local.audio(),
+    options.audioFolder ?? join(options.dataDir, 'audio'),
+  );
+  const audioAddon = createAudioAddonCheck(local, access, connectivity);
+  const downloads = createDownloadManager({
+    records: () => local.audio(),
+    library: audioLibrary,
+    serviceFor: async (accountId) => {
+      const account = accounts.store.get(accountId);
+      if (account === undefined)
+        throw new FieldDeskError(
+          'invalidRequest',
+          'The account this download belongs to no longer exists, so it cannot continue.',
+        );
+      return access.serviceOptionsFor(account);
+    },
+    audioAddon: async (accountId, serial) => {
+      const account = accounts.store.get(accountId);
+      return account === undefined ? null : audioAddon(account, serial);
+    },
+    emit: (snapshot) => events.emit('audio.progress', snapshot),
+    now,
+    ...(options.audioConcurrency === undefined ? {} : { concurrency: options.audioConcurrency }),
+  });
+
   const handlers: BackendHandlers = {
     ...appHandlers(options.appInfo, notices),
     ...accountHandlers({
@@ -163,15 +213,30 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     ...connectivityHandlers(connectivity),
     ...settingsHandlers(settings, notices),
     ...webhookHandlers(accounts, access, now),
+    ...audioHandlers({
+      accounts,
+      read: readThroughCache,
+      refreshCachedAfterMinutes: () => settings.get().refreshCachedAfterMinutes,
+      downloads,
+      library: audioLibrary,
+      audioAddon,
+      ...(options.chooseAudioFolder === undefined ? {} : { chooseFolder: options.chooseAudioFolder }),
+      ...(options.revealInFileManager === undefined ? {} : { reveal: options.revealInFileManager }),
+    }),
   };
+  // Downloads a previous run left queued or running continue now.
+  downloads.start();
 
   return {
     handlers: withDatabaseRecovery(handlers, local),
     subscribe: (sink) => events.subscribe(sink),
+    audioFile: (key, request) => serveLibraryFile(audioLibrary, key, request),
     async close() {
-      // Stop watching (each running action is kept in the history as stopped), then close the database.
+      // Stop watching (each running action is kept in the history as stopped), stop the downloads
+      // (left queued for the next start), then close the database.
       connectivity.close();
       operations.cancelAll();
+      await downloads.close();
       await local.close();
       events.clear();
       await Promise.all([store.flush(), settings.flush(), syncProfiles.flush()]);

@@ -26,6 +26,7 @@ import type { EventHub } from './core/events';
 import type { NoticeBoard } from './core/notices';
 import { createSyncManager, type SyncManager } from './sync/sync-manager';
 import { createKnownFleets, type KnownFleets } from './instruments/known-fleet';
+import { createAudioRecords, type AudioRecords } from './audio/audio-records';
 
 export interface LocalDataOptions {
   dataDir: string;
@@ -45,6 +46,8 @@ export interface LocalData {
   syncs(): SyncManager;
   /** The last instrument list of each account that reached the service. */
   knownFleets(): KnownFleets;
+  /** The audio download queue, the library index and the downloads folder. */
+  audio(): AudioRecords;
   /** Keeps a finished action: in the database, or in the journal when the database cannot take it. */
   keep(snapshot: OperationSnapshot): void;
   /** Finished actions on an instrument, newest first: the database's and any kept only in the journal. */
@@ -63,6 +66,7 @@ interface Parts {
   cache: CacheStore;
   syncs: SyncManager;
   knownFleets: KnownFleets;
+  audio: AudioRecords;
 }
 
 const NOTICE = {
@@ -90,6 +94,7 @@ export function openLocalData(options: LocalDataOptions): LocalData {
       records: createActionRecords(db),
       cache,
       knownFleets: createKnownFleets(db),
+      audio: createAudioRecords(db),
       syncs: createSyncManager({
         db,
         store: cache,
@@ -144,7 +149,7 @@ export function openLocalData(options: LocalDataOptions): LocalData {
     }
   }
 
-  function require<K extends 'records' | 'cache' | 'syncs' | 'knownFleets'>(part: K): Parts[K] {
+  function require<K extends 'records' | 'cache' | 'syncs' | 'knownFleets' | 'audio'>(part: K): Parts[K] {
     if (parts === null) throw problem ?? new FieldDeskError('internal', 'The local database is unavailable.');
     return parts[part];
   }
@@ -181,6 +186,7 @@ export function openLocalData(options: LocalDataOptions): LocalData {
     cache: () => require('cache'),
     syncs: () => require('syncs'),
     knownFleets: () => require('knownFleets'),
+    audio: () => require('audio'),
 
     keep(snapshot) {
       const record = recordOf(snapshot);

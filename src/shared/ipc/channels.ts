@@ -51,6 +51,16 @@ export const REQUEST_CHANNELS = [
   'webhooks.revealSecret',
   'webhooks.sendTest',
   'webhooks.deliveries',
+  'audio.recordings',
+  'audio.download',
+  'audio.downloads',
+  'audio.cancel',
+  'audio.library',
+  'audio.delete',
+  'audio.folder',
+  'audio.setFolder',
+  'audio.chooseFolder',
+  'audio.openFolder',
 ] as const;
 
 export const EVENT_CHANNELS = [
@@ -60,6 +70,7 @@ export const EVENT_CHANNELS = [
   'operations.progress',
   'sync.progress',
   'data.exportProgress',
+  'audio.progress',
 ] as const;
 
 export type RequestChannel = (typeof REQUEST_CHANNELS)[number];

@@ -10,6 +10,8 @@ import { noArgs, request, serialSchema, type RequestSpec } from './request-spec'
 import { WEBHOOK_REQUESTS } from './webhook-requests';
 import { SYNC_REQUESTS } from './sync-requests';
 import { DATA_REQUESTS, epochMsSchema } from './data-requests';
+import { AUDIO_REQUESTS } from './audio-requests';
+import type { DownloadSnapshot } from '../audio';
 import type { AccountCheck, AccountSummary, AccountsState } from '../accounts';
 import { accountNameSchema, apiKeySchema, baseUrlSchema } from '../accounts';
 import { FieldDeskError, toErrorData, type FieldDeskErrorData } from '../errors';
@@ -231,6 +233,7 @@ export const REQUESTS = {
   /** Whether the active account's service can be reached, as the backend last saw it. */
   'connectivity.get': request<Connectivity>()(noArgs),
   ...WEBHOOK_REQUESTS,
+  ...AUDIO_REQUESTS,
 } satisfies Record<RequestChannel, RequestSpec<z.ZodType, unknown>>;
 
 export interface EventPayloads {
@@ -244,6 +247,8 @@ export interface EventPayloads {
   'sync.progress': SyncSnapshot;
   /** How far a data export is, after each chunk written. */
   'data.exportProgress': DataExportProgress;
+  /** Every change of an audio download (state, bytes, rate, time left), at most a few times a second. */
+  'audio.progress': DownloadSnapshot;
 }
 
 export type RequestArg<C extends RequestChannel> = z.input<(typeof REQUESTS)[C]['arg']>;

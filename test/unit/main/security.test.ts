@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
 import {
   APP_ORIGIN,
+  AUDIO_SCHEME_PRIVILEGES,
   RENDERER_CSP,
   isAllowedNavigation,
   isTrustedSender,
@@ -72,5 +74,20 @@ describe('navigation and CSP', () => {
     expect(RENDERER_CSP).toContain("connect-src 'none'");
     expect(RENDERER_CSP).toContain("object-src 'none'");
     expect(RENDERER_CSP).not.toMatch(/unsafe-(inline|eval)/);
+  });
+
+  it('lets media play from the app and the audio library scheme only, which cannot be fetched or bypass CSP', () => {
+    const media = RENDERER_CSP.split('; ').find((d) => d.startsWith('media-src'));
+    expect(media).toBe("media-src 'self' fielddesk-audio:");
+    const meta = /content="([^"]+)"/.exec(readFileSync('src/renderer/index.html', 'utf8'))?.[1] ?? '';
+    expect(meta).toContain('media-src fielddesk-audio:;');
+    expect(meta).toContain("connect-src 'none'");
+    expect(AUDIO_SCHEME_PRIVILEGES).toEqual({
+      standard: true,
+      secure: true,
+      stream: true,
+      supportFetchAPI: false,
+      corsEnabled: false,
+    });
   });
 });

@@ -98,9 +98,14 @@ const NO_ARGUMENT_REQUESTS = [
   'cache.summary',
   'connectivity.get',
   'webhooks.list',
+  'audio.downloads',
+  'audio.folder',
+  'audio.chooseFolder',
   // Every field optional: "clear everything", and a change of nothing.
   'cache.clear',
   'settings.update',
+  'audio.library',
+  'audio.openFolder',
 ] as const satisfies readonly RequestChannel[];
 type NoArgumentRequest = (typeof NO_ARGUMENT_REQUESTS)[number];
 

@@ -54,6 +54,11 @@ export interface ServiceAccess {
   watchingClient(account: StoredAccount): Promise<ServiceClient>;
   /** The data client of an account, watching like `watchingClient`. */
   dataSourceFor(account: StoredAccount): Promise<DataSource>;
+  /**
+   * How to make requests for an account outside the clients (a streaming audio download): its
+   * address, key, fetch, time limit and retries, and the report that feeds connectivity and scopes.
+   */
+  serviceOptionsFor(account: StoredAccount): Promise<ServiceClientOptions>;
   /** One light request without retries, to notice the service's return while offline. */
   probe(accountId: string): Promise<void>;
 }
@@ -144,6 +149,7 @@ export function createServiceAccess(options: ServiceAccessOptions): ServiceAcces
       const make = options.createDataSource ?? createDataClient;
       return make(await watchingOptions(account));
     },
+    serviceOptionsFor: watchingOptions,
     async probe(accountId) {
       const account = store.get(accountId);
       if (account === undefined) return;

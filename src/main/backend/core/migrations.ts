@@ -133,6 +133,53 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 6,
+    name: 'audio downloads and library',
+    up(db) {
+      // The download queue survives a restart: rows still queued or downloading are resumed from
+      // their `.part` file (`part_path`) at the next start. `ranges` and `validator` remember whether
+      // the service said it can continue a body (Accept-Ranges: bytes) and the ETag or Last-Modified
+      // to ask it with (If-Range). The library indexes every downloaded file by its key, with the
+      // full path it was saved at, so files stay indexed when the downloads folder changes.
+      db.exec(`
+        CREATE TABLE audio_downloads (
+          id             TEXT PRIMARY KEY,
+          account_id     TEXT NOT NULL,
+          key            TEXT NOT NULL,
+          recording_json TEXT NOT NULL,
+          format         TEXT NOT NULL,
+          state          TEXT NOT NULL,
+          bytes          INTEGER NOT NULL DEFAULT 0,
+          total          INTEGER,
+          part_path      TEXT,
+          ranges         INTEGER NOT NULL DEFAULT 0,
+          validator      TEXT,
+          resumed        INTEGER NOT NULL DEFAULT 0,
+          restarted      INTEGER NOT NULL DEFAULT 0,
+          error_json     TEXT,
+          created_at     INTEGER NOT NULL,
+          updated_at     INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX audio_downloads_by_state ON audio_downloads (state, created_at);
+        CREATE TABLE audio_library (
+          key            TEXT PRIMARY KEY,
+          account_id     TEXT NOT NULL,
+          serial         TEXT NOT NULL,
+          recording_json TEXT NOT NULL,
+          format         TEXT NOT NULL,
+          path           TEXT NOT NULL,
+          bytes          INTEGER NOT NULL,
+          downloaded_at  INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX audio_library_by_serial ON audio_library (serial, downloaded_at DESC);
+        CREATE TABLE audio_settings (
+          name  TEXT PRIMARY KEY,
+          value TEXT NOT NULL
+        ) STRICT;
+      `);
+    },
+  },
 ];
 
 /**

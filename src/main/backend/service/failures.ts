@@ -3,7 +3,7 @@
  * Chromium's error codes, through Electron's net.fetch too) and HTTP answers, each a `FieldDeskError`
  * with a stable code. No message ever carries the API key.
  */
-import { type HTTPError, isHTTPError, isKyError, isNetworkError, isTimeoutError } from 'ky';
+import { isHTTPError, isKyError, isNetworkError, isTimeoutError } from 'ky';
 import { FieldDeskError } from '../../../shared/errors';
 import { durationWords } from '../../../shared/format';
 import { findEndpointRule, SCOPE_PURPOSE, type Scope } from '../../../shared/service/scopes';
@@ -155,11 +155,20 @@ function purposeList(scopes: readonly Scope[]): string {
   return scopes.map((scope) => SCOPE_PURPOSE[scope]).join(' or ');
 }
 
+/**
+ * What `httpFailure` reads of a failed answer: its status and headers, and the body read (ky's
+ * `HTTPError` is one; a streaming download builds one from the response and its error body).
+ */
+export interface FailedAnswer {
+  response: Pick<Response, 'status' | 'headers'>;
+  data: unknown;
+}
+
 /** A failed HTTP answer as a FieldDeskError (3xx is a refused redirect: it would carry the key). */
 export function httpFailure(
   method: HttpMethod,
   path: string,
-  error: HTTPError,
+  error: FailedAnswer,
   endpoint: Endpoint,
 ): FieldDeskError {
   const { host, baseUrl } = endpoint;

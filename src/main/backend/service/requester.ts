@@ -70,9 +70,9 @@ export const CLIENT_DEFAULTS = {
 } as const;
 
 /** Statuses worth another try: rate limiting and transient server trouble. */
-const RETRY_STATUS_CODES = [429, 500, 502, 503, 504];
+export const RETRY_STATUS_CODES: readonly number[] = [429, 500, 502, 503, 504];
 /** Statuses whose `Retry-After` header is honoured. */
-const RETRY_AFTER_STATUS_CODES = [429, 503];
+export const RETRY_AFTER_STATUS_CODES: readonly number[] = [429, 503];
 
 /**
  * Exponential backoff with "equal jitter": half the capped delay is fixed, half random, so retries
@@ -186,8 +186,8 @@ export function createServiceRequester(options: ServiceClientOptions): ServiceRe
       limit: retry.limit,
       // Idempotent methods only: repeating a POST could start an action twice.
       methods: ['get', 'put'],
-      statusCodes: RETRY_STATUS_CODES,
-      afterStatusCodes: RETRY_AFTER_STATUS_CODES,
+      statusCodes: [...RETRY_STATUS_CODES],
+      afterStatusCodes: [...RETRY_AFTER_STATUS_CODES],
       maxRetryAfter: retry.maxRetryAfterMs,
       delay: (attempt) => backoffDelay(attempt, retry.baseDelayMs, retry.maxDelayMs),
       backoffLimit: retry.maxDelayMs,

@@ -44,6 +44,15 @@ export function takeHarnessToken(location: Location, storage: Storage, history: 
   return storage.getItem(TOKEN_KEY);
 }
 
+/**
+ * The harness token this tab was opened with, for what cannot send a header: an `<audio>` element
+ * playing a library recording (`audioPlayUrl(shell, key, { token: harnessToken() })`, shared/audio.ts).
+ * Null in the desktop app.
+ */
+export function harnessToken(storage: Pick<Storage, 'getItem'> = window.sessionStorage): string | null {
+  return storage.getItem(TOKEN_KEY);
+}
+
 export const BACKEND_NOT_RUNNING = 'FieldDesk’s backend is not running. Start it and try again.';
 
 function failure(code: 'offline' | 'badResponse', message: string): Envelope<never> {

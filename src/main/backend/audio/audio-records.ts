@@ -1,0 +1,217 @@
+/**
+ * Audio downloads and the library as SQLite keeps them (tables `audio_downloads`, `audio_library`
+ * and `audio_settings`, migration 6 of `core/migrations.ts`): the row types and every statement.
+ * Reading a row's JSON is tolerant: a row that cannot be read is left out, never a crash.
+ */
+import { AUDIO_FORMATS, type AudioFormat, type DownloadState, type Recording } from '../../../shared/audio';
+import type { FieldDeskErrorData } from '../../../shared/errors';
+import type { SqliteDatabase } from '../core/database';
+
+/** Finished downloads kept for `audio.downloads` (the library keeps the files themselves). */
+export const KEEP_FINISHED_DOWNLOADS = 100;
+
+export interface DownloadRow {
+  id: string;
+  account_id: string;
+  key: string;
+  recording_json: string;
+  format: string;
+  state: DownloadState;
+  bytes: number;
+  total: number | null;
+  /** The temporary file, once the download has started; it sits in the folder of the final file. */
+  part_path: string | null;
+  /** 1 when the service said it can continue the body (`Accept-Ranges: bytes`). */
+  ranges: number;
+  /** The ETag or Last-Modified to continue with (`If-Range`). */
+  validator: string | null;
+  resumed: number;
+  restarted: number;
+  error_json: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface LibraryRow {
+  key: string;
+  account_id: string;
+  serial: string;
+  recording_json: string;
+  format: string;
+  path: string;
+  bytes: number;
+  downloaded_at: number;
+}
+
+export type DownloadChange = Partial<Omit<DownloadRow, 'id' | 'account_id' | 'key' | 'created_at'>>;
+
+const ACTIVE: readonly DownloadState[] = ['queued', 'downloading'];
+
+export function parseRecording(json: string): Recording | null {
+  try {
+    const value = JSON.parse(json) as Partial<Recording> | null;
+    if (
+      value === null ||
+      typeof value !== 'object' ||
+      typeof value.id !== 'string' ||
+      typeof value.serial !== 'string' ||
+      typeof value.start !== 'number' ||
+      typeof value.end !== 'number' ||
+      (value.source !== 'recording' && value.source !== 'event')
+    )
+      return null;
+    return {
+      id: value.id,
+      source: value.source,
+      serial: value.serial,
+      start: value.start,
+      end: value.end,
+      triggerStart: typeof value.triggerStart === 'number' ? value.triggerStart : null,
+      triggerEnd: typeof value.triggerEnd === 'number' ? value.triggerEnd : null,
+      triggerName: typeof value.triggerName === 'string' ? value.triggerName : '',
+    };
+  } catch {
+    return null;
+  }
+}
+
+export function parseFormat(text: string): AudioFormat | null {
+  return (AUDIO_FORMATS as readonly string[]).includes(text) ? (text as AudioFormat) : null;
+}
+
+export function parseError(json: string | null): FieldDeskErrorData | null {
+  if (json === null) return null;
+  try {
+    const value = JSON.parse(json) as FieldDeskErrorData;
+    return typeof value?.code === 'string' && typeof value.message === 'string' ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface AudioRecords {
+  insertDownloads(rows: readonly DownloadRow[]): void;
+  updateDownload(id: string, change: DownloadChange): void;
+  download(id: string): DownloadRow | undefined;
+  /** The newest download of a key, whatever its state. */
+  latestForKey(key: string): DownloadRow | undefined;
+  /** Queued and downloading rows, oldest first (the order they run in). */
+  activeDownloads(): DownloadRow[];
+  /** Every active row, then the finished ones newest first (at most `KEEP_FINISHED_DOWNLOADS`). */
+  downloads(): DownloadRow[];
+  /** Rows left `downloading` by a FieldDesk that stopped are queued again (their `.part` stays). */
+  requeueInterrupted(): void;
+  /** Drops finished rows beyond `KEEP_FINISHED_DOWNLOADS`. */
+  pruneFinished(): void;
+  /** The file is in the library and the download done, in one transaction. */
+  finish(id: string, item: LibraryRow, change: DownloadChange): void;
+  library(serial?: string): LibraryRow[];
+  libraryItem(key: string): LibraryRow | undefined;
+  removeLibraryItem(key: string): void;
+  setting(name: string): string | null;
+  setSetting(name: string, value: string): void;
+}
+
+const DOWNLOAD_COLUMNS = [
+  'id',
+  'account_id',
+  'key',
+  'recording_json',
+  'format',
+  'state',
+  'bytes',
+  'total',
+  'part_path',
+  'ranges',
+  'validator',
+  'resumed',
+  'restarted',
+  'error_json',
+  'created_at',
+  'updated_at',
+] as const;
+
+const CHANGEABLE = new Set<string>(
+  DOWNLOAD_COLUMNS.filter((c) => !['id', 'account_id', 'key', 'created_at'].includes(c)),
+);
+
+export function createAudioRecords(db: SqliteDatabase): AudioRecords {
+  const insert = db.prepare(
+    `INSERT INTO audio_downloads (${DOWNLOAD_COLUMNS.join(', ')})
+     VALUES (${DOWNLOAD_COLUMNS.map((c) => `@${c}`).join(', ')})`,
+  );
+  const byId = db.prepare<[string], DownloadRow>('SELECT * FROM audio_downloads WHERE id = ?');
+  const byKey = db.prepare<[string], DownloadRow>(
+    'SELECT * FROM audio_downloads WHERE key = ? ORDER BY created_at DESC, rowid DESC LIMIT 1',
+  );
+  const active = db.prepare<[], DownloadRow>(
+    `SELECT * FROM audio_downloads WHERE state IN (${ACTIVE.map((s) => `'${s}'`).join(', ')})
+     ORDER BY created_at, rowid`,
+  );
+  const finished = db.prepare<[number], DownloadRow>(
+    `SELECT * FROM audio_downloads WHERE state NOT IN (${ACTIVE.map((s) => `'${s}'`).join(', ')})
+     ORDER BY updated_at DESC, rowid DESC LIMIT ?`,
+  );
+  const requeue = db.prepare("UPDATE audio_downloads SET state = 'queued' WHERE state = 'downloading'");
+  const prune = db.prepare(
+    `DELETE FROM audio_downloads WHERE state NOT IN (${ACTIVE.map((s) => `'${s}'`).join(', ')})
+     AND id NOT IN (SELECT id FROM audio_downloads WHERE state NOT IN (${ACTIVE.map((s) => `'${s}'`).join(', ')})
+                    ORDER BY updated_at DESC, rowid DESC LIMIT ?)`,
+  );
+  const upsertItem = db.prepare(
+    `INSERT INTO audio_library (key, account_id, serial, recording_json, format, path, bytes, downloaded_at)
+     VALUES (@key, @account_id, @serial, @recording_json, @format, @path, @bytes, @downloaded_at)
+     ON CONFLICT (key) DO UPDATE SET account_id = excluded.account_id, serial = excluded.serial,
+       recording_json = excluded.recording_json, format = excluded.format, path = excluded.path,
+       bytes = excluded.bytes, downloaded_at = excluded.downloaded_at`,
+  );
+  const allItems = db.prepare<[], LibraryRow>('SELECT * FROM audio_library ORDER BY downloaded_at DESC, key');
+  const itemsOf = db.prepare<[string], LibraryRow>(
+    'SELECT * FROM audio_library WHERE serial = ? ORDER BY downloaded_at DESC, key',
+  );
+  const item = db.prepare<[string], LibraryRow>('SELECT * FROM audio_library WHERE key = ?');
+  const removeItem = db.prepare('DELETE FROM audio_library WHERE key = ?');
+  const getSetting = db.prepare<[string], { value: string }>(
+    'SELECT value FROM audio_settings WHERE name = ?',
+  );
+  const putSetting = db.prepare(
+    `INSERT INTO audio_settings (name, value) VALUES (?, ?)
+     ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+  );
+
+  function updateDownload(id: string, change: DownloadChange): void {
+    const keys = Object.keys(change).filter((key) => CHANGEABLE.has(key));
+    if (keys.length === 0) return;
+    db.prepare(`UPDATE audio_downloads SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run(
+      {
+        ...change,
+        id,
+      },
+    );
+  }
+
+  const insertAll = db.transaction((rows: readonly DownloadRow[]) => {
+    for (const row of rows) insert.run(row);
+  });
+  const finishTx = db.transaction((id: string, libraryRow: LibraryRow, change: DownloadChange) => {
+    upsertItem.run(libraryRow);
+    updateDownload(id, change);
+  });
+
+  return {
+    insertDownloads: (rows) => insertAll(rows),
+    updateDownload,
+    download: (id) => byId.get(id),
+    latestForKey: (key) => byKey.get(key),
+    activeDownloads: () => active.all(),
+    downloads: () => [...active.all(), ...finished.all(KEEP_FINISHED_DOWNLOADS)],
+    requeueInterrupted: () => void requeue.run(),
+    pruneFinished: () => void prune.run(KEEP_FINISHED_DOWNLOADS),
+    finish: (id, libraryRow, change) => finishTx(id, libraryRow, change),
+    library: (serial) => (serial === undefined ? allItems.all() : itemsOf.all(serial)),
+    libraryItem: (key) => item.get(key),
+    removeLibraryItem: (key) => void removeItem.run(key),
+    setting: (name) => getSetting.get(name)?.value ?? null,
+    setSetting: (name, value) => void putSetting.run(name, value),
+  };
+}
