@@ -124,7 +124,8 @@ function wireEvent(context: DataContext, instrument: DemoInstrument, event: Nois
   return {
     type: 'Noise',
     name: event.trigger.name,
-    level: event.trigger.level,
+    // A manual trigger has no level of its own: the service gives what the instrument measured.
+    level: event.trigger.manual ? (levels.overall[0] as number) : event.trigger.level,
     startTime: formatServiceTime(event.startSec * 1000),
     endTime: formatServiceTime(event.endSec * 1000),
     audioTime: audio ? formatServiceTime((event.startSec - AUDIO_PRE_SEC) * 1000) : null,
