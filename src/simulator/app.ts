@@ -7,6 +7,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { API_KEY_HEADER, SERVICE_ERROR_CODES } from '../shared/service/limits';
 import { DEMO_ENDPOINTS, ENDPOINTS, type EndpointRule, type Scope } from '../shared/service/scopes';
 import { actionRoutes } from './actions';
+import { AudioService, audioRoutes } from './audio/routes';
 import { KeyRateLimiter, missingScopes, resolveDemoKeys, resolveKeyAccounts } from './auth';
 import { DataContext } from './data/context';
 import { dataRoutes } from './data/routes';
@@ -142,12 +143,14 @@ export function createDemo(options: DemoServiceOptions = {}): Demo {
     timing: options.webhookTiming,
     log: options.log,
   });
+  const audio = new AudioService(context, options.audio ?? {});
   // One table per area.
   const handlers = mergeRouteTables([
     instrumentRoutes(state),
     actionRoutes(state),
     healthDataRoutes(state),
     dataRoutes(context),
+    audioRoutes(context, audio),
     webhookRoutes(webhooks, {
       accounts,
       isKnownSerial: (serial) => state.instruments.has(serial),

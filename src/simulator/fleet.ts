@@ -264,8 +264,12 @@ function subscriptionFor(
       : type === 'Vibration'
         ? random.pick<SubscriptionTier>(['Standard', 'Storage'])
         : random.pick<SubscriptionTier>(['Standard', 'Pro', 'Pro', 'Track', 'Storage']);
-  const audio = type === 'Noise' && (tier === 'Pro' || tier === 'Track') && random.chance(0.6);
-  return { status, tier, addons: audio ? ['Audio'] : [] };
+  // Audio recording comes with the Pro and Track tiers of noise monitors. (It once came with 60 % of
+  // them: the draw is still made, so the fleet's random stream, and every later serial, name and
+  // position, stays as it was; with the draw, the default fleet had one audio instrument, offline.)
+  const audioTier = type === 'Noise' && (tier === 'Pro' || tier === 'Track');
+  if (audioTier) random.chance(0.6);
+  return { status, tier, addons: audioTier ? ['Audio'] : [] };
 }
 
 const slug = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-');
@@ -349,6 +353,15 @@ export function generateDemoFleet(seed: number, nowMs: number): DemoInstrument[]
   const online = fleet.filter((instrument) => instrument.condition.online);
   if (online.every((instrument) => instrument.condition.measuring)) {
     random.pick(online).condition.measuring = false;
+  }
+
+  // Always show audio recordings: when no noise monitor drew a Pro or Track tier, one that is
+  // recording now is upgraded to Pro with the Audio add-on (no draw, so the stream is unchanged).
+  const noise = fleet.filter((instrument) => instrument.wire.type === 'Noise');
+  if (!noise.some((instrument) => instrument.wire.subscription.addons?.includes('Audio'))) {
+    const recording = noise.find((i) => i.condition.measuring && i.wire.subscription.status === 'Active');
+    const chosen = (recording ?? noise[0]) as DemoInstrument;
+    chosen.wire.subscription = { ...chosen.wire.subscription, tier: 'Pro', addons: ['Audio'] };
   }
 
   // The last calibration and SIC are the newest records of each instrument's generated history

@@ -13,6 +13,7 @@ export {
   DEMO_BASE_PATH,
   WEBHOOK_DELIVERY_MODES,
   type DemoActionControl,
+  type DemoAudioOptions,
   type DemoFaultOptions,
   type DemoServiceOptions,
   type DemoWebhookControl,

@@ -52,12 +52,46 @@ export interface DemoServiceOptions {
   webhookDelivery?: WebhookDeliveryMode;
   /** Delivery and trigger timing; by default the interface's, multiplied by `timeScale`. */
   webhookTiming?: DemoWebhookTiming;
+  /** Audio downloads: byte ranges, interrupted downloads, a long recording (see DemoAudioOptions). */
+  audio?: DemoAudioOptions;
   /**
    * Receives what the demo service would tell a person: the e-mails the real service sends to
    * the owner of a failing webhook. Default: nowhere (tests read them with `webhooks.emails()`);
    * the CLI prints them.
    */
   log?: (line: string) => void;
+}
+
+/**
+ * How the audio endpoints (`/data/audio/{id}`, `/data/events/audio/{id}`) answer, for testing
+ * downloads. By default they answer byte ranges and never fail.
+ */
+export interface DemoAudioOptions {
+  /**
+   * Answer `Range: bytes=…` requests: `Accept-Ranges: bytes` on every answer, 206 with
+   * `Content-Range` for one satisfiable range (`a-b`, `a-`, `-n`; `If-Range` with the answer's
+   * `ETag`), 416 past the end. Default true. False: `Range` is ignored, every answer is 200 with
+   * the whole file and no `Accept-Ranges`, as a server that cannot resume.
+   */
+  ranges?: boolean;
+  /**
+   * Close the connection after sending this many body bytes of each audio answer (200 or 206)
+   * that is longer, as a download interrupted by the network. Default: never.
+   */
+  cutAfterBytes?: number;
+  /**
+   * With `cutAfterBytes`: cut only the first answer for each recording and format; later ones
+   * (a resume, a retry) arrive whole. Default false: every answer longer than the limit is cut.
+   */
+  cutOnce?: boolean;
+  /**
+   * Add one long recording, for download benchmarks: its WAV is at least this many bytes
+   * (16 kHz 16-bit mono: 200 MB is about 1 h 44 min; at most a WAV file's 4 GiB). It belongs to
+   * the fleet's first instrument with the Audio add-on, ends at the start of the hour the
+   * service started in, and is listed by `GET /data/audio` as a manual trigger (5 s in from each
+   * end). It is no event's audio. Default: none.
+   */
+  longRecordingBytes?: number;
 }
 
 export type WebhookDeliveryMode = 'any' | 'loopbackOnly';

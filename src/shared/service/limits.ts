@@ -23,6 +23,8 @@ export const SERVICE_ERROR_CODES = {
   invalidParam: 'InvalidParam',
   /** Not documented for the real service: the demo service's 501 for an endpoint it does not serve yet. */
   notImplemented: 'NotImplemented',
+  /** Not documented for the real service: the demo service's 416 for a byte range past the end of audio. */
+  rangeNotSatisfiable: 'RangeNotSatisfiable',
 } as const;
 
 /** The header that carries the API key. */

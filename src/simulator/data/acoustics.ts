@@ -119,17 +119,37 @@ export function shapeLevels(params: ShapeParams, tilt = 0): Float64Array {
 /** Road traffic at a receptor: most energy at 50–125 Hz, A-weighted peak near 1 kHz. */
 export const TRAFFIC: ShapeParams = { peak: 63, low: 9, high: 2.5, roll: 2500, rollSlope: 3 };
 
-/** Sources of loud events, each with a name a field engineer would recognise. */
-export const EVENT_SOURCES: readonly { name: string; shape: ShapeParams }[] = [
-  { name: 'HGV pass-by', shape: { peak: 50, low: 10, high: 3.5, roll: 2000, rollSlope: 3 } },
-  { name: 'motorcycle', shape: { peak: 125, low: 9, high: 2, roll: 3000, rollSlope: 3 } },
-  { name: 'aircraft', shape: { peak: 100, low: 8, high: 3, roll: 1500, rollSlope: 5 } },
+/**
+ * Sources of events, each with a name a field engineer would recognise: loud ones that set off a
+ * level trigger, and what makes someone on site press the manual trigger (a barking dog).
+ */
+export const EVENT_SOURCES: readonly { name: string; shape: ShapeParams; trigger: 'level' | 'manual' }[] = [
+  {
+    name: 'HGV pass-by',
+    shape: { peak: 50, low: 10, high: 3.5, roll: 2000, rollSlope: 3 },
+    trigger: 'level',
+  },
+  { name: 'motorcycle', shape: { peak: 125, low: 9, high: 2, roll: 3000, rollSlope: 3 }, trigger: 'level' },
+  { name: 'aircraft', shape: { peak: 100, low: 8, high: 3, roll: 1500, rollSlope: 5 }, trigger: 'level' },
   {
     name: 'siren',
     shape: { peak: 125, low: 9, high: 3, roll: 2500, rollSlope: 3, tone: { f: 1000, gain: 22 } },
+    trigger: 'level',
   },
-  { name: 'breaker', shape: { peak: 500, low: 6, high: 1.5, roll: 4000, rollSlope: 4 } },
+  { name: 'breaker', shape: { peak: 500, low: 6, high: 1.5, roll: 4000, rollSlope: 4 }, trigger: 'level' },
+  {
+    name: 'dog barking',
+    shape: { peak: 630, low: 12, high: 4, roll: 3000, rollSlope: 4, tone: { f: 500, gain: 8 } },
+    trigger: 'manual',
+  },
 ];
+
+/** Indices of the sources of level-triggered events, in order (the first five). */
+export const LEVEL_EVENT_SOURCES: readonly number[] = EVENT_SOURCES.flatMap((source, i) =>
+  source.trigger === 'level' ? [i] : [],
+);
+/** The source of manually triggered events. */
+export const MANUAL_EVENT_SOURCE = EVENT_SOURCES.findIndex((source) => source.trigger === 'manual');
 
 export const EVENT_SOURCE_WEIGHTS: readonly SpectrumWeights[] = EVENT_SOURCES.map((source) =>
   spectrumWeights(shapeLevels(source.shape)),

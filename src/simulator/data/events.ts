@@ -1,7 +1,7 @@
 /**
- * Noise events, their time history and the audio recording list. Events come from the same
- * model as the noise data, so each one shows in the time history at its time; instruments with
- * the Audio add-on record audio around every event (5 s before and after the trigger).
+ * Noise events and their time history. Events come from the same model as the noise data, so
+ * each one shows in the time history at its time; instruments with the Audio add-on record audio
+ * around every event (5 s before and after the trigger: the recordings are in ../audio).
  */
 import { DATA_ENDPOINT_LIMITS, SERVICE_ERROR_CODES } from '../../shared/service/limits';
 import { formatServiceTime } from '../../shared/service/time';
@@ -26,8 +26,8 @@ import { failureResponse, parseDataQuery } from './params';
 import { blockTimes, sampleBlocks, type Channel } from './timehistory';
 
 /** Audio recorded before the trigger starts and after it ends (s). */
-const AUDIO_PRE_SEC = 5;
-const AUDIO_POST_SEC = 5;
+export const AUDIO_PRE_SEC = 5;
+export const AUDIO_POST_SEC = 5;
 /** Event time history: 100 ms samples from 5 s before to 5 s after the event. */
 const EVENT_TH_PERIOD_MS = 100;
 const EVENT_TH_MARGIN_SEC = 5;
@@ -37,7 +37,9 @@ const round1 = (value: number): number => Math.round(value * 10) / 10;
 export const hasAudio = (instrument: DemoInstrument): boolean =>
   instrument.wire.type === 'Noise' && (instrument.wire.subscription.addons ?? []).includes('Audio');
 
-const encode = (text: string): string => Buffer.from(text, 'utf8').toString('base64url');
+/** The readable part of an event id: base64url of `serial:startSec`. */
+export const encodeIdPart = (text: string): string => Buffer.from(text, 'utf8').toString('base64url');
+const encode = encodeIdPart;
 const decode = (id: string): string => Buffer.from(id, 'base64url').toString('utf8');
 
 export const timeHistoryId = (event: NoiseEvent): string =>
@@ -124,7 +126,8 @@ function wireEvent(context: DataContext, instrument: DemoInstrument, event: Nois
   return {
     type: 'Noise',
     name: event.trigger.name,
-    level: event.trigger.level,
+    // A manual trigger has no level of its own: the service gives what the instrument measured.
+    level: event.trigger.manual ? (levels.overall[0] as number) : event.trigger.level,
     startTime: formatServiceTime(event.startSec * 1000),
     endTime: formatServiceTime(event.endSec * 1000),
     audioTime: audio ? formatServiceTime((event.startSec - AUDIO_PRE_SEC) * 1000) : null,
@@ -205,25 +208,6 @@ export function eventRoutes(context: DataContext): RouteTable {
         })),
       }));
       return c.json(records);
-    },
-
-    'GET /data/audio': (c) => {
-      const query = parseDataQuery(c, state, DATA_ENDPOINT_LIMITS.audio);
-      if (!query.ok) return failureResponse(c, query);
-      const { startMs, endMs } = query.value;
-      const recordings = query.value.instruments.filter(hasAudio).flatMap((instrument) => {
-        const key = context.noiseModel(instrument).key;
-        return eventsInRange(context, instrument, startMs, endMs).map((event) => ({
-          id: audioId(event, key),
-          instrument: instrument.wire.serialNumber,
-          startTime: formatServiceTime((event.startSec - AUDIO_PRE_SEC) * 1000),
-          endTime: formatServiceTime((event.endSec + AUDIO_POST_SEC) * 1000),
-          triggerStartTime: formatServiceTime(event.startSec * 1000),
-          triggerEndTime: formatServiceTime(event.endSec * 1000),
-          triggerName: event.trigger.name,
-        }));
-      });
-      return c.json(recordings);
     },
   };
 }

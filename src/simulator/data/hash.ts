@@ -103,6 +103,8 @@ export const STREAM = {
   eventShape: 24,
   eventPeakAt: 25,
   eventTrigger: 26,
+  manualEvent: 27,
+  audio: 90,
   weather: 30,
   particulates: 40,
   gases: 50,

@@ -4,7 +4,9 @@
  * - background road traffic: a diurnal profile (quiet nights, ~45 dB LAeq at 3 am; 65–70 dB in
  *   the day; quieter weekends) plus day-to-day and minute-to-minute wandering;
  * - loud events (HGVs, motorcycles, aircraft, sirens, breakers) a few times an hour by day and
- *   rarely at night, added energetically to the background;
+ *   rarely at night, added energetically to the background; they set off a level trigger;
+ * - now and then by day, a dog barking near the instrument, which someone on site marks with the
+ *   manual trigger (about one a day);
  * - below one second, each second is split into ten 100 ms samples by one of a table of
  *   patterns normalised so that their energetic mean is exactly the 1 s level, and which also
  *   carry the F/S/I maxima and peaks. So every coarser value is derived from finer ones.
@@ -13,8 +15,9 @@
  */
 import {
   BAND_COUNT,
-  EVENT_SOURCES,
   EVENT_SOURCE_WEIGHTS,
+  LEVEL_EVENT_SOURCES,
+  MANUAL_EVENT_SOURCE,
   THIRD_OCTAVE_CENTRES,
   TRAFFIC,
   shapeLevels,
@@ -76,8 +79,16 @@ export function createPatterns(key: number): SubsecondPatterns {
 
 export interface Trigger {
   name: string;
+  /** The level the trigger fires at (dB); a manual trigger has none (0). */
   level: number;
+  /** Pressed by someone on site rather than set off by a level. */
+  manual?: boolean;
 }
+
+/** The trigger of the events someone on site marks by hand. */
+export const MANUAL_TRIGGER: Trigger = { name: 'Manual trigger', level: 0, manual: true };
+/** Chance that someone presses the manual trigger in a given daytime hour. */
+const MANUAL_CHANCE = 0.06;
 
 export interface NoiseEvent {
   serial: string;
@@ -206,7 +217,9 @@ export class NoiseModel {
       if (u > 0.995) peakLevel += 25;
       const trigger = [...this.triggers].reverse().find((t) => peakLevel >= t.level + 3) ?? base;
       const peakSec = startSec + Math.round(length * between(this.key, STREAM.eventPeakAt, n, 0.25, 0.75));
-      const source = Math.floor(unit(this.key, STREAM.eventShape, n) * EVENT_SOURCES.length);
+      const source = LEVEL_EVENT_SOURCES[
+        Math.floor(unit(this.key, STREAM.eventShape, n) * LEVEL_EVENT_SOURCES.length)
+      ] as number;
       events.push({
         serial: this.serial,
         startSec,
@@ -217,9 +230,33 @@ export class NoiseModel {
         source,
       });
     }
+    // From their own stream, so the level-triggered events are the same with or without them.
+    const manual = daytime ? this.manualEventOfHour(h) : null;
+    if (manual && !events.some((event) => event.startSec === manual.startSec)) {
+      events.push(manual);
+    }
     if (this.eventCache.size > 20_000) this.eventCache.clear();
     this.eventCache.set(h, events);
     return events;
+  }
+
+  /** A dog barking for 15–45 s, 62–74 dB(A) at its loudest, marked with the manual trigger; or null. */
+  private manualEventOfHour(h: number): NoiseEvent | null {
+    if (unit(this.key, STREAM.manualEvent, h * 8) >= MANUAL_CHANCE) return null;
+    const startSec = h * 3600 + Math.floor(unit(this.key, STREAM.manualEvent, h * 8 + 1) * 3540);
+    const length = 15 + Math.floor(unit(this.key, STREAM.manualEvent, h * 8 + 2) * 31);
+    const peakLevel = between(this.key, STREAM.manualEvent, h * 8 + 3, 62, 74);
+    const peakSec =
+      startSec + Math.round(length * between(this.key, STREAM.manualEvent, h * 8 + 4, 0.3, 0.7));
+    return {
+      serial: this.serial,
+      startSec,
+      endSec: startSec + length,
+      peakSec,
+      peakLevel,
+      trigger: MANUAL_TRIGGER,
+      source: MANUAL_EVENT_SOURCE,
+    };
   }
 
   /** Whether every grid interval an event touches was recorded. */

@@ -47,7 +47,15 @@ import {
   type IntervalValues,
   type ValueSpec,
 } from './noise-values';
-import { failureResponse, invalid, listParam, parseDataQuery, parsePeriod, type Parsed } from './params';
+import {
+  failureResponse,
+  invalid,
+  listParam,
+  parseChoice,
+  parseDataQuery,
+  parsePeriod,
+  type Parsed,
+} from './params';
 import { blockTimes, sampleBlocks, type Channel, type WireBlockTimes } from './timehistory';
 
 const isNoiseInstrument = (instrument: DemoInstrument): boolean => instrument.wire.type === 'Noise';
@@ -79,23 +87,6 @@ export function parseNoiseValues(
 const DEFAULT_CANONICAL = new Map<string, NoiseValueName>(
   NOISE_MEASUREMENT_VALUES.map((name) => [name.toLowerCase(), name]),
 );
-
-function parseChoice<T extends string>(
-  c: Context,
-  name: string,
-  allowed: readonly T[],
-  fallback: T,
-): Parsed<T> {
-  const text = c.req.query(name);
-  if (text === undefined || text.trim() === '') return { ok: true, value: fallback };
-  const match = allowed.find((option) => option.toLowerCase() === text.trim().toLowerCase());
-  if (match === undefined) {
-    return invalid(
-      `The query parameter ${name} ("${text.slice(0, 40)}") must be one of ${allowed.join(', ')}.`,
-    );
-  }
-  return { ok: true, value: match };
-}
 
 /** Measurement slots of `periodMs` overlapping the range, with the 15-minute grid intervals each spans. */
 function* measurementSlots(

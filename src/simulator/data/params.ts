@@ -139,3 +139,21 @@ export function parseDataQuery(c: Context, state: DemoState, limit: DataEndpoint
   if (!instruments.ok) return instruments;
   return { ok: true, value: { ...range.value, instruments: instruments.value } };
 }
+
+/** A choice among `allowed`, letter case forgiven; `fallback` when absent or blank. */
+export function parseChoice<T extends string>(
+  c: Context,
+  name: string,
+  allowed: readonly T[],
+  fallback: T,
+): Parsed<T> {
+  const text = c.req.query(name);
+  if (text === undefined || text.trim() === '') return { ok: true, value: fallback };
+  const match = allowed.find((option) => option.toLowerCase() === text.trim().toLowerCase());
+  if (match === undefined) {
+    return invalid(
+      `The query parameter ${name} ("${text.slice(0, 40)}") must be one of ${allowed.join(', ')}.`,
+    );
+  }
+  return { ok: true, value: match };
+}

@@ -28,7 +28,7 @@ describe('noise events', () => {
     expect(events.length).toBeGreaterThan(20);
     for (const event of events) {
       expect(event.type).toBe('Noise');
-      expect(event.name).toMatch(/LAeq > \d+ dB/);
+      expect(event.name).toMatch(/^(.*LAeq > \d+ dB|Manual trigger)$/);
       expect(Date.parse(event.startTime)).toBeGreaterThanOrEqual(START);
       expect(Date.parse(event.startTime)).toBeLessThan(START + 2 * DAY);
       expect(Date.parse(event.endTime)).toBeGreaterThan(Date.parse(event.startTime));
@@ -93,6 +93,31 @@ describe('noise events', () => {
       expect(Date.parse(recording.endTime)).toBeGreaterThan(Date.parse(event.endTime));
     });
     for (const event of events.filter((e) => e.audioId === null)) expect(event.audioTime).toBeNull();
+  });
+
+  it('include manual triggers by day, with the level the instrument measured', () => {
+    const manual = events.filter((e) => e.name === 'Manual trigger');
+    expect(manual.length).toBeGreaterThan(0);
+    for (const event of manual) {
+      expect(event.level).toBe(event.overall[0]);
+      const hour = new Date(event.startTime).getUTCHours();
+      expect(hour).toBeGreaterThanOrEqual(7);
+      expect(hour).toBeLessThan(22);
+    }
+    expect(events.some((e) => e.name !== 'Manual trigger')).toBe(true);
+  });
+
+  it('come with audio on every noise instrument with the Audio add-on, level and manual triggers alike', async () => {
+    const audio = fleet.noise.filter((i) => i.subscription.addons?.includes('Audio'));
+    // Pro and Track noise monitors record audio: QT930998 (recording now), QT570913, QT882792.
+    expect(audio.map((i) => i.serialNumber).sort()).toEqual(['QT570913', 'QT882792', 'QT930998']);
+    const recordings = (await get<Recording[]>(`/data/audio?${range}`)).body;
+    for (const instrument of audio) {
+      expect(recordings.filter((r) => r.instrument === instrument.serialNumber).length).toBeGreaterThan(5);
+    }
+    const names = new Set(recordings.map((r) => r.triggerName));
+    expect(names.has('Manual trigger')).toBe(true);
+    expect([...names].some((name) => /LAeq > \d+ dB/.test(name))).toBe(true);
   });
 
   it('are the same on every call', async () => {
