@@ -20,6 +20,7 @@ import {
   DEMO_BASE_PATH,
   type DemoActionControl,
   type DemoServiceOptions,
+  type DemoAudioControl,
   type DemoWebhookControl,
 } from './options';
 import { releaseActions } from './health-state';
@@ -110,6 +111,7 @@ export interface Demo {
   app: Hono;
   actions: DemoActionControl;
   webhooks: DemoWebhookControl;
+  audio: DemoAudioControl;
   /** Stops the webhook checks, deliveries and retries (the app itself holds nothing open). */
   close(): Promise<void>;
 }
@@ -181,5 +183,11 @@ export function createDemo(options: DemoServiceOptions = {}): Demo {
   app.onError((error, c) =>
     errorResponse(c, 500, 'InternalError', `The demo service failed: ${error.message}`),
   );
-  return { app, actions, webhooks: webhooks.control, close: () => webhooks.close() };
+  return {
+    app,
+    actions,
+    webhooks: webhooks.control,
+    audio: { release: () => audio.release() },
+    close: () => webhooks.close(),
+  };
 }

@@ -92,6 +92,18 @@ export interface DemoAudioOptions {
    * end). It is no event's audio. Default: none.
    */
   longRecordingBytes?: number;
+  /**
+   * Pause every audio answer after this many body bytes until the test calls
+   * `audio.release()`, so a test that looks at a download "under way" never races the clock.
+   * Default: never.
+   */
+  holdAfterBytes?: number;
+}
+
+/** Releasing audio answers held by `audio.holdAfterBytes`, for tests. */
+export interface DemoAudioControl {
+  /** Lets every held answer, and every later one, go on to the end. */
+  release(): void;
 }
 
 export type WebhookDeliveryMode = 'any' | 'loopbackOnly';
@@ -165,6 +177,8 @@ export interface RunningDemoService {
   actions: DemoActionControl;
   /** Triggers, deliveries and e-mails of webhooks, for tests. */
   webhooks: DemoWebhookControl;
+  /** Releasing held audio answers, for tests. */
+  audio: DemoAudioControl;
   /**
    * Stops listening, closes open (including keep-alive) connections, and stops every webhook
    * check, delivery and pending retry.

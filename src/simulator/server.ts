@@ -13,7 +13,7 @@ export async function startDemoService(options: DemoServiceOptions = {}): Promis
     throw new RangeError(`The port must be an integer from 0 to 65535, not ${requestedPort}.`);
   }
   const { keys, defaultKey } = resolveDemoKeys(options.keys);
-  const { app, actions, webhooks, close: stopWebhooks } = createDemo(options);
+  const { app, actions, webhooks, audio, close: stopWebhooks } = createDemo(options);
   // Leave the process's global Request/Response alone: tests run the client in the same process.
   const server = createServer(getRequestListener(app.fetch, { overrideGlobalObjects: false }));
 
@@ -35,6 +35,7 @@ export async function startDemoService(options: DemoServiceOptions = {}): Promis
     defaultKey,
     actions,
     webhooks,
+    audio,
     close() {
       closing ??= Promise.all([
         stopWebhooks(),

@@ -65,9 +65,12 @@ class Recent<V> {
 
 /** Checks the audio options, as they may come from plain JavaScript or the command line. */
 export function checkAudioOptions(options: DemoAudioOptions = {}): DemoAudioOptions {
-  const { cutAfterBytes, longRecordingBytes } = options;
+  const { cutAfterBytes, longRecordingBytes, holdAfterBytes } = options;
   if (cutAfterBytes !== undefined && (!Number.isSafeInteger(cutAfterBytes) || cutAfterBytes < 0)) {
     throw new RangeError(`audio.cutAfterBytes must be a whole number of bytes, not ${cutAfterBytes}.`);
+  }
+  if (holdAfterBytes !== undefined && (!Number.isSafeInteger(holdAfterBytes) || holdAfterBytes < 0)) {
+    throw new RangeError(`audio.holdAfterBytes must be a whole number of bytes, not ${holdAfterBytes}.`);
   }
   if (
     longRecordingBytes !== undefined &&
@@ -88,10 +91,12 @@ export class AudioService {
   private readonly scores = new Recent<Score>(CACHED_FILES);
   /** Recording + format of the answers already cut (`cutOnce`). */
   private readonly cut = new Set<string>();
+  /** Resolves when the test releases held answers (`holdAfterBytes`); null once released. */
+  private held: { released: Promise<void>; release: () => void } | null = null;
 
   constructor(
     context: DataContext,
-    readonly options: DemoAudioOptions,
+    public options: DemoAudioOptions,
   ) {
     checkAudioOptions(options);
     this.recordings = new AudioRecordings(context, {
@@ -117,6 +122,28 @@ export class AudioService {
     });
     file.catch(() => this.files.delete(key));
     return file;
+  }
+
+  /**
+   * Where answers pause until released (`holdAfterBytes`), with the promise they wait on; null
+   * when they do not (never held, or released).
+   */
+  holdAt(): { at: number; released: Promise<void> } | null {
+    const at = this.options.holdAfterBytes;
+    if (at === undefined) return null;
+    if (this.held === null) {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      this.held = { released, release };
+    }
+    return { at, released: this.held.released };
+  }
+
+  /** Lets every held answer go on, and the later ones not pause at all. */
+  release(): void {
+    this.options = { ...this.options, holdAfterBytes: undefined };
+    this.held?.release();
+    this.held = null;
   }
 
   /** Where to cut an answer of `length` bytes, or null to send it whole. */
@@ -148,11 +175,19 @@ function bodyStream(
   chunks: Generator<Uint8Array>,
   cutAt: number | null,
   node: Partial<HttpBindings> | undefined,
+  hold: { at: number; released: Promise<void> } | null = null,
 ): ReadableStream<Uint8Array> {
   let sent = 0;
   let stop: (() => void) | null = null;
+  /** The rest of a chunk a hold stopped short of. */
+  let pending: Uint8Array | null = null;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      // Held part-way until the test releases it (`holdAfterBytes`).
+      if (hold !== null && sent >= hold.at) {
+        await hold.released;
+        hold = null;
+      }
       if (cutAt !== null && sent >= cutAt) {
         chunks.return(undefined);
         if (node?.incoming && node.outgoing) {
@@ -167,15 +202,22 @@ function bodyStream(
         );
         return;
       }
-      const next = chunks.next();
-      if (next.done) {
-        controller.close();
-        return;
+      let value = pending;
+      pending = null;
+      if (value === null) {
+        const next = chunks.next();
+        if (next.done) {
+          controller.close();
+          return;
+        }
+        value = next.value;
       }
-      const chunk =
-        cutAt !== null && sent + next.value.length > cutAt
-          ? next.value.subarray(0, cutAt - sent)
-          : next.value;
+      const limit = Math.min(cutAt ?? Infinity, hold?.at ?? Infinity);
+      const chunk = sent + value.length > limit ? value.subarray(0, limit - sent) : value;
+      // What a hold stops short of is sent after the release; what a cut stops short of, never.
+      if (chunk.length < value.length && (cutAt === null || sent + chunk.length < cutAt)) {
+        pending = value.subarray(chunk.length);
+      }
       sent += chunk.length;
       controller.enqueue(chunk);
     },
@@ -220,7 +262,12 @@ async function answer(c: Context, service: AudioService, id: string, eventsOnly:
   const status = range.kind === 'range' ? 206 : 200;
   if (c.req.method === 'HEAD') return new Response(null, { status, headers });
   const node = c.env as Partial<HttpBindings> | undefined;
-  const body = bodyStream(file.chunks(start, end), service.cutAt(recording, format.value, end - start), node);
+  const body = bodyStream(
+    file.chunks(start, end),
+    service.cutAt(recording, format.value, end - start),
+    node,
+    service.holdAt(),
+  );
   return new Response(body, { status, headers });
 }
 

@@ -6,6 +6,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createDemo,
   createDemoApp,
   DEFAULT_DEMO_KEY,
   startDemoService,
@@ -261,6 +262,41 @@ describe('audio option cutAfterBytes', () => {
     });
     expect(response.status).toBe(200);
     await expect(response.arrayBuffer()).rejects.toThrow(/cut the download after 1000 bytes/);
+  });
+});
+
+describe('audio option holdAfterBytes', () => {
+  it('pauses every answer after that many bytes until released, then sends the rest, whole', async () => {
+    const whole = (await demo.bytes(path(recording, 'WAV'))).body;
+    const held = createDemo({ now: () => NOW, audio: { holdAfterBytes: 5_000 } });
+    const response = await held.app.request(`/v1${path(recording, 'WAV')}`, {
+      headers: { 'X-Api-Key': DEFAULT_DEMO_KEY },
+    });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    let received = 0;
+    const parts: Uint8Array[] = [];
+    while (received < 5_000) {
+      const { value } = await reader.read();
+      parts.push(value!);
+      received += value!.length;
+    }
+    expect(received).toBe(5_000);
+    // Nothing more arrives while held (a machine too slow to send in 50 ms could only hide a
+    // failure here, never make one).
+    const next = reader.read();
+    let arrived = false;
+    void next.then(() => (arrived = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(arrived).toBe(false);
+    held.audio.release();
+    for (let chunk = await next; !chunk.done; chunk = await reader.read()) parts.push(chunk.value);
+    expect(sha256(concat(...parts))).toBe(sha256(whole));
+    // Released for good: a later answer is not held.
+    expect(
+      (await held.app.request(`/v1${path(recording, 'WAV')}`, { headers: { 'X-Api-Key': DEFAULT_DEMO_KEY } }))
+        .status,
+    ).toBe(200);
   });
 });
 
