@@ -201,6 +201,8 @@ export interface EventTimeHistory {
   range: TimeInterval | null;
   /** What of the answer could not be read (shown as gaps or left out): the answer is partial when any. */
   notes: string[];
+  /** Present when the service could not be reached: the history as read then, at this time. */
+  cachedAt?: number;
 }
 
 /** The answer to `data.export`: where the file went, or that the user chose not to save it. */

@@ -207,6 +207,8 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       options.chooseExportPath ?? exportsFolder(options.dataDir),
       events,
       () => settings.get().refreshCachedAfterMinutes,
+      local,
+      now,
     ),
     ...syncHandlers(accounts, access, local, syncProfiles),
     ...cacheHandlers(accounts, local),

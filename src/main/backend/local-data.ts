@@ -26,6 +26,7 @@ import type { EventHub } from './core/events';
 import type { NoticeBoard } from './core/notices';
 import { createSyncManager, type SyncManager } from './sync/sync-manager';
 import { createKnownFleets, type KnownFleets } from './instruments/known-fleet';
+import { createEventHistories, type EventHistories } from './data/event-histories';
 import { createAudioRecords, type AudioRecords } from './audio/audio-records';
 
 export interface LocalDataOptions {
@@ -46,6 +47,8 @@ export interface LocalData {
   syncs(): SyncManager;
   /** The last instrument list of each account that reached the service. */
   knownFleets(): KnownFleets;
+  /** Noise events' own time histories as last read. */
+  eventHistories(): EventHistories;
   /** The audio download queue, the library index and the downloads folder. */
   audio(): AudioRecords;
   /** Keeps a finished action: in the database, or in the journal when the database cannot take it. */
@@ -66,6 +69,7 @@ interface Parts {
   cache: CacheStore;
   syncs: SyncManager;
   knownFleets: KnownFleets;
+  eventHistories: EventHistories;
   audio: AudioRecords;
 }
 
@@ -94,6 +98,7 @@ export function openLocalData(options: LocalDataOptions): LocalData {
       records: createActionRecords(db),
       cache,
       knownFleets: createKnownFleets(db),
+      eventHistories: createEventHistories(db),
       audio: createAudioRecords(db),
       syncs: createSyncManager({
         db,
@@ -149,7 +154,9 @@ export function openLocalData(options: LocalDataOptions): LocalData {
     }
   }
 
-  function require<K extends 'records' | 'cache' | 'syncs' | 'knownFleets' | 'audio'>(part: K): Parts[K] {
+  function require<K extends 'records' | 'cache' | 'syncs' | 'knownFleets' | 'eventHistories' | 'audio'>(
+    part: K,
+  ): Parts[K] {
     if (parts === null) throw problem ?? new FieldDeskError('internal', 'The local database is unavailable.');
     return parts[part];
   }
@@ -186,6 +193,7 @@ export function openLocalData(options: LocalDataOptions): LocalData {
     cache: () => require('cache'),
     syncs: () => require('syncs'),
     knownFleets: () => require('knownFleets'),
+    eventHistories: () => require('eventHistories'),
     audio: () => require('audio'),
 
     keep(snapshot) {

@@ -180,6 +180,23 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 7,
+    name: 'noise event time histories',
+    up(db) {
+      // An event's own time history as last read, so an opened event — and the player following
+      // it — has its chart without signal too.
+      db.exec(`
+        CREATE TABLE event_histories (
+          account_id  TEXT NOT NULL,
+          id          TEXT NOT NULL,
+          fetched_at  INTEGER NOT NULL,
+          answer_json TEXT NOT NULL,
+          PRIMARY KEY (account_id, id)
+        ) STRICT;
+      `);
+    },
+  },
 ];
 
 /**

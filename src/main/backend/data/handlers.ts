@@ -8,9 +8,9 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { DataReadResult, DatasetQuery } from '../../../shared/data';
+import type { DataReadResult, DatasetQuery, SeriesChannel } from '../../../shared/data';
 import { eventMarks } from './event-marks';
-import { FieldDeskError } from '../../../shared/errors';
+import { FieldDeskError, isUnreachable, toErrorData } from '../../../shared/errors';
 import type { AccountState } from '../accounts/account-state';
 import type { HandlersOf } from '../core/handler-types';
 import { forChart } from './chart-view';
@@ -20,6 +20,7 @@ import type { EventHub } from '../core/events';
 import { channelLabel, withLabels } from './labels';
 import { channelFigures } from '../../../shared/series-figures';
 import type { ServiceAccess } from '../accounts/service-access';
+import type { LocalData } from '../local-data';
 import { dataRefetchAfterMs, type ReadThroughCache } from './read-through-cache';
 
 /** Where an export goes: the user's choice (a save dialog in the app), or null when they cancel. */
@@ -56,7 +57,17 @@ export function dataHandlers(
   events: EventHub,
   /** The user's "Refresh cached data older than N minutes", read at each request. */
   refreshCachedAfterMinutes: () => number,
+  local: LocalData,
+  now: () => number,
 ): HandlersOf<'data'> {
+  function storedHistory(accountId: string, id: string) {
+    try {
+      return local.eventHistories().get(accountId, id);
+    } catch {
+      return null; // No local database: the service's error stands.
+    }
+  }
+
   const readQuery = async (query: DatasetQuery, refresh = false) =>
     withLabels(
       await read(
@@ -99,8 +110,24 @@ export function dataHandlers(
     },
 
     'data.eventTimeHistory': async ({ id }) => {
-      const source = await access.dataSourceFor(accounts.requireActive());
-      const answer = await source.eventTimeHistory(id);
+      const account = accounts.requireActive();
+      let answer: { series: SeriesChannel[]; notes: string[] };
+      let cachedAt: number | undefined;
+      try {
+        const source = await access.dataSourceFor(account);
+        answer = await source.eventTimeHistory(id);
+        try {
+          local.eventHistories().save(account.id, id, answer, now());
+        } catch {
+          // Kept next time; the answer is shown regardless.
+        }
+      } catch (error) {
+        // Without the service, the history as last read (said so), else the reason.
+        const stored = isUnreachable(toErrorData(error)) ? storedHistory(account.id, id) : null;
+        if (stored === null) throw error;
+        answer = stored;
+        cachedAt = stored.fetchedAt;
+      }
       const series = answer.series.map((channel) => ({
         ...channel,
         label: channelLabel('noiseTimeHistory', channel.name),
@@ -111,7 +138,14 @@ export function dataHandlers(
       // Just past the last reading, so the last one is inside the range.
       const range = times.length === 0 ? null : { start: Math.min(...times), end: Math.max(...times) + 1 };
       const figures = range === null ? [] : series.map((channel) => channelFigures(channel, range));
-      return { id, series, figures, range, notes: answer.notes };
+      return {
+        id,
+        series,
+        figures,
+        range,
+        notes: answer.notes,
+        ...(cachedAt === undefined ? {} : { cachedAt }),
+      };
     },
 
     'data.monitorCurrent': async ({ serial }) => {
