@@ -26,7 +26,7 @@ import { dispatchRequest, type Envelope } from '../shared/ipc/contract';
 import type { EventChannel } from '../shared/ipc/channels';
 import type { FieldDeskErrorData } from '../shared/errors';
 import { encodeAnswer, FRAME_CONTENT_TYPE } from '../shared/ipc/binary-frame';
-import { HARNESS_AUDIO_PATH } from '../shared/audio';
+import { HARNESS_AUDIO_PATH, PLAYER_STYLE_HASH } from '../shared/audio';
 import { version } from '../../package.json';
 
 export interface HarnessOptions {
@@ -83,7 +83,7 @@ function pageCsp(hosts: readonly string[]): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
-    "style-src 'self'",
+    `style-src 'self' ${PLAYER_STYLE_HASH}`,
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",

@@ -3,7 +3,7 @@
  * (the Electron binary cannot run on our build machines).
  */
 
-import { AUDIO_SCHEME } from '../shared/audio';
+import { AUDIO_SCHEME, PLAYER_STYLE_HASH } from '../shared/audio';
 
 /** The renderer is served from this privileged custom scheme, giving it a real origin. */
 export const APP_SCHEME = 'app';
@@ -17,7 +17,9 @@ export const AUDIO_SCHEME_PRIVILEGES = {
   standard: true,
   secure: true,
   stream: true,
-  supportFetchAPI: false,
+  // The player draws the waveform and spectrogram from the file's bytes (wavesurfer.js fetches
+  // them); the scheme serves only library files by key, which the media element reads anyway.
+  supportFetchAPI: true,
   corsEnabled: false,
 } as const;
 export const APP_HOST = 'fielddesk';
@@ -25,16 +27,17 @@ export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 
 /**
  * Content-Security-Policy sent with every renderer response. The renderer makes no network
- * requests at all: everything goes through the preload facade to the main process. Media plays
- * only from the app and from the audio library's own scheme.
+ * requests at all: everything goes through the preload facade to the main process. Media plays,
+ * and is read for its waveform, only from the app and from the audio library's own scheme.
  */
 export const RENDERER_CSP = [
   "default-src 'none'",
   "script-src 'self'",
-  "style-src 'self'",
+  `style-src 'self' ${PLAYER_STYLE_HASH}`,
   "img-src 'self' data:",
   "font-src 'self'",
-  "connect-src 'none'",
+  // The library's scheme only: the waveform and spectrogram are drawn from its files.
+  `connect-src ${AUDIO_SCHEME}:`,
   `media-src 'self' ${AUDIO_SCHEME}:`,
   "base-uri 'none'",
   "form-action 'none'",

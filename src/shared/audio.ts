@@ -138,3 +138,10 @@ export function libraryKeyOfAudioUrl(url: string): string | null {
   }
   return isLibraryKey(key) ? key : null;
 }
+
+/**
+ * The one inline stylesheet the player needs: wavesurfer.js (8.0.1) puts its layout in a <style>
+ * in its shadow root. Allowed by this hash only — any other inline style stays refused — so a
+ * wavesurfer upgrade that changes it shows at once as a CSP error in the audio e2e test.
+ */
+export const PLAYER_STYLE_HASH = "'sha256-7Wn/5ghbhb9U5yM332FZpa4jDUilNGJdZ87eJ6XZFBA='";

@@ -71,22 +71,24 @@ describe('navigation and CSP', () => {
   it('allows no inline script, eval, remote connection or plugin', () => {
     expect(RENDERER_CSP).toContain("default-src 'none'");
     expect(RENDERER_CSP).toContain("script-src 'self'");
-    expect(RENDERER_CSP).toContain("connect-src 'none'");
+    // Connections only to the audio library's own scheme (the player reads a file's bytes).
+    expect(RENDERER_CSP).toContain('connect-src fielddesk-audio:;');
+    expect(RENDERER_CSP).not.toMatch(/connect-src[^;]*(https?:|\*|'self')/);
     expect(RENDERER_CSP).toContain("object-src 'none'");
     expect(RENDERER_CSP).not.toMatch(/unsafe-(inline|eval)/);
   });
 
-  it('lets media play from the app and the audio library scheme only, which cannot be fetched or bypass CSP', () => {
+  it('lets media play, and be read, from the app and the audio library scheme only, which cannot bypass CSP', () => {
     const media = RENDERER_CSP.split('; ').find((d) => d.startsWith('media-src'));
     expect(media).toBe("media-src 'self' fielddesk-audio:");
     const meta = /content="([^"]+)"/.exec(readFileSync('src/renderer/index.html', 'utf8'))?.[1] ?? '';
     expect(meta).toContain('media-src fielddesk-audio:;');
-    expect(meta).toContain("connect-src 'none'");
+    expect(meta).toContain('connect-src fielddesk-audio:;');
     expect(AUDIO_SCHEME_PRIVILEGES).toEqual({
       standard: true,
       secure: true,
       stream: true,
-      supportFetchAPI: false,
+      supportFetchAPI: true,
       corsEnabled: false,
     });
   });

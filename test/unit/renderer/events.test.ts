@@ -46,11 +46,13 @@ describe('events', () => {
       octave: [60.1, null, 55],
       timeHistoryId: 'th_1',
       hasAudio: true,
+      audioId: 'au_1',
     });
     expect(rows[0]).toMatchObject({
       trigger: 'Unnamed trigger',
       timeHistoryId: null,
       hasAudio: false,
+      audioId: null,
       overall: [],
     });
   });

@@ -12,6 +12,8 @@ export interface EventRow {
   octave: Array<number | null> | null;
   timeHistoryId: string | null;
   hasAudio: boolean;
+  /** The service's id of the event's audio (`/data/events/audio/{id}`), when it has audio. */
+  audioId: string | null;
 }
 
 /** A list cell ("58.2, 71.3, –"; the parser writes a missing item as "–") as numbers and gaps. */
@@ -38,6 +40,7 @@ export function eventRows(table: RecordTable): EventRow[] {
           octave: listOf(row['octave']),
           timeHistoryId: typeof id === 'string' && id !== '' ? id : null,
           hasAudio: typeof audio === 'string' && audio !== '',
+          audioId: typeof audio === 'string' && audio !== '' ? audio : null,
         },
       ];
     })

@@ -1,0 +1,76 @@
+/**
+ * features/audio — audio.recordings, .download, .downloads, .cancel, .library, .delete, .folder and
+ * .onProgress: this store, the recordings panel, the player and their pure logic (logic.ts).
+ * Downloads are followed through `audio.onProgress` and re-attached after a reload through
+ * `audio.downloads()`; a finished one reloads the library, which is what plays (offline too).
+ */
+import { defineStore } from 'pinia';
+import { computed, ref } from 'vue';
+import { api } from '../../api';
+import type { AudioFormat, DownloadSnapshot, LibraryItem, Recording } from '../../../../shared/audio';
+
+export const useAudioStore = defineStore('audio', () => {
+  const byId = ref<Record<string, DownloadSnapshot>>({});
+  const library = ref<LibraryItem[]>([]);
+  const folder = ref<string | null>(null);
+  let unsubscribe: (() => void) | null = null;
+  let started: Promise<void> | null = null;
+
+  const downloads = computed(() => Object.values(byId.value));
+  const active = computed(() =>
+    downloads.value.filter((d) => d.state === 'queued' || d.state === 'downloading'),
+  );
+
+  function apply(snapshot: DownloadSnapshot): void {
+    const current = byId.value[snapshot.id];
+    if (current !== undefined && current.updatedAt > snapshot.updatedAt) return;
+    byId.value = { ...byId.value, [snapshot.id]: snapshot };
+    // Finished just now: the file is in the library.
+    if (snapshot.state === 'done' && current?.state !== 'done') void loadLibrary();
+  }
+
+  async function loadLibrary(): Promise<void> {
+    library.value = await api.audio.library({});
+  }
+
+  /** Subscribes once, then loads: a progress event between the two is merged, not lost. */
+  function start(): Promise<void> {
+    unsubscribe ??= api.audio.onProgress(apply);
+    started ??= (async () => {
+      const [list, items, where] = await Promise.all([
+        api.audio.downloads(),
+        api.audio.library({}),
+        api.audio.folder(),
+      ]);
+      for (const snapshot of list) apply(snapshot);
+      library.value = items;
+      folder.value = where.path;
+    })().catch((failure: unknown) => {
+      started = null;
+      throw failure;
+    });
+    return started;
+  }
+
+  function stop(): void {
+    unsubscribe?.();
+    unsubscribe = null;
+    started = null;
+  }
+
+  /** Queues downloads; progress follows as events. Throws the backend's refusal. */
+  async function download(recordings: readonly Recording[], format: AudioFormat): Promise<void> {
+    for (const snapshot of await api.audio.download({ recordings: [...recordings], format })) apply(snapshot);
+  }
+
+  async function cancel(id: string): Promise<void> {
+    apply(await api.audio.cancel({ id }));
+  }
+
+  /** Deletes a recording from the library, and its file. */
+  async function remove(key: string): Promise<void> {
+    library.value = await api.audio.delete({ key });
+  }
+
+  return { byId, downloads, active, library, folder, start, stop, loadLibrary, download, cancel, remove };
+});

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import type { DownloadSnapshot, LibraryItem, Recording } from '../../../src/shared/audio';
+import {
+  downloadFraction,
+  downloadStatusText,
+  lengthText,
+  playableItem,
+  playheadText,
+  recordingStatus,
+  triggerSpanText,
+} from '../../../src/renderer/src/features/audio/logic';
+
+const T0 = Date.UTC(2026, 10, 23, 14, 2, 0);
+const recording: Recording = {
+  id: 'au_1',
+  source: 'recording',
+  serial: 'QT1',
+  start: T0,
+  end: T0 + 35_000,
+  triggerStart: T0 + 5_000,
+  triggerEnd: T0 + 30_000,
+  triggerName: 'Level over 65 dB(A)',
+};
+const download = (change: Partial<DownloadSnapshot>): DownloadSnapshot => ({
+  id: 'd1',
+  key: 'k1',
+  recording,
+  format: 'FLAC',
+  state: 'downloading',
+  bytes: 3_400_000,
+  total: 12_000_000,
+  rate: 2_100_000,
+  etaMs: 4_100,
+  resumed: 0,
+  restarted: 0,
+  error: null,
+  updatedAt: T0,
+  ...change,
+});
+const item = (change: Partial<LibraryItem>): LibraryItem => ({
+  key: 'k1',
+  recording,
+  format: 'FLAC',
+  fileName: 'QT1 2026-11-23 140200 Level over 65 dB(A).flac',
+  path: '/tmp/x.flac',
+  bytes: 12_000_000,
+  downloadedAt: T0,
+  ...change,
+});
+
+describe('recordings in words', () => {
+  it('says lengths and the trigger on the site clock', () => {
+    expect(lengthText(35_000)).toBe('35 s');
+    expect(lengthText(185_000)).toBe('3 min 5 s');
+    expect(lengthText(3_725_000)).toBe('1 h 2 min 5 s');
+    expect(triggerSpanText(recording, 'utc')).toBe('14:02:05 – 14:02:30 (25 s)');
+    expect(triggerSpanText({ ...recording, triggerStart: null }, 'utc')).toBeNull();
+    expect(playheadText(T0, 13.44, 'utc')).toBe('14:02:13.4');
+  });
+
+  it('says a download’s progress, never a full bar before the file is in place', () => {
+    expect(downloadStatusText(download({}))).toBe('3.4 MB of 12 MB · 2.1 MB/s · about 4 s left');
+    expect(downloadStatusText(download({ resumed: 1 }))).toMatch(/· resumed$/);
+    expect(downloadStatusText(download({ state: 'queued' }))).toBe('Waiting to download');
+    expect(
+      downloadStatusText(
+        download({
+          state: 'failed',
+          error: { code: 'forbidden', message: 'This key lacks data.audio:read.', retryable: false },
+        }),
+      ),
+    ).toBe('This key lacks data.audio:read.');
+    expect(downloadFraction(download({}))).toBeCloseTo(3.4 / 12);
+    expect(downloadFraction(download({ bytes: 12_000_000 }))).toBe(0.99);
+    expect(downloadFraction(download({ total: null }))).toBeNull();
+    expect(downloadFraction(download({ state: 'done' }))).toBe(1);
+  });
+
+  it('finds a recording in the library, else its newest download, per format', () => {
+    expect(recordingStatus(recording, 'FLAC', [download({})], [item({})]).kind).toBe('library');
+    const older = download({ id: 'old', state: 'failed', updatedAt: T0 - 1 });
+    const status = recordingStatus(recording, 'FLAC', [older, download({})], []);
+    expect(status.kind === 'download' && status.download.id).toBe('d1');
+    // Another format is not this one; an event's audio with the same id is not this recording.
+    expect(recordingStatus(recording, 'WAV', [download({})], [item({})]).kind).toBe('none');
+    expect(recordingStatus({ ...recording, source: 'event' }, 'FLAC', [], [item({})]).kind).toBe('none');
+    expect(playableItem(recording, 'WAV', [item({ format: 'OGG' })])?.format).toBe('OGG');
+  });
+});
