@@ -311,6 +311,36 @@ describe('audio downloads', () => {
     expect(await handlers['audio.library']({})).toHaveLength(3);
   });
 
+  it('gives recordings of the same name, downloading at the same time, names of their own', async () => {
+    const body = audioBody(512 * 1024);
+    const server = await startService({
+      body,
+      ranges: true,
+      answers: [
+        { kind: 'hold', at: 64 * 1024 },
+        { kind: 'hold', at: 64 * 1024 },
+      ],
+    });
+    const { handlers, events } = await startBackend(await tempDir(), server);
+    // Same instrument, start and trigger: the same readable name; different recordings.
+    const twins = [recording({ id: 'au_twin_1' }), recording({ id: 'au_twin_2' })];
+
+    const queued = await handlers['audio.download']({ recordings: twins, format: 'FLAC' });
+    await progressWhere(events, (s) => s.id === queued[0]!.id && s.bytes >= 64 * 1024);
+    await progressWhere(events, (s) => s.id === queued[1]!.id && s.bytes >= 64 * 1024);
+    server.release();
+    for (const snapshot of queued) {
+      expect(await progressWhere(events, finished(snapshot.id))).toMatchObject({ state: 'done' });
+    }
+
+    const items = await handlers['audio.library']({});
+    expect(items.map((item) => item.fileName).sort()).toEqual([
+      'QT100001 2026-11-23 091500 Level over 65 dB(A) (2).flac',
+      'QT100001 2026-11-23 091500 Level over 65 dB(A).flac',
+    ]);
+    for (const item of items) expect(sha256(await readFile(item.path))).toBe(server.sha256);
+  });
+
   it('queues each recording once and answers one already in the library at once', async () => {
     const body = audioBody(256 * 1024);
     const server = await startService({ body, ranges: true });
