@@ -301,7 +301,9 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
       await rename(partPath, path);
       const at = now();
       const bytes = statSync(path).size;
-      records.finish(
+      // The database in use now (it may have been replaced while the bytes arrived).
+      const current = options.records();
+      current.finish(
         id,
         {
           key: row.key,
@@ -323,7 +325,7 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
           updated_at: at,
         },
       );
-      records.pruneFinished();
+      current.pruneFinished();
     } catch (error) {
       const why = live.stopping;
       try {
