@@ -62,8 +62,13 @@ function backendOptions(dataDir: string, server: AudioServer): BackendOptions {
   };
 }
 
-async function startBackend(dataDir: string, server: AudioServer, tryDemo = true) {
-  const made = await createRecordingBackend(backendOptions(dataDir, server));
+async function startBackend(
+  dataDir: string,
+  server: AudioServer,
+  tryDemo = true,
+  more: Partial<BackendOptions> = {},
+) {
+  const made = await createRecordingBackend({ ...backendOptions(dataDir, server), ...more });
   let closed = false;
   const close = async () => {
     if (closed) return;
@@ -311,6 +316,53 @@ describe('audio downloads', () => {
     expect(await handlers['audio.library']({})).toHaveLength(3);
   });
 
+  it('gives recordings of the same name, downloading at the same time, names of their own', async () => {
+    const body = audioBody(512 * 1024);
+    const server = await startService({
+      body,
+      ranges: true,
+      answers: [
+        { kind: 'hold', at: 64 * 1024 },
+        { kind: 'hold', at: 64 * 1024 },
+      ],
+    });
+    const { handlers, events } = await startBackend(await tempDir(), server);
+    // Same instrument, start and trigger: the same readable name; different recordings.
+    const twins = [recording({ id: 'au_twin_1' }), recording({ id: 'au_twin_2' })];
+
+    const queued = await handlers['audio.download']({ recordings: twins, format: 'FLAC' });
+    await progressWhere(events, (s) => s.id === queued[0]!.id && s.bytes >= 64 * 1024);
+    await progressWhere(events, (s) => s.id === queued[1]!.id && s.bytes >= 64 * 1024);
+    server.release();
+    for (const snapshot of queued) {
+      expect(await progressWhere(events, finished(snapshot.id))).toMatchObject({ state: 'done' });
+    }
+
+    const items = await handlers['audio.library']({});
+    expect(items.map((item) => item.fileName).sort()).toEqual([
+      'QT100001 2026-11-23 091500 Level over 65 dB(A) (2).flac',
+      'QT100001 2026-11-23 091500 Level over 65 dB(A).flac',
+    ]);
+    for (const item of items) expect(sha256(await readFile(item.path))).toBe(server.sha256);
+  });
+
+  it('asks again after a 503 (a transient refusal), with backoff', async () => {
+    const body = audioBody(300 * 1024);
+    const busy = { error: 'ServiceUnavailable', description: 'Busy.' };
+    const server = await startService({
+      body,
+      ranges: true,
+      answers: [{ kind: 'refuse', status: 503, body: busy }],
+    });
+    const { handlers, events } = await startBackend(await tempDir(), server);
+
+    const [queued] = await handlers['audio.download']({ recordings: [recording()], format: 'FLAC' });
+    const done = await progressWhere(events, finished(queued!.id));
+
+    expect(done).toMatchObject({ state: 'done', bytes: body.length, error: null });
+    expect(server.audioRequests.map((r) => r.range)).toEqual([null, null]);
+  });
+
   it('queues each recording once and answers one already in the library at once', async () => {
     const body = audioBody(256 * 1024);
     const server = await startService({ body, ranges: true });
@@ -403,6 +455,36 @@ describe('the audio library', () => {
     expect(await readdir(folder)).toEqual([]);
     const gone = await dispatchRequest(handlers, 'audio.delete', { key: item.key });
     expect(gone).toMatchObject({ ok: false, error: { code: 'invalidInput' } });
+  });
+
+  it('chooses the folder and shows files through what the desktop app injects', async () => {
+    const server = await startService({ body: audioBody(4096), ranges: true });
+    const picked = join(await tempDir(), 'Picked');
+    const shown: Array<[string, string]> = [];
+    let answer: string | null = picked;
+    const { handlers, events } = await startBackend(await tempDir(), server, true, {
+      audioFolder: join(await tempDir(), 'Downloads', 'FieldDesk'),
+      chooseAudioFolder: async () => answer,
+      revealInFileManager: async (path, kind) => void shown.push([path, kind]),
+    });
+    const first = (await handlers['audio.folder']({})).path;
+    expect(first).toMatch(/Downloads[\\/]FieldDesk$/);
+
+    expect(await handlers['audio.chooseFolder']({})).toEqual({ path: picked, changed: true });
+    answer = null;
+    expect(await handlers['audio.chooseFolder']({})).toEqual({ path: picked, changed: false });
+
+    const [queued] = await handlers['audio.download']({ recordings: [recording()], format: 'FLAC' });
+    await progressWhere(events, finished(queued!.id));
+    const [item] = await handlers['audio.library']({});
+    expect(item!.path.startsWith(picked)).toBe(true);
+
+    expect(await handlers['audio.openFolder']({})).toEqual({ path: picked });
+    expect(await handlers['audio.openFolder']({ key: item!.key })).toEqual({ path: item!.path });
+    expect(shown).toEqual([
+      [picked, 'folder'],
+      [item!.path, 'file'],
+    ]);
   });
 
   it('keeps files where they were when the folder changes, and refuses a folder it cannot use', async () => {

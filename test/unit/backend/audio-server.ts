@@ -46,7 +46,7 @@ export interface AudioServer {
   audioRequests: AudioRequestSeen[];
   /** Paths of the list requests (`/data/audio`, `/data/events`) with their queries. */
   listRequests: string[];
-  /** Lets a held answer go on. */
+  /** Lets every held answer go on, those still to come too. */
   release(): void;
   close(): Promise<void>;
 }
@@ -98,7 +98,7 @@ export async function startAudioServer(options: AudioServerOptions): Promise<Aud
   const listRequests: string[] = [];
   const sockets = new Set<Socket>();
   let releaseHeld: () => void = () => undefined;
-  let held = new Promise<void>((resolve) => (releaseHeld = resolve));
+  const held = new Promise<void>((resolve) => (releaseHeld = resolve));
 
   async function answerAudio(req: IncomingMessage, res: ServerResponse, answer: AudioAnswer): Promise<void> {
     if (answer.kind === 'refuse') return json(res, answer.status, answer.body);
@@ -169,10 +169,7 @@ export async function startAudioServer(options: AudioServerOptions): Promise<Aud
     sha256: sha256(body),
     audioRequests,
     listRequests,
-    release() {
-      releaseHeld();
-      held = new Promise<void>((resolve) => (releaseHeld = resolve));
-    },
+    release: () => releaseHeld(),
     close: () =>
       new Promise<void>((resolve) => {
         releaseHeld();

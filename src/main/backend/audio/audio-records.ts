@@ -5,6 +5,7 @@
  */
 import { AUDIO_FORMATS, type AudioFormat, type DownloadState, type Recording } from '../../../shared/audio';
 import type { FieldDeskErrorData } from '../../../shared/errors';
+import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../core/database';
 
 /** Finished downloads kept for `audio.downloads` (the library keeps the files themselves). */
@@ -43,7 +44,7 @@ export interface LibraryRow {
   downloaded_at: number;
 }
 
-export type DownloadChange = Partial<Omit<DownloadRow, 'id' | 'account_id' | 'key' | 'created_at'>>;
+export type DownloadChange = Partial<Omit<DownloadRow, 'id' | 'key' | 'created_at'>>;
 
 const ACTIVE: readonly DownloadState[] = ['queued', 'downloading'];
 
@@ -131,9 +132,7 @@ const DOWNLOAD_COLUMNS = [
   'updated_at',
 ] as const;
 
-const CHANGEABLE = new Set<string>(
-  DOWNLOAD_COLUMNS.filter((c) => !['id', 'account_id', 'key', 'created_at'].includes(c)),
-);
+const CHANGEABLE = new Set<string>(DOWNLOAD_COLUMNS.filter((c) => !['id', 'key', 'created_at'].includes(c)));
 
 export function createAudioRecords(db: SqliteDatabase): AudioRecords {
   const insert = db.prepare(
@@ -179,15 +178,22 @@ export function createAudioRecords(db: SqliteDatabase): AudioRecords {
      ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
   );
 
+  /** One statement per set of columns changed (a handful in all), prepared once. */
+  const updates = new Map<string, Statement>();
   function updateDownload(id: string, change: DownloadChange): void {
-    const keys = Object.keys(change).filter((key) => CHANGEABLE.has(key));
+    const keys = Object.keys(change)
+      .filter((key) => CHANGEABLE.has(key))
+      .sort();
     if (keys.length === 0) return;
-    db.prepare(`UPDATE audio_downloads SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run(
-      {
-        ...change,
-        id,
-      },
-    );
+    const signature = keys.join(',');
+    let statement = updates.get(signature);
+    if (statement === undefined) {
+      statement = db.prepare(
+        `UPDATE audio_downloads SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`,
+      );
+      updates.set(signature, statement);
+    }
+    statement.run({ ...Object.fromEntries(keys.map((k) => [k, change[k as keyof DownloadChange]])), id });
   }
 
   const insertAll = db.transaction((rows: readonly DownloadRow[]) => {

@@ -115,6 +115,8 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
   const interval = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
   const limit = pLimit(options.concurrency ?? AUDIO_CONCURRENCY);
   const running = new Map<string, Live>();
+  /** Paths running downloads have chosen (their `.part`, then their final name) before they exist. */
+  const claimed = new Set<string>();
   let closing = false;
 
   function snapshotOf(row: DownloadRow, live = running.get(row.id)): DownloadSnapshot | null {
@@ -199,8 +201,10 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
     if (row.part_path !== null && existsSync(dirname(row.part_path))) return row.part_path;
     const folder = options.library.folder();
     await mkdir(folder, { recursive: true });
-    const name = await freeFileName(folder, libraryFileName(recording, format));
+    const name = freeFileName(folder, libraryFileName(recording, format), { reserved: claimed });
     const partPath = join(folder, `${name}.part`);
+    // Claimed until its download ends: another one starting meanwhile picks another name.
+    claimed.add(partPath);
     update(row.id, { part_path: partPath });
     return partPath;
   }
@@ -263,6 +267,8 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
     update(id, { state: 'downloading', error_json: null });
     emit(id);
     let partPath: string | null = row.part_path;
+    let finalPath: string | null = null;
+    if (partPath !== null) claimed.add(partPath);
     try {
       const service = await options.serviceFor(row.account_id);
       if (live.abort.signal.aborted) throw live.abort.signal.reason;
@@ -285,12 +291,19 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
       });
       if (live.abort.signal.aborted) throw live.abort.signal.reason;
       const folder = dirname(partPath);
-      const fileName = await freeFileName(folder, basename(partPath, '.part'), partPath);
+      const fileName = freeFileName(folder, basename(partPath, '.part'), {
+        except: partPath,
+        reserved: claimed,
+      });
       const path = join(folder, fileName);
+      claimed.add(path);
+      finalPath = path;
       await rename(partPath, path);
       const at = now();
       const bytes = statSync(path).size;
-      records.finish(
+      // The database in use now (it may have been replaced while the bytes arrived).
+      const current = options.records();
+      current.finish(
         id,
         {
           key: row.key,
@@ -312,7 +325,7 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
           updated_at: at,
         },
       );
-      records.pruneFinished();
+      current.pruneFinished();
     } catch (error) {
       const why = live.stopping;
       try {
@@ -347,6 +360,7 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
         void recordError;
       }
     } finally {
+      for (const path of [row.part_path, partPath, finalPath]) if (path !== null) claimed.delete(path);
       if (live.trailing !== null) clearTimeout(live.trailing);
       running.delete(id);
       finish();
@@ -404,7 +418,7 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
         }
         if (latest !== undefined && (latest.state === 'failed' || latest.state === 'cancelled')) {
           // Asked again: the same row runs again, continuing its `.part` where it can.
-          update(latest.id, { state: 'queued', error_json: null });
+          update(latest.id, { state: 'queued', error_json: null, account_id: accountId });
           ids.push(latest.id);
           toRun.push(latest.id);
           continue;

@@ -9,7 +9,7 @@
  * system by filenamify; a name already taken gets ` (2)`, ` (3)`, ….
  */
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, existsSync } from 'node:fs';
 import { access, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, normalize } from 'node:path';
 import filenamify from 'filenamify';
@@ -43,24 +43,23 @@ export function numberedName(fileName: string, n: number): string {
   return dot <= 0 ? `${fileName} (${n})` : `${fileName.slice(0, dot)} (${n})${fileName.slice(dot)}`;
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The first of `name`, `name (2)`, … in `folder` that is free, its `.part` companion too. */
-export async function freeFileName(folder: string, fileName: string, except?: string): Promise<string> {
+/**
+ * The first of `name`, `name (2)`, … in `folder` that is free, its `.part` companion too. `except`
+ * is a path that does not count as taking its name (the download's own `.part`); `reserved` says
+ * which paths other downloads have claimed but not yet created. Synchronous on purpose: a caller
+ * claims the name before anything else runs, so two downloads never pick the same one.
+ */
+export function freeFileName(
+  folder: string,
+  fileName: string,
+  options: { except?: string; reserved?: ReadonlySet<string> } = {},
+): string {
+  const { except, reserved } = options;
+  const takes = (path: string) => path !== except && (reserved?.has(path) === true || existsSync(path));
   for (let n = 1; ; n++) {
     const candidate = numberedName(fileName, n);
     const path = join(folder, candidate);
-    const taken =
-      (path !== except && (await exists(path))) ||
-      (`${path}.part` !== except && (await exists(`${path}.part`)));
-    if (!taken) return candidate;
+    if (!takes(path) && !takes(`${path}.part`)) return candidate;
   }
 }
 
