@@ -1,6 +1,7 @@
 /** Command-line arguments of `npm run demo-service`, parsed without side effects (tested directly). */
 import { parseArgs } from 'node:util';
 import { SCOPES, isScope, type Scope } from '../shared/service/scopes';
+import { MAX_LONG_RECORDING_BYTES } from './audio/recordings';
 import { isUsableKeyValue } from './auth';
 import {
   DEFAULT_DEMO_KEY,
@@ -10,6 +11,7 @@ import {
   DEFAULT_SEED,
   MAX_FLEET_SIZE,
   WEBHOOK_DELIVERY_MODES,
+  type DemoAudioOptions,
   type DemoServiceOptions,
   type WebhookDeliveryMode,
 } from './options';
@@ -44,6 +46,18 @@ Options:
                         any: deliver webhook messages to their address (default);
                         loopbackOnly: only to this computer, and record every other delivery
                         as a failed attempt without sending it
+  --audio-no-ranges     Answer audio downloads without byte ranges: Range is ignored, every
+                        answer is 200 with the whole file and no Accept-Ranges
+  --audio-cut-after SIZE
+                        Close the connection after SIZE bytes of every audio answer that is
+                        longer, as an interrupted download (SIZE in bytes, or with k, M or G
+                        for 1000, 1000² or 1000³)
+  --audio-cut-once      With --audio-cut-after: cut only the first answer for each recording
+                        and format; a resume or retry gets the rest
+  --audio-long-recording SIZE
+                        Add one long recording whose WAV is at least SIZE (e.g. 200M), on the
+                        first instrument with the Audio add-on, ending at the start of this
+                        hour: for download benchmarks
   -h, --help            Show this help
 
 Scopes: ${SCOPES.join(', ')}
@@ -53,6 +67,7 @@ failed deliveries in a row); the e-mails the real service would send to the owne
 
 Example:
   npm run demo-service -- --port 8787 --key reader=instruments:read --key admin=*
+  npm run demo-service -- --audio-long-recording 200M --audio-cut-after 5M --audio-cut-once
   npm run demo-service -- --key alice=* --key bob=* --key-account alice=site-a --key-account bob=site-b`;
 
 /** A mistake in the command line, with a message meant for the person who typed it. */
@@ -137,6 +152,19 @@ function parseKeyAccount(spec: string, acceptedKeys: readonly string[]): [string
   return [key, account];
 }
 
+/** A size in bytes: a whole number, optionally with k, M or G (× 1000, 1000², 1000³) and B. */
+function parseBytes(flag: string, text: string, min: number, max: number): number {
+  const match = /^\s*(\d+)\s*([kMG]?)B?\s*$/i.exec(text);
+  const power = { '': 0, k: 1, m: 2, g: 3 }[(match?.[2] ?? '').toLowerCase()] ?? 0;
+  const value = match ? Number(match[1]) * 1000 ** power : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new DemoCliError(
+      `${flag} must be a size from ${min} to ${max} bytes, such as 5000, 64k or 200M; not "${text}".`,
+    );
+  }
+  return value;
+}
+
 function parseDeliveryMode(text: string): WebhookDeliveryMode {
   const mode = WEBHOOK_DELIVERY_MODES.find((m) => m.toLowerCase() === text.trim().toLowerCase());
   if (mode === undefined) {
@@ -170,6 +198,10 @@ export function parseDemoCliArgs(argv: string[]): DemoServiceOptions | { help: s
         'key-account': { type: 'string', multiple: true },
         'allow-loopback-webhooks': { type: 'boolean' },
         'webhook-delivery': { type: 'string' },
+        'audio-no-ranges': { type: 'boolean' },
+        'audio-cut-after': { type: 'string' },
+        'audio-cut-once': { type: 'boolean' },
+        'audio-long-recording': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -223,5 +255,30 @@ export function parseDemoCliArgs(argv: string[]): DemoServiceOptions | { help: s
   if (values['webhook-delivery'] !== undefined) {
     options.webhookDelivery = parseDeliveryMode(values['webhook-delivery']);
   }
+  const audio: DemoAudioOptions = {};
+  if (values['audio-no-ranges']) audio.ranges = false;
+  if (values['audio-cut-after'] !== undefined) {
+    audio.cutAfterBytes = parseBytes(
+      '--audio-cut-after',
+      values['audio-cut-after'],
+      0,
+      Number.MAX_SAFE_INTEGER,
+    );
+  }
+  if (values['audio-cut-once']) {
+    if (audio.cutAfterBytes === undefined) {
+      throw new DemoCliError('--audio-cut-once needs --audio-cut-after SIZE: it says which answers to cut.');
+    }
+    audio.cutOnce = true;
+  }
+  if (values['audio-long-recording'] !== undefined) {
+    audio.longRecordingBytes = parseBytes(
+      '--audio-long-recording',
+      values['audio-long-recording'],
+      1,
+      MAX_LONG_RECORDING_BYTES,
+    );
+  }
+  if (Object.keys(audio).length > 0) options.audio = audio;
   return options;
 }

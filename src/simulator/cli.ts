@@ -53,6 +53,18 @@ async function main(argv: string[]): Promise<number> {
   if (parsed.webhookDelivery === 'loopbackOnly') {
     console.log('Webhooks: messages are delivered only to this computer; other deliveries fail unsent.');
   }
+  const audio = parsed.audio;
+  if (audio?.ranges === false) console.log('Audio: byte ranges are ignored; every download is sent whole.');
+  if (audio?.cutAfterBytes !== undefined) {
+    console.log(
+      `Audio: ${audio.cutOnce ? 'the first download of each recording and format is' : 'downloads are'} cut after ${audio.cutAfterBytes} bytes.`,
+    );
+  }
+  if (audio?.longRecordingBytes !== undefined) {
+    console.log(
+      `Audio: a long recording (WAV of at least ${audio.longRecordingBytes} bytes) is listed for the first instrument with the Audio add-on.`,
+    );
+  }
   if (parsed.host !== undefined && !LOOPBACK.test(parsed.host)) {
     console.warn(`Warning: listening on ${parsed.host} lets other computers reach the demo service.`);
   }

@@ -60,8 +60,9 @@ export function wireRecording(recording: AudioRecording): WireAudioRecording {
 }
 
 const WAV_HEADER_BYTES = 44;
-/** The long recording's size limit: what a WAV file can hold. */
-export const MAX_LONG_RECORDING_BYTES = WAV_HEADER_BYTES + MAX_WAV_SAMPLES * 2;
+/** The long recording's size limit: the whole seconds a WAV file can hold (about 37 h, 4 GB). */
+export const MAX_LONG_RECORDING_BYTES =
+  WAV_HEADER_BYTES + Math.floor(MAX_WAV_SAMPLES / SAMPLE_RATE) * SAMPLE_RATE * 2;
 
 /** Seconds of a recording whose WAV file has at least `bytes` bytes (at least 20 s). */
 export function longRecordingSeconds(bytes: number): number {

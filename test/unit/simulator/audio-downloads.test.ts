@@ -13,7 +13,7 @@ import {
   type RunningDemoService,
 } from '../../../src/simulator';
 import { parseByteRange } from '../../../src/simulator/audio/routes';
-import type { WireAudioRecording } from '../../../src/simulator/audio/recordings';
+import { MAX_LONG_RECORDING_BYTES, type WireAudioRecording } from '../../../src/simulator/audio/recordings';
 import type { WireErrorBody } from '../../../src/shared/service/wire';
 import { readFlac, readWav, sha256 } from './audio-formats';
 import { AUDIO_SERIAL, NOW, SAMPLE_RATE, audioDemo, shortestFirst, spanSeconds } from './audio-helpers';
@@ -333,6 +333,24 @@ describe('audio option longRecordingBytes', () => {
     expect(flac.info.totalSamples).toBe(spanSeconds(recording) * SAMPLE_RATE);
     // It is no event's audio.
     expect((await long.get(`/data/events/audio/${recording.id}`)).status).toBe(404);
+  });
+
+  it('makes the largest a WAV file can hold, and refuses larger', async () => {
+    const largest = audioDemo({ audio: { longRecordingBytes: MAX_LONG_RECORDING_BYTES } });
+    const list = await largest.recordings(
+      AUDIO_SERIAL,
+      new Date(NOW - 40 * HOUR).toISOString(),
+      new Date(NOW).toISOString(),
+    );
+    const long = list.find((r) => spanSeconds(r) > 3600)!;
+    const head = await largest.bytes(path(long, 'WAV'), { Range: 'bytes=0-43' });
+    const view = new DataView(head.body.buffer, head.body.byteOffset, 44);
+    expect(head.response.headers.get('Content-Range')).toBe(`bytes 0-43/${MAX_LONG_RECORDING_BYTES}`);
+    expect(view.getUint32(4, true)).toBe(MAX_LONG_RECORDING_BYTES - 8);
+    expect(view.getUint32(40, true)).toBe(MAX_LONG_RECORDING_BYTES - 44);
+    expect(() => createDemoApp({ audio: { longRecordingBytes: MAX_LONG_RECORDING_BYTES + 1 } })).toThrow(
+      /WAV file/,
+    );
   });
 
   it('refuses sizes it cannot make', () => {

@@ -215,3 +215,40 @@ describe('parseDemoCliArgs webhook flags', () => {
     expect(help).toMatch(/--webhook-delivery MODE\n +any: deliver/);
   });
 });
+
+describe('parseDemoCliArgs audio flags', () => {
+  it('reads ranges off, a cut (once) and a long recording, sizes with k, M or G', () => {
+    expect(parseDemoCliArgs([])).toEqual({});
+    expect(parseDemoCliArgs(['--audio-no-ranges'])).toEqual({ audio: { ranges: false } });
+    expect(parseDemoCliArgs(['--audio-cut-after', '5000'])).toEqual({ audio: { cutAfterBytes: 5000 } });
+    expect(parseDemoCliArgs(['--audio-cut-after=64k', '--audio-cut-once'])).toEqual({
+      audio: { cutAfterBytes: 64_000, cutOnce: true },
+    });
+    expect(parseDemoCliArgs(['--audio-long-recording', '200M'])).toEqual({
+      audio: { longRecordingBytes: 200_000_000 },
+    });
+    expect(parseDemoCliArgs(['--audio-long-recording', '2GB'])).toEqual({
+      audio: { longRecordingBytes: 2_000_000_000 },
+    });
+  });
+
+  it.each([
+    [['--audio-cut-after=-1'], /--audio-cut-after must be a size/],
+    [['--audio-cut-after', '1.5M'], /--audio-cut-after must be a size/],
+    [['--audio-cut-once'], /--audio-cut-once needs --audio-cut-after/],
+    [['--audio-long-recording', '0'], /--audio-long-recording must be a size from 1 to/],
+    [['--audio-long-recording', '5G'], /--audio-long-recording must be a size from 1 to 4294944044 bytes/],
+    [['--audio-no-ranges=yes'], /audio-no-ranges/],
+  ])('refuses %j', (argv, message) => {
+    expect(parseError(argv).message).toMatch(message);
+  });
+
+  it('describes the flags in the usage', () => {
+    const result = parseDemoCliArgs(['--help']);
+    const help = 'help' in result ? result.help : '';
+    expect(help).toMatch(/--audio-no-ranges +Answer audio downloads without byte ranges/);
+    expect(help).toMatch(/--audio-cut-after SIZE\n +Close the connection after SIZE bytes/);
+    expect(help).toMatch(/--audio-cut-once +With --audio-cut-after/);
+    expect(help).toMatch(/--audio-long-recording SIZE\n +Add one long recording/);
+  });
+});
