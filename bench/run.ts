@@ -93,7 +93,8 @@ async function main(): Promise<void> {
   if (unknown.length > 0) {
     throw new Error(`Unknown bench ${unknown.join(', ')}: choose from ${Object.keys(BENCHES).join(', ')}.`);
   }
-  console.log(`FieldDesk benchmarks — Node ${process.version}, median of 30 runs each`);
+  // Each bench says how many runs its medians are of.
+  console.log(`FieldDesk benchmarks — Node ${process.version}`);
   for (const [name, run] of Object.entries(BENCHES)) {
     if (named.length === 0 || named.includes(name)) await run();
   }

@@ -32,6 +32,7 @@ const fileHash = async () =>
 
 const ALL_VERSIONS = MIGRATIONS.map((m) => m.version);
 const LATEST = MIGRATIONS.length;
+const FUTURE = LATEST + 1;
 
 const snapshot = finishedCalibration;
 
@@ -134,18 +135,19 @@ describe('openDatabase', () => {
 
   it('refuses a file from a newer FieldDesk with a clear message and leaves it untouched', async () => {
     const database = open();
-    database.db.prepare("INSERT INTO schema_migrations VALUES (7, 'from the future', 0)").run();
+    // One step past the newest this version knows, whatever that is.
+    database.db.prepare("INSERT INTO schema_migrations VALUES (?, 'from the future', 0)").run(FUTURE);
     database.db.pragma('wal_checkpoint(TRUNCATE)');
     database.close();
     const before = await fileHash();
     expect(() => open()).toThrow(
       new RegExp(
-        `written by a newer version of FieldDesk \\(schema 7; this version knows up to ${LATEST}\\)`,
+        `written by a newer version of FieldDesk \\(schema ${FUTURE}; this version knows up to ${LATEST}\\)`,
       ),
     );
     expect(await fileHash()).toBe(before);
     const raw = new Database(join(dir.path, DATABASE_FILE_NAME), { readonly: true });
-    expect(appliedVersions(raw)).toEqual([...ALL_VERSIONS, 7]);
+    expect(appliedVersions(raw)).toEqual([...ALL_VERSIONS, FUTURE]);
     raw.close();
   });
 
