@@ -1,5 +1,5 @@
 /** Building backends for the backend tests: the demo service as the demo account, events recorded. */
-import { afterEach } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
 import { createBackend, type BackendOptions } from '../../../src/main/backend/backend';
 import { createMemoryVault } from '../../../src/main/backend/accounts/vault';
 import type { EventChannel } from '../../../src/shared/ipc/channels';
@@ -59,4 +59,60 @@ export async function startDemoBackend(overrides: Partial<BackendOptions> = {}) 
   opened.push(() => made.backend.close());
   await made.handlers['accounts.tryDemo']({});
   return { ...made, service, dataDir: dataDir.path };
+}
+
+/**
+ * For tests that lose the network: per test, a demo service (every scope under `DEMO_TEST_KEY`)
+ * and a fresh data folder; backends on that folder whose requests fail as a refused connection
+ * while `network.down` is true, and which record the data requests they make. A backend can be
+ * closed and another opened on the same folder (a restart). Everything is closed after each test.
+ */
+export function demoBackendsWithNetwork() {
+  const network = { down: false, dataRequests: [] as string[] };
+  let service: RunningDemoService | null = null;
+  let dataDir: { path: string; remove(): Promise<void> } | null = null;
+  const backends: Array<{ close(): Promise<void> }> = [];
+
+  beforeEach(async () => {
+    network.down = false;
+    network.dataRequests = [];
+    service = await startDemoService({ port: 0, keys: { [DEMO_TEST_KEY]: '*' }, rateLimit: 100_000 });
+    dataDir = await makeTempDir();
+  });
+  afterEach(async () => {
+    await Promise.all(backends.splice(0).map((backend) => backend.close()));
+    await service?.close();
+    await dataDir?.remove();
+  });
+
+  /** A backend on the test's folder; `addDemo` adds the demo account (once: it is kept on disk). */
+  async function open(options: { addDemo?: boolean; overrides?: Partial<BackendOptions> } = {}) {
+    const made = await createRecordingBackend({
+      ...demoBackendOptions(dataDir!.path, service!),
+      fetch: async (input, init) => {
+        if (network.down)
+          throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
+        const url = String(input instanceof Request ? input.url : input);
+        if (url.includes('/data/')) network.dataRequests.push(url);
+        return fetch(input, init);
+      },
+      clientOptions: {
+        timeoutMs: 10_000,
+        retry: { limit: 0, baseDelayMs: 5, maxDelayMs: 10, maxRetryAfterMs: 200 },
+      },
+      offlineProbeMs: 50,
+      ...options.overrides,
+    });
+    backends.push(made.backend);
+    if (options.addDemo !== false) await made.handlers['accounts.tryDemo']({});
+    return made;
+  }
+
+  /** Closes a backend opened here (as FieldDesk quitting), before the test's end. */
+  async function close(backend: { close(): Promise<void> }): Promise<void> {
+    backends.splice(backends.indexOf(backend), 1);
+    await backend.close();
+  }
+
+  return { network, open, close, dataDir: () => dataDir!.path };
 }

@@ -3,49 +3,15 @@
  * kept, listed as last known (with the reason and the time it was fetched), and each instrument
  * opens from it; an unknown instrument and a removed account still get the service's error.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Backend } from '../../../src/main/backend/backend';
-import { startDemoService, type RunningDemoService } from '../../../src/simulator';
-import { createRecordingBackend, DEMO_TEST_KEY, demoBackendOptions } from './backend-helpers';
-import { makeTempDir } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { demoBackendsWithNetwork } from './backend-helpers';
 import { openDatabase } from '../../../src/main/backend/core/database';
 import { createKnownFleets } from '../../../src/main/backend/instruments/known-fleet';
 
-let service: RunningDemoService;
-let dataDir: { path: string; remove(): Promise<void> };
-let networkDown = false;
 let clock = Date.UTC(2026, 10, 20, 9);
-const backends: Backend[] = [];
-
-beforeEach(async () => {
-  networkDown = false;
-  service = await startDemoService({ port: 0, keys: { [DEMO_TEST_KEY]: '*' }, rateLimit: 100_000 });
-  dataDir = await makeTempDir();
-});
-
-afterEach(async () => {
-  await Promise.all(backends.splice(0).map((backend) => backend.close()));
-  await service.close();
-  await dataDir.remove();
-});
-
-async function makeBackend() {
-  const made = await createRecordingBackend({
-    ...demoBackendOptions(dataDir.path, service),
-    now: () => clock,
-    fetch: async (input, init) => {
-      if (networkDown)
-        throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
-      return fetch(input, init);
-    },
-    clientOptions: {
-      timeoutMs: 5_000,
-      retry: { limit: 0, baseDelayMs: 5, maxDelayMs: 10, maxRetryAfterMs: 200 },
-    },
-  });
-  backends.push(made.backend);
-  return made;
-}
+const demo = demoBackendsWithNetwork();
+/** A backend on the test's clock; the demo account is added by the test where it wants it. */
+const makeBackend = () => demo.open({ addDemo: false, overrides: { now: () => clock } });
 
 describe('the last known fleet', () => {
   it('lists and opens the instruments offline after a restart, said as last known with its time', async () => {
@@ -55,12 +21,11 @@ describe('the last known fleet', () => {
     expect(live.lastKnown).toBeUndefined();
     expect(live.entries.length).toBeGreaterThan(5);
     const fetchedAt = live.fetchedAt;
-    await first.backend.close();
-    backends.splice(backends.indexOf(first.backend), 1);
+    await demo.close(first.backend);
 
     // The next morning, at a site without signal.
     clock += 20 * 3_600_000;
-    networkDown = true;
+    demo.network.down = true;
     const second = await makeBackend();
     const offline = await second.handlers['instruments.list']({});
     expect(offline.lastKnown?.reason.code).toBe('offline');
@@ -85,7 +50,7 @@ describe('the last known fleet', () => {
     });
 
     // Back online, the list is live again.
-    networkDown = false;
+    demo.network.down = false;
     const again = await second.handlers['instruments.list']({});
     expect(again.lastKnown).toBeUndefined();
     expect(again.fetchedAt).toBe(clock);
@@ -96,13 +61,12 @@ describe('the last known fleet', () => {
     await made.handlers['accounts.tryDemo']({});
     const [account] = (await made.handlers['accounts.getState']({})).accounts;
     await made.handlers['instruments.list']({});
-    networkDown = true;
+    demo.network.down = true;
     expect((await made.handlers['instruments.list']({})).lastKnown).toBeDefined();
     await made.handlers['accounts.remove']({ id: account!.id });
-    await made.backend.close();
-    backends.splice(backends.indexOf(made.backend), 1);
+    await demo.close(made.backend);
 
-    const database = openDatabase(dataDir.path);
+    const database = openDatabase(demo.dataDir());
     try {
       const count = database.db.prepare('SELECT COUNT(*) AS n FROM known_fleets').get() as { n: number };
       expect(count.n).toBe(0);

@@ -4,14 +4,12 @@
  * months), how close the size shown before it started was, and what the views then read offline —
  * each choice the profile covers answers with data, a choice it does not cover says why.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Backend } from '../../../src/main/backend/backend';
-import { startDemoService, type RunningDemoService } from '../../../src/simulator';
 import type { DataReadResult, DatasetQuery, SyncSnapshot } from '../../../src/shared/data';
 import { BUILT_IN_PROFILES, recordsStart, syncItemsFor } from '../../../src/shared/sync-choices';
 import { estimateSync } from '../../../src/shared/sync-size';
-import { createRecordingBackend, DEMO_TEST_KEY, demoBackendOptions } from './backend-helpers';
-import { makeTempDir } from './helpers';
+import { demoBackendsWithNetwork } from './backend-helpers';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -22,45 +20,16 @@ const VIBRATION = 'VB717737';
 const END = Math.floor(Date.now() / HOUR) * HOUR - DAY;
 const START = END - 2 * DAY;
 
-let service: RunningDemoService;
-let dataDir: { path: string; remove(): Promise<void> };
-let networkDown = false;
-let dataRequests: string[] = [];
-const backends: Backend[] = [];
-
-beforeEach(async () => {
-  networkDown = false;
-  dataRequests = [];
-  service = await startDemoService({ port: 0, keys: { [DEMO_TEST_KEY]: '*' }, rateLimit: 100_000 });
-  dataDir = await makeTempDir();
-});
-
-afterEach(async () => {
-  await Promise.all(backends.splice(0).map((backend) => backend.close()));
-  await service.close();
-  await dataDir.remove();
-});
-
-async function makeBackend() {
-  const made = await createRecordingBackend({
-    ...demoBackendOptions(dataDir.path, service),
-    fetch: async (input, init) => {
-      const url = String(input instanceof Request ? input.url : input);
-      if (networkDown)
-        throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
-      if (url.includes('/data/')) dataRequests.push(url);
-      return fetch(input, init);
+const demo = demoBackendsWithNetwork();
+const makeBackend = () =>
+  demo.open({
+    overrides: {
+      clientOptions: {
+        timeoutMs: 10_000,
+        retry: { limit: 1, baseDelayMs: 5, maxDelayMs: 10, maxRetryAfterMs: 200 },
+      },
     },
-    clientOptions: {
-      timeoutMs: 10_000,
-      retry: { limit: 1, baseDelayMs: 5, maxDelayMs: 10, maxRetryAfterMs: 200 },
-    },
-    offlineProbeMs: 50,
   });
-  backends.push(made.backend);
-  await made.handlers['accounts.tryDemo']({});
-  return made;
-}
 
 type Handlers = Backend['handlers'];
 
@@ -118,7 +87,7 @@ describe('a site sync with a profile, against the demo service', () => {
     expect(covered('noiseMeasurements')[0]).toEqual({ start: START, end: END });
 
     // Offline, every view the profile covers answers, with non-default choices.
-    networkDown = true;
+    demo.network.down = true;
     const read = (query: Omit<DatasetQuery, 'serial' | 'start' | 'end'>, days = 2): Promise<DataReadResult> =>
       handlers['data.read']({ serial: NOISE, start: END - days * DAY, end: END, ...query });
     const cases: Array<[string, Omit<DatasetQuery, 'serial' | 'start' | 'end'>, boolean, string[]]> = [
@@ -173,14 +142,14 @@ describe('a site sync with a profile, against the demo service', () => {
       choices: profile('Noise survey').choices,
     });
     await syncFinished(handlers, started.id);
-    dataRequests = [];
+    demo.network.dataRequests = [];
     const answer = await handlers['data.read']({
       serial: NOISE,
       dataset: 'noiseMeasurements',
       start: START,
       end: END,
     });
-    expect(dataRequests).toEqual([]);
+    expect(demo.network.dataRequests).toEqual([]);
     expect(answer.provenance.source).toBe('cached');
     expect(answer.derived).toBeUndefined();
     expect(answer.series.map((s) => s.name)).toEqual(['LAeq', 'LCPeak', 'LAFMax']);
@@ -203,8 +172,7 @@ describe('site-sync profiles', () => {
     await expect(first.handlers['sync.deleteProfile']({ name: 'Noise survey' })).rejects.toThrow(
       /built-in profile and cannot be deleted/,
     );
-    await first.backend.close();
-    backends.splice(backends.indexOf(first.backend), 1);
+    await demo.close(first.backend);
 
     const second = await makeBackend();
     const kept = (await second.handlers['sync.profiles']({})).find((p) => p.name === 'Wind farm');
