@@ -312,6 +312,9 @@ describe('site sync against the demo service', () => {
       start,
       end: END,
       datasets: Object.fromEntries(Object.entries(datasets).map(([s, d]) => [s, [...d]])),
+      // One option set per dataset (octave bands only), so a dataset's coverage in the cache
+      // summary is that of what failed or not: two band sets would share one coverage line.
+      choices: { ...DEFAULT_SYNC_CHOICES, noise: { ...DEFAULT_SYNC_CHOICES.noise, bands: ['Octave'] } },
     });
     const done = await syncFinished(handlers, snapshot.id);
     expect(['succeeded', 'withGaps', 'failed']).toContain(done.state);
