@@ -136,6 +136,11 @@ export interface RecordColumn {
   label: string;
   unit: string | null;
   type: ColumnType;
+  /**
+   * Decimals a number is shown with where the values carry more than they mean: levels derived
+   * offline keep 0.0001 dB (a second rounding would add error) but mean what the service's 0.1 dB do.
+   */
+  decimals?: number;
 }
 
 /**
@@ -263,6 +268,11 @@ export interface SyncFailure {
   /** The time ranges still missing (normalised, oldest first). */
   missing: TimeInterval[];
   message: string;
+  /**
+   * False when asking again cannot help (the key lacks a scope, the instrument has no such data):
+   * Resume is then not offered for it. Absent in syncs stored before this was kept: true.
+   */
+  retryable?: boolean;
 }
 
 export interface SyncSnapshot {

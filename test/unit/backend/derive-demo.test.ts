@@ -132,6 +132,9 @@ describe('offline, derived from what the cache holds, equal to the demo service 
     expect(columns.length).toBe(bands === 'Octave' ? 10 : 36);
     expect(derived.series.map((s) => s.name)).toEqual(columns);
     compareRows(`${bands} ${weighting} from Z`, derived.records, expected.records, columns);
+    // Kept to 0.0001 dB, shown to the service's 0.1 dB.
+    const shown = derived.records!.columns.filter((c) => columns.includes(c.key));
+    expect(shown.map((c) => c.decimals)).toEqual(columns.map(() => 1));
   });
 
   it.each(['Z', 'A'] as const)(

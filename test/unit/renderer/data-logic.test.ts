@@ -463,6 +463,10 @@ describe('record table', () => {
     expect(cellText(90, column('runTime'), 'utc')).toBe('90');
     expect(cellText(T0, column('note'), 'utc')).toBe(String(T0));
     expect(cellText(52.345678, column('LAeq'), 'utc')).toBe('52.3457');
+    // A column that says how many decimals its values mean (levels derived offline) shows those.
+    expect(cellText(-61.9532, { ...column('LAeq'), decimals: 1 }, 'utc')).toBe('-62.0');
+    expect(cellText(20.056, { ...column('LAeq'), decimals: 1 }, 'utc')).toBe('20.1');
+    expect(cellText(Number.NaN, { ...column('LAeq'), decimals: 1 }, 'utc')).toBe(NO_READING);
     expect(cellText(null, column('LAeq'), 'utc')).toBe(NO_READING);
     expect(cellText(Number.NaN, column('LAeq'), 'utc')).toBe(NO_READING);
     expect(cellText(false, column('overload'), 'utc')).toBe('No');

@@ -62,7 +62,7 @@ export function readingText(value: number): string {
 
 /**
  * A cell as its column's type says: times in the chosen zone on a 24-hour clock, numbers trimmed
- * to four decimals, flags as Yes/No, lists and texts as sent. A value of another kind than its
+ * to four decimals (or to the column's own `decimals`), flags as Yes/No, lists and texts as sent. A value of another kind than its
  * column's (which the backend does not send) is shown as it is rather than reinterpreted.
  */
 export function cellText(value: CellValue | undefined, column: RecordColumn, zone: DisplayZone): string {
@@ -72,7 +72,9 @@ export function cellText(value: CellValue | undefined, column: RecordColumn, zon
       return typeof value === 'number' ? exactTimeText(value, zone) : String(value);
     case 'number':
       if (typeof value !== 'number') return String(value);
-      return readingText(value);
+      return column.decimals === undefined || Number.isNaN(value)
+        ? readingText(value)
+        : value.toFixed(column.decimals);
     case 'boolean':
       return typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value);
     case 'list':
