@@ -342,6 +342,10 @@ test('a sync that cannot fetch everything names each cause once, with what it le
   // The progress bar is never full when parts are missing.
   const bar = dialog.getByTestId('sync-progress').getByRole('progressbar');
   expect(Number(await bar.getAttribute('value'))).toBeLessThan(100);
+  // Every part is missing for want of a scope: another try cannot fetch it, so none is offered.
+  const gaps = dialog.getByTestId('sync-gaps');
+  await expect(gaps).toContainText('Asking again will not fetch the parts listed below');
+  await expect(gaps.getByRole('button', { name: 'Resume' })).toHaveCount(0);
   await dialog.getByTestId('sync-cause').first().scrollIntoViewIfNeeded();
   await keepScreenshot(page, testInfo, 'site-sync-gaps-by-cause');
 });

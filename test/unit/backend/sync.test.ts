@@ -162,6 +162,8 @@ describe('site sync', () => {
         dataset: 'calibrations',
         missing: [{ start: T0 - 2 * DAY, end: T0 }],
         message: 'This key lacks the data.system:read scope.',
+        // Asking again cannot help until the key changes: Resume is not offered for it.
+        retryable: false,
       },
     ]);
     expect(done.message).toMatch(

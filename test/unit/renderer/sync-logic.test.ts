@@ -9,6 +9,7 @@ import {
   mergeSyncSnapshot,
   missingByCause,
   missingByInstrument,
+  resumeCanHelp,
   OUTCOME_TITLES,
   syncFraction,
   syncOutcome,
@@ -149,6 +150,22 @@ describe('site sync', () => {
       'The service had an internal problem (500).',
       'Cannot reach the service.',
     ]);
+  });
+
+  it('offers Resume only while some missing part may come with another try', () => {
+    const failure = (retryable?: boolean): SyncFailure => ({
+      serial: 'QT1',
+      dataset: 'audio',
+      missing: [{ start: T0, end: T0 + HOUR }],
+      message:
+        retryable === false ? 'This key lacks the data.audio:read scope.' : 'Cannot reach the service.',
+      ...(retryable === undefined ? {} : { retryable }),
+    });
+    expect(resumeCanHelp({ failures: [] })).toBe(true);
+    expect(resumeCanHelp({ failures: [failure(false)] })).toBe(false);
+    expect(resumeCanHelp({ failures: [failure(false), failure(true)] })).toBe(true);
+    // Syncs stored before failures said so: another try may help.
+    expect(resumeCanHelp({ failures: [failure(false), failure()] })).toBe(true);
   });
 
   it('fills the bar with what was fetched: never full with gaps or a failure, full when complete', () => {

@@ -71,9 +71,8 @@ export function failuresOf(
     const key = `${row.serial}\u0000${row.dataset}\u0000${row.options_json}`;
     let failure = byPair.get(key);
     if (failure === undefined) {
-      const message = failed
-        ? (parseError(row.error_json)?.message ?? 'This part could not be fetched.')
-        : (pendingReason ?? '');
+      const error = failed ? parseError(row.error_json) : null;
+      const message = failed ? (error?.message ?? 'This part could not be fetched.') : (pendingReason ?? '');
       const options = optionsOf(row.options_json);
       failure = {
         serial: row.serial,
@@ -81,6 +80,8 @@ export function failuresOf(
         ...(options === null ? {} : { options }),
         missing: [],
         message,
+        // Parts never asked for, and failures of unknown kind, may come with another try.
+        retryable: error?.retryable ?? true,
       };
       byPair.set(key, failure);
     }
