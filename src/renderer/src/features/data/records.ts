@@ -62,8 +62,9 @@ export function readingText(value: number): string {
 
 /**
  * A cell as its column's type says: times in the chosen zone on a 24-hour clock, numbers trimmed
- * to four decimals (or to the column's own `decimals`), flags as Yes/No, lists and texts as sent. A value of another kind than its
- * column's (which the backend does not send) is shown as it is rather than reinterpreted.
+ * to four decimals (or to the column's own `decimals`), flags as Yes/No, lists and texts as sent.
+ * A value of another kind than its column's (which the backend does not send) is shown as it is
+ * rather than reinterpreted.
  */
 export function cellText(value: CellValue | undefined, column: RecordColumn, zone: DisplayZone): string {
   if (value === null || value === undefined) return NO_READING;

@@ -106,7 +106,6 @@ export function syncFraction(snapshot: SyncSnapshot): number | null {
   }
 }
 
-/** Why a sync cannot start or resume now; said beside the disabled button. */
 /**
  * Whether Resume can fetch anything more: false when every part still missing was refused for a
  * lasting reason (the key lacks a scope, the data does not exist), which no second try changes.
@@ -115,6 +114,7 @@ export function resumeCanHelp(snapshot: Pick<SyncSnapshot, 'failures'>): boolean
   return snapshot.failures.length === 0 || snapshot.failures.some((failure) => failure.retryable !== false);
 }
 
+/** Why a sync cannot start or resume now; said beside the disabled button. */
 export const SYNC_OFFLINE_REASON = 'FieldDesk is offline: a site sync needs a connection to the service.';
 
 /** The status on the right of the progress bar. */
