@@ -97,7 +97,10 @@ export function* csvLines(
  * Writes a file through `path.part`: synced, then renamed to `path`, so a half-written file is never
  * left under the name the user chose; on failure the part file is removed.
  */
-async function writeThroughPart<T>(path: string, write: (handle: FileHandle) => Promise<T>): Promise<T> {
+export async function writeThroughPart<T>(
+  path: string,
+  write: (handle: FileHandle) => Promise<T>,
+): Promise<T> {
   const partial = `${path}.part`;
   try {
     const handle = await open(partial, 'w', 0o600);

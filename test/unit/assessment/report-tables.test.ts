@@ -1,0 +1,178 @@
+/**
+ * The report's tables: one definition gives the spreadsheets' plain rows (numbers rounded as the
+ * report states them, times in UTC and site time) and the PDF's text; the calibration verdicts, the
+ * excluded time per instrument and the site clock across a change of offset.
+ */
+import { describe, expect, it } from 'vitest';
+import { SiteClock, valueText } from '../../../src/main/backend/assessment/report/report-format';
+import { reportTables, reportTableViews } from '../../../src/main/backend/assessment/report/report-tables';
+import {
+  calibrationVerdict,
+  excludedTime,
+} from '../../../src/main/backend/assessment/report/report-verdicts';
+import { CHECKS, END, NOISE, reportFixture, START, VIBRATION } from './report-fixture';
+
+const MINUTE = 60_000;
+const clock = new SiteClock('Europe/London', START);
+
+const table = (name: string) => {
+  const found = reportTables(reportFixture()).find((t) => t.name === name);
+  if (!found) throw new Error(`no table ${name}`);
+  return found;
+};
+const column = (name: string, header: string) => table(name).columns.indexOf(header);
+
+describe('report tables', () => {
+  it('has one table per part of the report, each with a sheet-safe title', () => {
+    const tables = reportTables(reportFixture());
+    expect(tables.map((t) => t.name)).toEqual([
+      'summary',
+      'instruments',
+      'calibration',
+      'calibration-verdicts',
+      'exclusions',
+      'excluded-time',
+      'figures',
+      'exceedances',
+      'hourly',
+      'events',
+    ]);
+    for (const t of tables) {
+      expect(t.title.length).toBeLessThanOrEqual(31);
+      expect(t.title).not.toMatch(/[[\]:*?/\\]/);
+      for (const row of t.rows) expect(row).toHaveLength(t.columns.length);
+    }
+  });
+
+  it('rounds figures as the report states them: dB to 0.1, PPV to 0.01 (0.001 below 1), VDV to 0.001', () => {
+    const figures = table('figures');
+    const [valid, all, label] = [
+      column('figures', 'With exclusions'),
+      column('figures', 'All data'),
+      column('figures', 'Figure'),
+    ];
+    const row = (name: string) => figures.rows.find((r) => r[label] === name)!;
+    expect([row('LAeq,day')[valid], row('LAeq,day')[all]]).toEqual([54.2, 56.8]);
+    expect([row('PPV Z')[valid], row('PPV Z')[all]]).toEqual([0.618, 1.27]);
+    expect([row('VDV,day')[valid], row('VDV,day')[all]]).toEqual([0.128, 0.142]);
+    expect(row('LA90,night')[column('figures', 'Limit')]).toBeNull();
+    expect(row('LA90,night')[column('figures', 'Result')]).toBeNull();
+    expect(figures.rows.filter((r) => r[column('figures', 'Result')] === 'EXCEEDS')).toHaveLength(1);
+    expect(valueText(0.0042, 'mm/s')).toBe('0.004');
+    expect(valueText(12.345, 'µg/m³')).toBe('12.3');
+  });
+
+  it('gives times in ISO 8601 UTC and in site time with its offset', () => {
+    const exclusions = table('exclusions');
+    const first = exclusions.rows[0]!;
+    expect(first[exclusions.columns.indexOf('Start (UTC)')]).toBe('2026-11-23T09:00:00.000Z');
+    expect(first[exclusions.columns.indexOf('Start (Europe/London)')]).toBe('2026-11-23T09:00:00+00:00');
+    expect(first[exclusions.columns.indexOf('Instrument')]).toBe('all');
+    expect(first[exclusions.columns.indexOf('Reason')]).toMatch(/^Road works/);
+  });
+
+  it('prints the same figures in the PDF form, with the method as a reference', () => {
+    const figures = reportTableViews(reportFixture()).find((t) => t.name === 'figures')!;
+    expect(figures.display!.columns.map((c) => c.header)).toEqual([
+      'Instrument',
+      'Figure',
+      'Period',
+      'With exclusions',
+      'All data',
+      'Unit',
+      'Coverage',
+      'Limit',
+      'Result',
+      'Method',
+    ]);
+    expect(figures.display!.rows[0]).toEqual([
+      NOISE,
+      'LAeq,day',
+      'Mon 23 Nov 2026, day 07:00–23:00',
+      '54.2',
+      '56.8',
+      'dB',
+      '78.1 %',
+      '55.0',
+      'ok',
+      '[1]',
+    ]);
+    // Per cell, the decimals Excel shows.
+    expect(figures.decimals[0]![figures.columns.indexOf('With exclusions')]).toBe(1);
+    expect(figures.decimals[8]![figures.columns.indexOf('With exclusions')]).toBe(3);
+  });
+
+  it('says per instrument whether it was calibrated before and after, and how far it drifted', () => {
+    const result = reportFixture();
+    expect(calibrationVerdict(result, NOISE, clock)).toBe(
+      'Calibrated before and after the period; drift 0.1 dB within ±0.5 dB; SIC failed Tue 24 Nov 2026 03:00',
+    );
+    expect(calibrationVerdict(result, VIBRATION, clock)).toBe('No calibration or SIC on record');
+    const noAfter = reportFixture({ checks: CHECKS.filter((c) => c.when !== 'after') });
+    expect(calibrationVerdict(noAfter, NOISE, clock)).toMatch(
+      /^Calibrated before the period; no calibration after the period/,
+    );
+    const drifted = reportFixture({
+      checks: CHECKS.map((c) =>
+        c.kind === 'calibration' && c.when === 'after'
+          ? { ...c, drift: -0.7, driftWithinTolerance: false }
+          : c,
+      ).filter((c) => c.passed !== false),
+    });
+    expect(calibrationVerdict(drifted, NOISE, clock)).toBe(
+      'Calibrated before and after the period; drift 0.7 dB outside ±0.5 dB; 2 SIC passed',
+    );
+  });
+
+  it('counts excluded time per instrument within the period, overlaps once', () => {
+    const result = reportFixture();
+    expect(excludedTime(result, NOISE)).toBe(405 * MINUTE); // 3 h 30 + 1 h + 1 h 30 + 45 min
+    expect(excludedTime(result, VIBRATION)).toBe(255 * MINUTE); // 3 h 30 + 45 min
+    const overlapping = reportFixture({
+      exclusions: [
+        ...result.exclusions,
+        {
+          start: START - 60 * MINUTE,
+          end: START + 30 * MINUTE,
+          serial: VIBRATION,
+          cause: 'offline',
+          reason: 'x',
+        },
+        { start: START + 10 * MINUTE, end: START + 40 * MINUTE, serial: null, cause: 'manual', reason: 'y' },
+      ],
+    });
+    expect(excludedTime(overlapping, VIBRATION)).toBe((255 + 40) * MINUTE);
+    const totals = table('excluded-time');
+    expect(totals.rows).toEqual([
+      [NOISE, 'Façade of No. 14', 405, 9.4],
+      [VIBRATION, 'Foundation of No. 14', 255, 5.9],
+    ]);
+  });
+
+  it('says where the data came from: fetched for this report, or when, with some kept locally', () => {
+    const summary = (over: Parameters<typeof reportFixture>[0] = {}) => {
+      const rows = reportTables(reportFixture(over)).find((t) => t.name === 'summary')!.rows;
+      return (item: string) => rows.find((r) => r[0] === item)?.[1];
+    };
+    const cached = summary();
+    expect(cached('Data')).toBe(
+      'From the service, as fetched Wed 25 Nov 2026 18:05; some kept on this computer',
+    );
+    expect(cached('Data fetched (UTC)')).toBe('2026-11-25T18:05:00.000Z');
+    const fresh = summary({ fromCache: false, dataFetchedAt: END });
+    expect(fresh('Data')).toBe('Fetched from the service for this report');
+    const none = summary({ fromCache: false, dataFetchedAt: null });
+    expect(none('Data fetched (UTC)')).toBeNull();
+  });
+
+  it('states the offset once, and where it changes within the period says so and marks the times after', () => {
+    expect(clock.zoneText(START, START + 72 * 3_600_000)).toBe('(Europe/London, UTC+00:00)');
+    const october = Date.UTC(2026, 9, 24, 23); // Sun 25 Oct 2026 00:00 BST
+    const bst = new SiteClock('Europe/London', october);
+    expect(bst.zoneText(october, october + 24 * 3_600_000)).toBe(
+      '(Europe/London, UTC+01:00, and UTC+00:00 from Sun 25 Oct 2026 01:00)',
+    );
+    expect(bst.long(october)).toBe('Sun 25 Oct 2026 00:00');
+    expect(bst.long(october + 3 * 3_600_000)).toBe('Sun 25 Oct 2026 02:00 (UTC+00:00)'); // 02:00 UTC
+  });
+});
