@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { app, BrowserWindow, dialog, net, Notification, protocol, session, shell } from 'electron';
 import { createBackend, type Backend } from './backend';
+import type { ExportKind } from '../shared/export-names';
 import { createKeyVault } from './backend/accounts/vault';
 import { startDemoService } from '../simulator';
 import type { OperationSnapshot } from '../shared/operations';
@@ -27,6 +28,15 @@ import {
 const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
 const origins = trustedOrigins(devServerUrl);
 const rendererDir = resolve(join(__dirname, '../renderer'));
+
+/** The save dialog's title and file type for each kind of export. */
+const EXPORT_DIALOGS: Record<ExportKind, { title: string; filter: { name: string; extensions: string[] } }> =
+  {
+    csv: { title: 'Export data', filter: { name: 'CSV (comma-separated values)', extensions: ['csv'] } },
+    png: { title: 'Save chart', filter: { name: 'PNG image', extensions: ['png'] } },
+    pdf: { title: 'Save report', filter: { name: 'PDF document', extensions: ['pdf'] } },
+    xlsx: { title: 'Save report tables', filter: { name: 'Excel workbook', extensions: ['xlsx'] } },
+  };
 
 let mainWindow: BrowserWindow | null = null;
 let backend: Backend | null = null;
@@ -85,13 +95,9 @@ async function start(): Promise<void> {
     // Exports go where the user says, through the system's save dialog.
     chooseExportPath: async (suggestedName, kind) => {
       const options = {
-        title: kind === 'csv' ? 'Export data' : 'Save chart',
+        title: EXPORT_DIALOGS[kind].title,
         defaultPath: join(app.getPath('documents'), suggestedName),
-        filters: [
-          kind === 'csv'
-            ? { name: 'CSV (comma-separated values)', extensions: ['csv'] }
-            : { name: 'PNG image', extensions: ['png'] },
-        ],
+        filters: [EXPORT_DIALOGS[kind].filter],
       };
       const choice = mainWindow
         ? await dialog.showSaveDialog(mainWindow, options)

@@ -6,16 +6,20 @@
  *
  * Needs a D-Bus session with an unlocked keyring (TOOLCHAIN.md); without one it is skipped and says why.
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startDemoService, type RunningDemoService } from '../../src/simulator';
-
-const BUILT_HARNESS = 'out/harness/cli.cjs';
+import {
+  ensureBuiltHarness,
+  invokeBuilt as invoke,
+  startBuiltHarness as startHarness,
+  startedHarnesses as started,
+  stopBuiltHarness as stop,
+} from '../built-harness';
 const SERVICE_NAME = `FieldDesk-restart-test-${randomUUID()}`;
 const TOKEN = `restart-test-${randomUUID()}`;
 const API_KEY = `sk-restart-${randomUUID()}`;
@@ -44,59 +48,6 @@ const unusable = secretServiceUsable();
 const WHY_SKIPPED = `skipped: no usable Secret Service here (run inside dbus-run-session with an unlocked gnome-keyring) — ${unusable}`;
 if (unusable !== null) console.info(`keychain restart test ${WHY_SKIPPED}`);
 
-interface RunningCli {
-  origin: string;
-  child: ChildProcess;
-}
-
-/** Every harness started, so a failed assertion never leaves one running (and vitest waiting). */
-const started = new Set<ChildProcess>();
-
-/** Starts the built harness with plain `node`; resolves once it prints its address. */
-async function startBuiltHarness(dataDir: string): Promise<RunningCli> {
-  const child = spawn(
-    process.execPath,
-    [
-      BUILT_HARNESS,
-      '--port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--keychain-service',
-      SERVICE_NAME,
-      '--token',
-      TOKEN,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  started.add(child);
-  child.once('exit', () => started.delete(child));
-  for await (const line of createInterface({ input: child.stdout! })) {
-    const url = /FieldDesk harness: (http:\/\/[^/]+\/)\?token=/.exec(line)?.[1];
-    if (url !== undefined) return { origin: url, child };
-  }
-  throw new Error('the built harness did not start');
-}
-
-async function stop(cli: RunningCli): Promise<void> {
-  const exited = new Promise((resolve) => cli.child.once('exit', resolve));
-  cli.child.kill('SIGTERM');
-  await exited;
-}
-
-async function invoke<T>(
-  cli: RunningCli,
-  channel: string,
-  arg: unknown,
-): Promise<{ ok: boolean; value: T; error?: { code: string; message: string } }> {
-  const response = await fetch(`${cli.origin}api/invoke/${channel}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${TOKEN}` },
-    body: JSON.stringify(arg),
-  });
-  return (await response.json()) as { ok: boolean; value: T };
-}
-
 describe('API keys survive a restart (Node’s loader, real Secret Service)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'fielddesk-restart-'));
   let service: RunningDemoService | undefined;
@@ -112,24 +63,10 @@ describe('API keys survive a restart (Node’s loader, real Secret Service)', ()
       ? 'add an account, restart, list instruments without the key again; secret-tool sees it'
       : WHY_SKIPPED,
     async () => {
-      if (!existsSync(BUILT_HARNESS)) {
-        // `npm test` builds it before the tests; a lone run builds it here.
-        execFileSync(
-          process.execPath,
-          [
-            'node_modules/vite/bin/vite.js',
-            'build',
-            '--config',
-            'vite.harness.config.ts',
-            '--logLevel',
-            'warn',
-          ],
-          { stdio: 'inherit' },
-        );
-      }
+      ensureBuiltHarness();
       service = await startDemoService({ port: 0, keys: { [API_KEY]: '*' }, rateLimit: 10_000 });
 
-      const first = await startBuiltHarness(dataDir);
+      const first = await startHarness({ dataDir, keychainService: SERVICE_NAME, token: TOKEN });
       const added = await invoke<{ account: { id: string; keyStorage: string } }>(first, 'accounts.add', {
         name: 'Site office',
         baseUrl: service.baseUrl,
@@ -143,7 +80,7 @@ describe('API keys survive a restart (Node’s loader, real Secret Service)', ()
       expect(found).toContain(`attribute.service = ${SERVICE_NAME}`);
       expect(found).toContain(`attribute.account = ${added.value.account.id}`);
 
-      const second = await startBuiltHarness(dataDir);
+      const second = await startHarness({ dataDir, keychainService: SERVICE_NAME, token: TOKEN });
       try {
         const state = await invoke<{ accounts: Array<{ keyStorage: string }> }>(
           second,

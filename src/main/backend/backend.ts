@@ -22,12 +22,14 @@ import { connectivityHandlers } from './connectivity/handlers';
 import { createEventHub } from './core/events';
 import { createNoticeBoard } from './core/notices';
 import { appHandlers } from './app/handlers';
+import { assessmentHandlers } from './assessment/handlers';
 import { createAudioAddonCheck } from './audio/audio-addon';
 import { createDownloadManager } from './audio/download-manager';
 import { audioHandlers, type ChooseAudioFolder, type RevealInFileManager } from './audio/handlers';
 import { createAudioLibrary } from './audio/library';
 import { serveLibraryFile, type PlayRequest } from './audio/serve-library';
-import { dataHandlers, exportsFolder, type ChooseExportPath } from './data/handlers';
+import { dataHandlers } from './data/handlers';
+import { exportsFolder, type ChooseExportPath } from './core/export-path';
 import { createReadThroughCache } from './data/read-through-cache';
 import { historyHandlers } from './history/handlers';
 import { instrumentHandlers } from './instruments/handlers';
@@ -170,6 +172,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     ...(options.audioConcurrency === undefined ? {} : { concurrency: options.audioConcurrency }),
   });
 
+  const chooseExportPath = options.chooseExportPath ?? exportsFolder(options.dataDir);
   const handlers: BackendHandlers = {
     ...appHandlers(options.appInfo, notices),
     ...accountHandlers({
@@ -204,7 +207,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       accounts,
       access,
       readThroughCache,
-      options.chooseExportPath ?? exportsFolder(options.dataDir),
+      chooseExportPath,
       events,
       () => settings.get().refreshCachedAfterMinutes,
       local,
@@ -224,6 +227,16 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       audioAddon,
       ...(options.chooseAudioFolder === undefined ? {} : { chooseFolder: options.chooseAudioFolder }),
       ...(options.revealInFileManager === undefined ? {} : { reveal: options.revealInFileManager }),
+    }),
+    ...assessmentHandlers({
+      accounts,
+      access,
+      read: readThroughCache,
+      local,
+      events,
+      chooseExportPath,
+      toleranceDb: () => settings.get().calibrationToleranceDb,
+      now,
     }),
   };
   // Downloads a previous run left queued or running continue now.

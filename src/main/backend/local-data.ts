@@ -28,6 +28,7 @@ import { createSyncManager, type SyncManager } from './sync/sync-manager';
 import { createKnownFleets, type KnownFleets } from './instruments/known-fleet';
 import { createEventHistories, type EventHistories } from './data/event-histories';
 import { createAudioRecords, type AudioRecords } from './audio/audio-records';
+import { createSiteStore, type SiteStore } from './assessment/site-store';
 
 export interface LocalDataOptions {
   dataDir: string;
@@ -51,6 +52,8 @@ export interface LocalData {
   eventHistories(): EventHistories;
   /** The audio download queue, the library index and the downloads folder. */
   audio(): AudioRecords;
+  /** Assessment sites: their instruments, exclusions and limits. */
+  sites(): SiteStore;
   /** Keeps a finished action: in the database, or in the journal when the database cannot take it. */
   keep(snapshot: OperationSnapshot): void;
   /** Finished actions on an instrument, newest first: the database's and any kept only in the journal. */
@@ -71,6 +74,7 @@ interface Parts {
   knownFleets: KnownFleets;
   eventHistories: EventHistories;
   audio: AudioRecords;
+  sites: SiteStore;
 }
 
 const NOTICE = {
@@ -100,6 +104,7 @@ export function openLocalData(options: LocalDataOptions): LocalData {
       knownFleets: createKnownFleets(db),
       eventHistories: createEventHistories(db),
       audio: createAudioRecords(db),
+      sites: createSiteStore(db, now),
       syncs: createSyncManager({
         db,
         store: cache,
@@ -154,9 +159,7 @@ export function openLocalData(options: LocalDataOptions): LocalData {
     }
   }
 
-  function require<K extends 'records' | 'cache' | 'syncs' | 'knownFleets' | 'eventHistories' | 'audio'>(
-    part: K,
-  ): Parts[K] {
+  function require<K extends Exclude<keyof Parts, 'database'>>(part: K): Parts[K] {
     if (parts === null) throw problem ?? new FieldDeskError('internal', 'The local database is unavailable.');
     return parts[part];
   }
@@ -195,6 +198,7 @@ export function openLocalData(options: LocalDataOptions): LocalData {
     knownFleets: () => require('knownFleets'),
     eventHistories: () => require('eventHistories'),
     audio: () => require('audio'),
+    sites: () => require('sites'),
 
     keep(snapshot) {
       const record = recordOf(snapshot);

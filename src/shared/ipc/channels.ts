@@ -61,6 +61,13 @@ export const REQUEST_CHANNELS = [
   'audio.setFolder',
   'audio.chooseFolder',
   'audio.openFolder',
+  'assessment.sites',
+  'assessment.saveSite',
+  'assessment.deleteSite',
+  'assessment.addExclusion',
+  'assessment.removeExclusion',
+  'assessment.compute',
+  'assessment.report',
 ] as const;
 
 export const EVENT_CHANNELS = [
@@ -71,6 +78,7 @@ export const EVENT_CHANNELS = [
   'sync.progress',
   'data.exportProgress',
   'audio.progress',
+  'assessment.reportProgress',
 ] as const;
 
 export type RequestChannel = (typeof REQUEST_CHANNELS)[number];

@@ -11,6 +11,8 @@ import { WEBHOOK_REQUESTS } from './webhook-requests';
 import { SYNC_REQUESTS } from './sync-requests';
 import { DATA_REQUESTS, epochMsSchema } from './data-requests';
 import { AUDIO_REQUESTS } from './audio-requests';
+import { ASSESSMENT_REQUESTS } from './assessment-requests';
+import type { ReportProgress } from '../assessment';
 import type { DownloadSnapshot } from '../audio';
 import type { AccountCheck, AccountSummary, AccountsState } from '../accounts';
 import { accountNameSchema, apiKeySchema, baseUrlSchema } from '../accounts';
@@ -234,6 +236,7 @@ export const REQUESTS = {
   'connectivity.get': request<Connectivity>()(noArgs),
   ...WEBHOOK_REQUESTS,
   ...AUDIO_REQUESTS,
+  ...ASSESSMENT_REQUESTS,
 } satisfies Record<RequestChannel, RequestSpec<z.ZodType, unknown>>;
 
 export interface EventPayloads {
@@ -249,6 +252,8 @@ export interface EventPayloads {
   'data.exportProgress': DataExportProgress;
   /** Every change of an audio download (state, bytes, rate, time left), at most a few times a second. */
   'audio.progress': DownloadSnapshot;
+  /** How far a report is (stage and fraction), while it is written. */
+  'assessment.reportProgress': ReportProgress;
 }
 
 export type RequestArg<C extends RequestChannel> = z.input<(typeof REQUESTS)[C]['arg']>;

@@ -101,6 +101,7 @@ const NO_ARGUMENT_REQUESTS = [
   'audio.downloads',
   'audio.folder',
   'audio.chooseFolder',
+  'assessment.sites',
   // Every field optional: "clear everything", and a change of nothing.
   'cache.clear',
   'settings.update',

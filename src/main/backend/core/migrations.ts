@@ -197,6 +197,24 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 8,
+    name: 'assessment sites',
+    up(db) {
+      // A site as the engineer set it up: its instruments, time zone, exclusion rules, manual
+      // exclusions and limits. One JSON document per site (read back through a schema, so one
+      // damaged site never hides the others); the measured data itself stays in the cache, untouched.
+      db.exec(`
+        CREATE TABLE assessment_sites (
+          account_id TEXT NOT NULL,
+          id         TEXT NOT NULL,
+          updated_at INTEGER NOT NULL,
+          site_json  TEXT NOT NULL,
+          PRIMARY KEY (account_id, id)
+        ) STRICT;
+      `);
+    },
+  },
 ];
 
 /**

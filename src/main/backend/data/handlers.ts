@@ -6,8 +6,7 @@
  * exact figures (chart-view.ts). `data.export` writes the same answer at full resolution to a CSV
  * file the user chooses.
  */
-import { mkdir } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import type { DataReadResult, DatasetQuery, SeriesChannel } from '../../../shared/data';
 import { eventMarks } from './event-marks';
 import { FieldDeskError, isUnreachable, toErrorData } from '../../../shared/errors';
@@ -16,25 +15,13 @@ import type { HandlersOf } from '../core/handler-types';
 import { forChart } from './chart-view';
 import { isPng, writeCsv, writeImage } from './csv-export';
 import { exportFileName } from '../../../shared/export-names';
+import type { ChooseExportPath } from '../core/export-path';
 import type { EventHub } from '../core/events';
 import { channelLabel, withLabels } from './labels';
 import { channelFigures } from '../../../shared/series-figures';
 import type { ServiceAccess } from '../accounts/service-access';
 import type { LocalData } from '../local-data';
 import { dataRefetchAfterMs, type ReadThroughCache } from './read-through-cache';
-
-/** Where an export goes: the user's choice (a save dialog in the app), or null when they cancel. */
-/** Where to save an export of `kind` (the user's choice in the app); null when they cancel. */
-export type ChooseExportPath = (suggestedName: string, kind: 'csv' | 'png') => Promise<string | null>;
-
-/** Without a dialog (the browser harness, tests): the `exports` folder of the data folder. */
-export function exportsFolder(dataDir: string): ChooseExportPath {
-  return async (suggestedName) => {
-    const folder = join(dataDir, 'exports');
-    await mkdir(folder, { recursive: true, mode: 0o700 });
-    return join(folder, suggestedName);
-  };
-}
 
 /** A failed write in plain words, with the file and the system's reason. */
 function writeFailure(path: string, error: unknown): FieldDeskError {

@@ -1,0 +1,167 @@
+/**
+ * The excluded periods of an assessment: the engineer's manual ones and what the site's rules find
+ * in the data (wind, rain, a failed calibration or SIC until the next pass, no readings, overload).
+ * Each says why in words. The measured data is never changed: figures are computed twice, with
+ * and without these periods.
+ */
+import type { ExcludedPeriod, ExclusionRuleId, Site } from '../../../shared/assessment';
+import type { DataReadResult, SeriesChannel, TimeInterval } from '../../../shared/data';
+import { failedCheckPeriods, flaggedPeriods, gapPeriods, thresholdPeriods } from './figures/exclusion-rules';
+import { samplesOf, type Samples } from './figures/samples';
+import type { AssessmentInputs, InstrumentInputs } from './assessment-inputs';
+
+/** The usual spacing of a series' readings: the median step (robust to gaps and a stray short one). */
+export function nominalStepMs(times: Float64Array): number {
+  if (times.length < 2) return 60_000;
+  const steps: number[] = [];
+  const stride = Math.max(1, Math.floor(times.length / 2000));
+  for (let i = stride; i < times.length; i += stride) {
+    const step = (times[i]! - times[i - stride]!) / stride;
+    if (step > 0) steps.push(step);
+  }
+  steps.sort((a, b) => a - b);
+  return steps.length === 0 ? 60_000 : steps[Math.floor(steps.length / 2)]!;
+}
+
+export const channelOf = (result: DataReadResult | null | undefined, name: string): SeriesChannel | null =>
+  result?.series.find((channel) => channel.name === name) ?? null;
+
+/** A channel's readings as samples of its nominal length. */
+export function samplesOfChannel(channel: SeriesChannel): Samples {
+  return samplesOf(channel, nominalStepMs(channel.times));
+}
+
+/** The main series an instrument's "no readings" is judged on. */
+function mainChannel(inputs: InstrumentInputs): SeriesChannel | null {
+  switch (inputs.kind) {
+    case 'noise':
+      return channelOf(inputs.reads.noiseMeasurements, 'LAeq');
+    case 'vibration':
+      return channelOf(inputs.reads.vibrationPPV, 'vMaxZ');
+    case 'airquality':
+      return channelOf(inputs.reads.particulates, 'pM10');
+    default:
+      return null;
+  }
+}
+
+const clipTo = (range: TimeInterval) => (period: TimeInterval) => ({
+  start: Math.max(range.start, period.start),
+  end: Math.min(range.end, period.end),
+});
+
+function ruleExclusions(
+  site: Site,
+  inputs: InstrumentInputs,
+  range: TimeInterval,
+  siteWeather: { serial: string; read: DataReadResult } | null,
+): ExcludedPeriod[] {
+  const { serial } = inputs.instrument;
+  const found: ExcludedPeriod[] = [];
+  const add = (cause: ExclusionRuleId, periods: TimeInterval[], reason: (p: TimeInterval) => string) => {
+    for (const period of periods.map(clipTo(range)))
+      if (period.end > period.start) found.push({ ...period, serial, cause, reason: reason(period) });
+  };
+  const { rules } = site;
+  // An instrument without its own weather station is judged by the site's.
+  const ownWeather = inputs.reads.weather ?? null;
+  const weather = ownWeather ?? siteWeather?.read ?? null;
+  const measuredBy = ownWeather === null && siteWeather !== null ? `, measured at ${siteWeather.serial}` : '';
+  const wind = channelOf(weather, 'windSpeed');
+  if (rules.wind && wind !== null) {
+    for (const run of thresholdPeriods(samplesOfChannel(wind), (v) => v > rules.windLimit))
+      add(
+        'wind',
+        [run],
+        () => `Wind above ${rules.windLimit} m/s (up to ${run.peak.toFixed(1)} m/s${measuredBy})`,
+      );
+  }
+  const rain = channelOf(weather, 'precipitation');
+  if (rules.precipitation && rain !== null) {
+    for (const run of thresholdPeriods(samplesOfChannel(rain), (v) => v > 0))
+      add('precipitation', [run], () => `Precipitation (up to ${run.peak.toFixed(1)} mm/h${measuredBy})`);
+  }
+  if (rules.failedCheck) {
+    const checks = [
+      ...checkRows(inputs.reads.calibrations, 'calibration'),
+      ...checkRows(inputs.reads.sic, 'sic'),
+    ].sort((a, b) => a.time - b.time);
+    for (const period of failedCheckPeriods(checks, range))
+      add('failedCheck', [period], () =>
+        period.kind === 'calibration'
+          ? 'After a failed calibration, until the next passed one'
+          : 'After a failed system integrity check, until the next passed one',
+      );
+  }
+  const main = mainChannel(inputs);
+  if (rules.offline && main !== null) {
+    const samples = samplesOfChannel(main);
+    const step = nominalStepMs(main.times);
+    add('offline', gapPeriods(samples, range, step), () => 'No readings from the instrument');
+  }
+  const table = inputs.reads.noiseMeasurements?.records;
+  if (rules.overload && table) {
+    const starts: number[] = [];
+    const ends: number[] = [];
+    const flags: Array<boolean | null> = [];
+    for (const row of table.rows) {
+      const start = row.startTime;
+      const end = row.endTime;
+      if (typeof start !== 'number' || typeof end !== 'number') continue;
+      starts.push(start);
+      ends.push(end);
+      flags.push(typeof row.overload === 'boolean' ? row.overload : null);
+    }
+    add(
+      'overload',
+      flaggedPeriods(Float64Array.from(starts), Float64Array.from(ends), flags),
+      () => 'The instrument reported an overload',
+    );
+  }
+  return found;
+}
+
+/** Calibration or SIC records as passed or failed, oldest first. */
+export function checkRows(
+  result: DataReadResult | null | undefined,
+  kind: 'calibration' | 'sic',
+): Array<{ time: number; passed: boolean; kind: 'calibration' | 'sic' }> {
+  const table = result?.records;
+  if (!table) return [];
+  const rows: Array<{ time: number; passed: boolean; kind: 'calibration' | 'sic' }> = [];
+  for (const row of table.rows) {
+    const time = row[table.timeKey];
+    if (typeof time !== 'number') continue;
+    rows.push({ time, passed: String(row.status ?? '').toLowerCase() === 'success', kind });
+  }
+  return rows.sort((a, b) => a.time - b.time);
+}
+
+/** Every excluded period of the site over the range, manual ones first, each cause oldest first. */
+export function excludedPeriods(site: Site, inputs: AssessmentInputs): ExcludedPeriod[] {
+  const { range } = inputs;
+  const manual: ExcludedPeriod[] = site.exclusions
+    .filter((e) => e.end > range.start && e.start < range.end)
+    .map((e) => ({
+      start: Math.max(range.start, e.start),
+      end: Math.min(range.end, e.end),
+      serial: e.serial,
+      cause: 'manual',
+      reason: e.reason,
+    }));
+  const withWeather = inputs.instruments.find((i) => i.reads.weather);
+  const siteWeather = withWeather?.reads.weather
+    ? { serial: withWeather.instrument.serial, read: withWeather.reads.weather }
+    : null;
+  const byRule = inputs.instruments.flatMap((instrument) =>
+    ruleExclusions(site, instrument, range, siteWeather),
+  );
+  return [...manual, ...byRule.sort((a, b) => a.start - b.start)];
+}
+
+/** The excluded intervals that apply to one instrument (its own and the site-wide ones). */
+export function excludedFor(serial: string, periods: readonly ExcludedPeriod[]): TimeInterval[] {
+  return periods
+    .filter((p) => p.serial === null || p.serial === serial)
+    .map(({ start, end }) => ({ start, end }));
+}

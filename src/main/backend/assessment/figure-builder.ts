@@ -1,0 +1,96 @@
+/**
+ * One way to state a figure: its value from all readings and with the excluded time removed, how
+ * much of its period counted, how it was formed, the limit that applies and whether it is exceeded,
+ * and where its samples are (so the screen can show them). Shared by the noise, vibration and air
+ * quality parts of an assessment.
+ */
+import type { Figure, FigureSource, LimitKey, SiteLimits } from '../../../shared/assessment';
+import type { AssessmentChart } from '../../../shared/assessment';
+import type { SeriesChannel, TimeInterval } from '../../../shared/data';
+
+export interface FigurePeriod extends TimeInterval {
+  label: string;
+}
+
+export interface FigureSpec {
+  serial: string;
+  label: string;
+  limitKey: LimitKey | null;
+  period: FigurePeriod;
+  unit: string;
+  all: number | null;
+  valid: number | null;
+  coverage: number;
+  method: string;
+  detail?: string;
+  source: Omit<FigureSource, 'start' | 'end'>;
+  /** A limit that is not one of the site's (the DIN 4150-3 value at a frequency). */
+  limit?: number | null;
+}
+
+export function figureOf(spec: FigureSpec, limits: SiteLimits): Figure {
+  const limit =
+    spec.limit !== undefined ? spec.limit : spec.limitKey === null ? null : (limits[spec.limitKey] ?? null);
+  return {
+    id: `${spec.serial}|${spec.label}|${spec.period.start}`,
+    serial: spec.serial,
+    label: spec.label,
+    limitKey: spec.limitKey,
+    period: spec.period.label,
+    start: spec.period.start,
+    end: spec.period.end,
+    unit: spec.unit,
+    all: spec.all,
+    valid: spec.valid,
+    coverage: Math.max(0, Math.min(1, spec.coverage)),
+    method: spec.method,
+    ...(spec.detail === undefined ? {} : { detail: spec.detail }),
+    limit,
+    exceeds: limit !== null && spec.valid !== null && spec.valid > limit + 1e-9,
+    source: { ...spec.source, start: spec.period.start, end: spec.period.end },
+  };
+}
+
+/** The fraction of a period that `seconds` of counted readings cover. */
+export const coverageOf = (seconds: number, period: TimeInterval): number =>
+  period.end > period.start ? (seconds * 1000) / (period.end - period.start) : 0;
+
+/** At most this many points per report chart: a printed chart is never wider. */
+const CHART_POINTS = 1200;
+
+/**
+ * A series as a report chart draws it: reduced to at most `CHART_POINTS` by taking each block's
+ * highest reading (a printed chart must not hide a peak that a limit is judged on); NaN as a gap.
+ */
+export function chartOf(
+  serial: string,
+  title: string,
+  channel: SeriesChannel,
+  limits: Array<{ label: string; value: number }>,
+): AssessmentChart {
+  const count = channel.times.length;
+  const block = Math.max(1, Math.ceil(count / CHART_POINTS));
+  const times: number[] = [];
+  const values: Array<number | null> = [];
+  for (let i = 0; i < count; i += block) {
+    let highest = Number.NaN;
+    for (let j = i; j < Math.min(count, i + block); j++) {
+      const v = channel.values[j]!;
+      if (!Number.isNaN(v) && !(v <= highest)) highest = v;
+    }
+    times.push(channel.times[i]!);
+    values.push(Number.isNaN(highest) ? null : Math.round(highest * 1000) / 1000);
+  }
+  return { serial, title, unit: channel.unit ?? '', times, values, limits };
+}
+
+/** The limits of the site among `keys`, as labelled lines for a chart. */
+export function limitLines(
+  limits: SiteLimits,
+  keys: readonly LimitKey[],
+): Array<{ label: string; value: number }> {
+  return keys.flatMap((key) => {
+    const value = limits[key];
+    return value === undefined ? [] : [{ label: `${key} limit`, value }];
+  });
+}

@@ -1,0 +1,202 @@
+/**
+ * Assessment (`assessment.*`): sites with their exclusions and limits in the local database, the
+ * figures of a period computed from data read through the cache (so offline from what a site sync
+ * kept), and the report written as PDF, Excel or CSV where the user chooses, with progress.
+ */
+import filenamify from 'filenamify';
+import { basename } from 'node:path';
+import type { AssessmentResult, ReportFormat, Site } from '../../../shared/assessment';
+import { FieldDeskError } from '../../../shared/errors';
+import type { InstrumentEntry } from '../../../shared/ipc/contract';
+import type { AccountState } from '../accounts/account-state';
+import type { StoredAccount } from '../accounts/account-store';
+import type { ServiceAccess } from '../accounts/service-access';
+import type { EventHub } from '../core/events';
+import type { HandlersOf } from '../core/handler-types';
+import type { ChooseExportPath } from '../core/export-path';
+import type { ReadThroughCache } from '../data/read-through-cache';
+import type { LocalData } from '../local-data';
+import { assess } from './assess';
+import { readAssessmentInputs } from './assessment-inputs';
+import { writeReportCsv } from './report/report-csv';
+import { writeReportPdf } from './report/report-pdf';
+import { writeReportXlsx } from './report/report-xlsx';
+import { newExclusionId } from './site-store';
+
+export interface AssessmentDeps {
+  accounts: AccountState;
+  access: ServiceAccess;
+  read: ReadThroughCache;
+  local: LocalData;
+  events: EventHub;
+  chooseExportPath: ChooseExportPath;
+  /** The calibration tolerance in force (settings), that drift is judged against. */
+  toleranceDb: () => number;
+  now: () => number;
+}
+
+const MESSAGES = {
+  noSite: 'This site no longer exists. It may have been deleted in another window.',
+  unknownSerial: (serial: string) =>
+    `This account has no instrument ${serial}. Refresh the instrument list, or leave it out of the site.`,
+} as const;
+
+const dateStamp = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment'> {
+  const { accounts, local } = deps;
+
+  function siteOf(account: StoredAccount, id: string): Site {
+    const site = local.sites().get(account.id, id);
+    if (site === null) throw new FieldDeskError('notFound', MESSAGES.noSite);
+    return site;
+  }
+
+  /** The instruments of the account: as last listed, else from the service (null when neither answers). */
+  async function fleetOf(
+    account: StoredAccount,
+    serials: readonly string[],
+  ): Promise<InstrumentEntry[] | null> {
+    let known: InstrumentEntry[] | null = null;
+    try {
+      known = local.knownFleets().get(account.id)?.entries ?? null;
+    } catch {
+      known = null;
+    }
+    if (known !== null && serials.every((s) => known!.some((e) => e.instrument.serialNumber === s)))
+      return known;
+    try {
+      const instruments = await deps.access.withAccount(account, (client) => client.listInstruments());
+      return instruments.map((instrument) => ({ instrument, status: null, statusError: null }));
+    } catch {
+      return known;
+    }
+  }
+
+  async function compute(
+    siteId: string,
+    start: number,
+    end: number,
+    onProgress: (fraction: number) => void = () => {},
+  ): Promise<AssessmentResult> {
+    const account = accounts.requireActive();
+    const site = siteOf(account, siteId);
+    const fleet = (await fleetOf(account, site.serials)) ?? [];
+    const inputs = await readAssessmentInputs(
+      site,
+      { start, end },
+      fleet,
+      (serial, dataset, range, options) =>
+        deps.read(account, { serial, dataset, ...range, ...(options === undefined ? {} : { options }) }),
+      deps.now(),
+      (done, total) => onProgress(total === 0 ? 1 : done / total),
+    );
+    return assess(site, inputs, { toleranceDb: deps.toleranceDb(), computedAt: deps.now() });
+  }
+
+  const WRITERS: Record<
+    ReportFormat,
+    (
+      path: string,
+      result: AssessmentResult,
+      onProgress: (stage: string, fraction: number) => void,
+    ) => Promise<{
+      paths: string[];
+      bytes: number;
+    }>
+  > = {
+    pdf: async (path, result, onProgress) => ({
+      paths: [path],
+      bytes: (await writeReportPdf(path, result, onProgress)).bytes,
+    }),
+    xlsx: async (path, result, onProgress) => ({
+      paths: [path],
+      bytes: (await writeReportXlsx(path, result, onProgress)).bytes,
+    }),
+    csv: (path, result, onProgress) => writeReportCsv(path, result, onProgress),
+  };
+
+  return {
+    'assessment.sites': async () => {
+      const account = accounts.requireActive();
+      return local.sites().list(account.id).sites;
+    },
+
+    'assessment.saveSite': async (change) => {
+      const account = accounts.requireActive();
+      const fleet = await fleetOf(account, change.serials);
+      if (fleet !== null) {
+        const unknown = change.serials.find((s) => !fleet.some((e) => e.instrument.serialNumber === s));
+        if (unknown !== undefined)
+          throw new FieldDeskError('invalidInput', MESSAGES.unknownSerial(unknown), { field: 'serials' });
+      }
+      const saved = local.sites().save(account.id, change);
+      if (saved === null) throw new FieldDeskError('notFound', MESSAGES.noSite);
+      return saved;
+    },
+
+    'assessment.deleteSite': async ({ id }) => {
+      const account = accounts.requireActive();
+      if (!local.sites().remove(account.id, id)) throw new FieldDeskError('notFound', MESSAGES.noSite);
+      return { id };
+    },
+
+    'assessment.addExclusion': async ({ siteId, start, end, reason, serial }) => {
+      const account = accounts.requireActive();
+      const site = siteOf(account, siteId);
+      if (serial !== undefined && !site.serials.includes(serial))
+        throw new FieldDeskError('invalidInput', `${serial} is not one of this site’s instruments.`, {
+          field: 'serial',
+        });
+      const exclusion = {
+        id: newExclusionId(),
+        start,
+        end,
+        reason,
+        serial: serial ?? null,
+        createdAt: deps.now(),
+      };
+      const exclusions = [...site.exclusions, exclusion].sort((a, b) => a.start - b.start);
+      return local.sites().put({ ...site, exclusions });
+    },
+
+    'assessment.removeExclusion': async ({ siteId, id }) => {
+      const account = accounts.requireActive();
+      const site = siteOf(account, siteId);
+      if (!site.exclusions.some((e) => e.id === id))
+        throw new FieldDeskError('notFound', 'That exclusion was already removed.');
+      return local.sites().put({ ...site, exclusions: site.exclusions.filter((e) => e.id !== id) });
+    },
+
+    'assessment.compute': ({ siteId, start, end }) => compute(siteId, start, end),
+
+    'assessment.report': async ({ siteId, start, end, format }) => {
+      const account = accounts.requireActive();
+      const site = siteOf(account, siteId);
+      const emit = (stage: string, fraction: number) =>
+        deps.events.emit('assessment.reportProgress', { siteId, format, stage, fraction });
+      const extension = format === 'csv' ? 'csv' : format;
+      const suggested = `${filenamify(site.name, { replacement: '-' })} assessment ${dateStamp(start)} to ${dateStamp(end - 1)}.${extension}`;
+      const path = await deps.chooseExportPath(suggested, format);
+      if (path === null) return { saved: false };
+      emit('Reading the data', 0);
+      const result = await compute(siteId, start, end, (fraction) =>
+        emit('Reading the data', fraction * 0.5),
+      );
+      try {
+        const written = await WRITERS[format](path, result, (stage, fraction) =>
+          emit(stage, 0.5 + fraction * 0.5),
+        );
+        emit('Saved', 1);
+        return { saved: true, format, paths: written.paths, bytes: written.bytes };
+      } catch (error) {
+        const reason = (error as NodeJS.ErrnoException).code ?? 'an error of the disk';
+        throw new FieldDeskError(
+          'internal',
+          `FieldDesk could not write ${basename(path)} (${reason}). Choose another place.`,
+          { cause: error, retryable: true },
+        );
+      }
+    },
+  };
+}

@@ -1,0 +1,387 @@
+/**
+ * The noise figures of one monitor over an assessment period, in the site's time zone: LAeq of the
+ * whole period, of each day (07–23), evening (19–23) and night (23–07), Lden per day and overall
+ * (Directive 2002/49/EC), LA10 and LA90 per day and night (from the instrument's interval values or
+ * ranked from the 1 s time history, as the site chooses), LAFMax and the events above a threshold
+ * per night, and the hourly table — each with and without the excluded time.
+ */
+import type { ExcludedPeriod, Figure, HourlyRow, NoiseEventRef, Site } from '../../../shared/assessment';
+import type { SeriesChannel, TimeInterval } from '../../../shared/data';
+import {
+  ASSESSMENT_NOISE_OPTIONS,
+  ASSESSMENT_TIME_HISTORY_OPTIONS,
+  type InstrumentInputs,
+} from './assessment-inputs';
+import { channelOf, excludedFor, samplesOfChannel } from './exclusions';
+import { chartOf, coverageOf, figureOf, limitLines, type FigurePeriod } from './figure-builder';
+import {
+  countEventsAbove,
+  exceededLevel,
+  leq,
+  lden,
+  maxLevel,
+  meanOfIntervals,
+} from './figures/noise-figures';
+import { exclusionMask, type Samples } from './figures/samples';
+import { sitePeriods, type SitePeriod } from './figures/site-periods';
+import type { AssessmentChart } from '../../../shared/assessment';
+import { intersect, normalize, totalLength } from '../core/intervals';
+
+export interface NoiseAssessment {
+  figures: Figure[];
+  hourly: HourlyRow[];
+  events: NoiseEventRef[];
+  chart: AssessmentChart | null;
+}
+
+const minutesLabel = (ms: number) =>
+  ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000}-min` : `${ms / 1000} s`;
+
+interface Channel {
+  samples: Samples;
+  mask: Uint8Array;
+  stepMs: number;
+}
+
+function channelWithMask(channel: SeriesChannel | null, excluded: TimeInterval[]): Channel | null {
+  if (channel === null || channel.times.length === 0) return null;
+  const samples = samplesOfChannel(channel);
+  const stepMs = samples.ends[0]! - samples.starts[0]!;
+  return { samples, mask: exclusionMask(samples, excluded), stepMs };
+}
+
+const round1 = (value: number | null) => (value === null ? null : Math.round(value * 10) / 10);
+
+export function assessNoise(
+  site: Site,
+  inputs: InstrumentInputs,
+  range: TimeInterval,
+  exclusions: readonly ExcludedPeriod[],
+): NoiseAssessment {
+  const { serial } = inputs.instrument;
+  const { limits, settings, timeZone } = site;
+  const excluded = normalize(excludedFor(serial, exclusions));
+  const measurements = inputs.reads.noiseMeasurements;
+  const laeq = channelWithMask(channelOf(measurements, 'LAeq'), excluded);
+  const lafmax = channelWithMask(channelOf(measurements, 'LAFMax'), excluded);
+  const useTimeHistory = settings.statistics === 'timeHistory';
+  const history = useTimeHistory
+    ? channelWithMask(channelOf(inputs.reads.noiseTimeHistory, 'LAeq'), excluded)
+    : null;
+  const laf10 = channelWithMask(channelOf(measurements, 'LAF10'), excluded);
+  const laf90 = channelWithMask(channelOf(measurements, 'LAF90'), excluded);
+  const figures: Figure[] = [];
+  const noiseSource = { serial, dataset: 'noiseMeasurements' as const, options: ASSESSMENT_NOISE_OPTIONS };
+  const step = laeq === null ? '' : minutesLabel(laeq.stepMs);
+
+  const leqFigure = (label: string, limitKey: Figure['limitKey'], period: FigurePeriod) => {
+    if (laeq === null) return null;
+    const all = leq(laeq.samples, period);
+    const valid = leq(laeq.samples, period, laeq.mask);
+    return figureOf(
+      {
+        serial,
+        label,
+        limitKey,
+        period,
+        unit: 'dB',
+        all: round1(all.value),
+        valid: round1(valid.value),
+        coverage: coverageOf(valid.seconds, period),
+        method: `Energetic mean of the ${step} LAeq values, each weighted by its time within the period.`,
+        source: { ...noiseSource, channel: 'LAeq' },
+      },
+      limits,
+    );
+  };
+
+  const statisticFigure = (
+    percent: 10 | 90,
+    limitKey: Figure['limitKey'],
+    label: string,
+    period: FigurePeriod,
+  ) => {
+    if (useTimeHistory) {
+      if (history === null) return null;
+      const all = exceededLevel(history.samples, period, percent);
+      const valid = exceededLevel(history.samples, period, percent, history.mask);
+      const counted = leq(history.samples, period, history.mask);
+      return figureOf(
+        {
+          serial,
+          label,
+          limitKey,
+          period,
+          unit: 'dB',
+          all: round1(all),
+          valid: round1(valid),
+          coverage: coverageOf(counted.seconds, period),
+          method: `Ranked from the 1 s LAeq time history: the level reached or exceeded in ${percent} % of the seconds (nearest rank).`,
+          source: {
+            serial,
+            dataset: 'noiseTimeHistory',
+            options: ASSESSMENT_TIME_HISTORY_OPTIONS,
+            channel: 'LAeq',
+          },
+        },
+        limits,
+      );
+    }
+    const channel = percent === 10 ? laf10 : laf90;
+    if (channel === null) return null;
+    const all = meanOfIntervals(channel.samples, period);
+    const valid = meanOfIntervals(channel.samples, period, channel.mask);
+    return figureOf(
+      {
+        serial,
+        label,
+        limitKey,
+        period,
+        unit: 'dB',
+        all: round1(all.value),
+        valid: round1(valid.value),
+        coverage: coverageOf(valid.seconds, period),
+        method: `Arithmetic mean of the instrument's ${minutesLabel(channel.stepMs)} LAF${percent} values.`,
+        source: { ...noiseSource, channel: `LAF${percent}` },
+      },
+      limits,
+    );
+  };
+
+  const push = (figure: Figure | null) => {
+    if (figure !== null) figures.push(figure);
+  };
+
+  const whole: FigurePeriod = { ...range, label: 'whole period' };
+  push(leqFigure('LAeq,T', null, whole));
+
+  const days = sitePeriods(range, timeZone, 'day');
+  const evenings = sitePeriods(range, timeZone, 'evening');
+  const nights = sitePeriods(range, timeZone, 'night');
+  const denDays = sitePeriods(range, timeZone, 'denDay');
+
+  for (const day of days) {
+    push(leqFigure('LAeq,day', 'LAeq,day', day));
+    push(statisticFigure(10, 'LA10,day', 'LA10,day', day));
+    push(statisticFigure(90, 'LA90,day', 'LA90,day', day));
+  }
+  for (const evening of evenings) push(leqFigure('LAeq,evening', 'LAeq,evening', evening));
+
+  const events = eventRefs(inputs, nights, excluded);
+  for (const night of nights) {
+    push(leqFigure('LAeq,night', 'LAeq,night', night));
+    push(statisticFigure(10, 'LA10,night', 'LA10,night', night));
+    push(statisticFigure(90, 'LA90,night', 'LA90,night', night));
+    if (lafmax !== null) {
+      const all = maxLevel(lafmax.samples, night);
+      const valid = maxLevel(lafmax.samples, night, lafmax.mask);
+      const counted = leq(lafmax.samples, night, lafmax.mask);
+      push(
+        figureOf(
+          {
+            serial,
+            label: 'LAFMax,night',
+            limitKey: 'LAFMax,night',
+            period: night,
+            unit: 'dB',
+            all: round1(all?.value ?? null),
+            valid: round1(valid?.value ?? null),
+            coverage: coverageOf(counted.seconds, night),
+            method: `Highest of the ${minutesLabel(lafmax.stepMs)} LAFMax values.`,
+            ...(valid === null ? {} : { detail: `at ${new Date(valid.time).toISOString()}` }),
+            source: { ...noiseSource, channel: 'LAFMax' },
+          },
+          limits,
+        ),
+      );
+    }
+    if (inputs.reads.events) {
+      const counts = countEventsAbove(
+        events.map((e) => ({ start: e.start, level: e.level })),
+        [night],
+        settings.nightEventThreshold,
+        excluded,
+      );
+      push(
+        figureOf(
+          {
+            serial,
+            label: `Events ≥ ${settings.nightEventThreshold} dB, night`,
+            limitKey: null,
+            period: night,
+            unit: 'events',
+            all: counts.all,
+            valid: counts.valid,
+            coverage: 1 - totalLength(intersect(excluded, [night])) / (night.end - night.start),
+            method: `Noise events starting at night whose level is at least ${settings.nightEventThreshold} dB; with exclusions, those starting in excluded time are not counted.`,
+            source: { serial, dataset: 'events', channel: 'level' },
+          },
+          limits,
+        ),
+      );
+    }
+  }
+
+  figures.push(...denFigures(evenings, nights, denDays));
+  return {
+    figures,
+    hourly: hourlyRows(
+      serial,
+      range,
+      timeZone,
+      laeq,
+      lafmax,
+      useTimeHistory ? history : null,
+      laf10,
+      laf90,
+      excluded,
+    ),
+    events,
+    chart:
+      laeq === null
+        ? null
+        : chartOf(
+            serial,
+            `${serial} LAeq (${step})`,
+            channelOf(measurements, 'LAeq')!,
+            limitLines(limits, ['LAeq,day', 'LAeq,night']),
+          ),
+  };
+
+  /** Lden of each whole day (by the date its day starts) and of the period, from the period LAeqs. */
+  function denFigures(
+    eveningList: SitePeriod[],
+    nightList: SitePeriod[],
+    denDayList: SitePeriod[],
+  ): Figure[] {
+    if (laeq === null) return [];
+    const out: Figure[] = [];
+    const levels = (periods: SitePeriod[], mask: Uint8Array | null) => {
+      let energy = 0;
+      let seconds = 0;
+      for (const period of periods) {
+        const figure = leq(laeq.samples, period, mask);
+        if (figure.value === null) continue;
+        energy += figure.seconds * 10 ** (figure.value / 10);
+        seconds += figure.seconds;
+      }
+      return { value: seconds === 0 ? null : 10 * Math.log10(energy / seconds), seconds };
+    };
+    const method =
+      'Lden = 10·lg(1/24·(12·10^(Lday/10) + 4·10^((Levening+5)/10) + 8·10^((Lnight+10)/10))) (Directive 2002/49/EC, Annex I), with day 07–19, evening 19–23 and night 23–07 in the site’s time zone.';
+    const lden2 = (d: SitePeriod[], e: SitePeriod[], n: SitePeriod[], mask: Uint8Array | null) => {
+      const [ld, le, ln] = [levels(d, mask), levels(e, mask), levels(n, mask)];
+      return { value: lden(ld.value, le.value, ln.value), seconds: ld.seconds + le.seconds + ln.seconds };
+    };
+    for (const denDay of denDayList) {
+      const evening = eveningList.filter((p) => p.date === denDay.date);
+      const night = nightList.filter((p) => p.date === denDay.date);
+      if (evening.length === 0 || night.length === 0 || denDay.partial) continue;
+      const period: FigurePeriod = {
+        start: denDay.start,
+        end: night[0]!.end,
+        label: `${denDay.label.split(',')[0]}, 07:00–07:00`,
+      };
+      const all = lden2([denDay], evening, night, null);
+      const valid = lden2([denDay], evening, night, laeq.mask);
+      out.push(
+        figureOf(
+          {
+            serial,
+            label: 'Lden',
+            limitKey: 'Lden',
+            period,
+            unit: 'dB',
+            all: round1(all.value),
+            valid: round1(valid.value),
+            coverage: coverageOf(valid.seconds, period),
+            method,
+            source: { ...noiseSource, channel: 'LAeq' },
+          },
+          limits,
+        ),
+      );
+    }
+    const all = lden2(denDayList, eveningList, nightList, null);
+    const valid = lden2(denDayList, eveningList, nightList, laeq.mask);
+    out.push(
+      figureOf(
+        {
+          serial,
+          label: 'Lden',
+          limitKey: 'Lden',
+          period: whole,
+          unit: 'dB',
+          all: round1(all.value),
+          valid: round1(valid.value),
+          coverage: coverageOf(valid.seconds, range),
+          method: `${method} Over the whole period, Lday, Levening and Lnight are the energetic means of all its day, evening and night periods.`,
+          source: { ...noiseSource, channel: 'LAeq' },
+        },
+        limits,
+      ),
+    );
+    return out;
+  }
+}
+
+function eventRefs(
+  inputs: InstrumentInputs,
+  nights: SitePeriod[],
+  excluded: TimeInterval[],
+): NoiseEventRef[] {
+  const table = inputs.reads.events?.records;
+  if (!table) return [];
+  const within = (t: number, periods: readonly TimeInterval[]) =>
+    periods.some((p) => t >= p.start && t < p.end);
+  return table.rows.flatMap((row) => {
+    const start = row.startTime;
+    if (typeof start !== 'number') return [];
+    const end = typeof row.endTime === 'number' ? row.endTime : null;
+    return [
+      {
+        serial: inputs.instrument.serial,
+        start,
+        end,
+        level: typeof row.level === 'number' ? row.level : null,
+        trigger: typeof row.name === 'string' ? row.name : String(row.type ?? 'Event'),
+        audioId: typeof row.audioId === 'string' && row.audioId !== '' ? row.audioId : null,
+        atNight: within(start, nights),
+        excluded: within(start, excluded),
+      },
+    ];
+  });
+}
+
+function hourlyRows(
+  serial: string,
+  range: TimeInterval,
+  timeZone: string,
+  laeq: Channel | null,
+  lafmax: Channel | null,
+  history: Channel | null,
+  laf10: Channel | null,
+  laf90: Channel | null,
+  excluded: TimeInterval[],
+): HourlyRow[] {
+  if (laeq === null) return [];
+  return sitePeriods(range, timeZone, 'hour').map((hour) => {
+    const statistic = (percent: 10 | 90) => {
+      if (history !== null) return exceededLevel(history.samples, hour, percent, history.mask);
+      const channel = percent === 10 ? laf10 : laf90;
+      return channel === null ? null : meanOfIntervals(channel.samples, hour, channel.mask).value;
+    };
+    return {
+      serial,
+      start: hour.start,
+      end: hour.end,
+      label: hour.label,
+      laeq: round1(leq(laeq.samples, hour).value),
+      laeqValid: round1(leq(laeq.samples, hour, laeq.mask).value),
+      lafmax: round1(lafmax === null ? null : (maxLevel(lafmax.samples, hour, lafmax.mask)?.value ?? null)),
+      la10: round1(statistic(10)),
+      la90: round1(statistic(90)),
+      excludedMinutes: Math.round(totalLength(intersect(excluded, [hour])) / 60_000),
+    };
+  });
+}

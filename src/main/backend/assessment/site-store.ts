@@ -1,0 +1,150 @@
+/**
+ * Assessment sites in the local database (table `assessment_sites`, migration 8): one JSON
+ * document per site, read back through a schema so a damaged row is left out on its own (and
+ * counted) instead of hiding the account's other sites. Exclusions are kept here, beside the data
+ * they qualify, never written into the cached measurements.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import {
+  DEFAULT_ASSESSMENT_SETTINGS,
+  DEFAULT_EXCLUSION_RULES,
+  DEFAULT_LIMITS,
+  LIMIT_KEYS,
+  type Site,
+} from '../../../shared/assessment';
+import type { SqliteDatabase } from '../core/database';
+
+const storedSiteSchema = z.object({
+  id: z.string(),
+  accountId: z.string(),
+  name: z.string(),
+  timeZone: z.string(),
+  serials: z.array(z.string()),
+  rules: z.object({
+    wind: z.boolean(),
+    windLimit: z.number(),
+    precipitation: z.boolean(),
+    failedCheck: z.boolean(),
+    offline: z.boolean(),
+    overload: z.boolean(),
+  }),
+  exclusions: z.array(
+    z.object({
+      id: z.string(),
+      start: z.number(),
+      end: z.number(),
+      reason: z.string(),
+      serial: z.string().nullable(),
+      createdAt: z.number(),
+    }),
+  ),
+  limits: z.partialRecord(z.enum(LIMIT_KEYS), z.number()),
+  settings: z.object({
+    statistics: z.enum(['intervals', 'timeHistory']),
+    nightEventThreshold: z.number(),
+    dinLine: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+  }),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+
+/** What creating or changing a site gives; what is absent keeps its value (or the default when new). */
+export type SiteChange = Pick<Site, 'name' | 'timeZone' | 'serials'> &
+  Partial<Pick<Site, 'id' | 'rules' | 'limits' | 'settings'>>;
+
+export interface SiteStore {
+  /** The account's sites by name, and how many stored ones could not be read. */
+  list(accountId: string): { sites: Site[]; unreadable: number };
+  get(accountId: string, id: string): Site | null;
+  /** Creates the site (no id) or changes it; null when the id names no site of the account. */
+  save(accountId: string, change: SiteChange): Site | null;
+  /** Replaces a stored site whole (its exclusions changed). */
+  put(site: Site): Site;
+  remove(accountId: string, id: string): boolean;
+}
+
+export function newExclusionId(): string {
+  return randomUUID().replace(/-/g, '').slice(0, 16);
+}
+
+export function createSiteStore(db: SqliteDatabase, now: () => number): SiteStore {
+  const selectAll = db.prepare<[string], { site_json: string }>(
+    'SELECT site_json FROM assessment_sites WHERE account_id = ?',
+  );
+  const selectOne = db.prepare<[string, string], { site_json: string }>(
+    'SELECT site_json FROM assessment_sites WHERE account_id = ? AND id = ?',
+  );
+  const upsert = db.prepare(
+    `INSERT INTO assessment_sites (account_id, id, updated_at, site_json) VALUES (?, ?, ?, ?)
+     ON CONFLICT (account_id, id) DO UPDATE SET updated_at = excluded.updated_at, site_json = excluded.site_json`,
+  );
+  const remove = db.prepare('DELETE FROM assessment_sites WHERE account_id = ? AND id = ?');
+
+  const parse = (json: string): Site | null => {
+    try {
+      const parsed = storedSiteSchema.safeParse(JSON.parse(json));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  };
+
+  const put = (site: Site): Site => {
+    const stored = { ...site, updatedAt: now() };
+    upsert.run(stored.accountId, stored.id, stored.updatedAt, JSON.stringify(stored));
+    return stored;
+  };
+
+  return {
+    list(accountId) {
+      let unreadable = 0;
+      const sites: Site[] = [];
+      for (const row of selectAll.all(accountId)) {
+        const site = parse(row.site_json);
+        if (site === null) unreadable++;
+        else sites.push(site);
+      }
+      sites.sort((a, b) => a.name.localeCompare(b.name));
+      return { sites, unreadable };
+    },
+    get(accountId, id) {
+      const row = selectOne.get(accountId, id);
+      return row === undefined ? null : parse(row.site_json);
+    },
+    save(accountId, change) {
+      if (change.id !== undefined) {
+        const row = selectOne.get(accountId, change.id);
+        const existing = row === undefined ? null : parse(row.site_json);
+        if (existing === null) return null;
+        return put({
+          ...existing,
+          name: change.name,
+          timeZone: change.timeZone,
+          serials: [...new Set(change.serials)],
+          rules: change.rules ?? existing.rules,
+          limits: change.limits ?? existing.limits,
+          settings: change.settings ?? existing.settings,
+        });
+      }
+      const created = now();
+      return put({
+        id: randomUUID(),
+        accountId,
+        name: change.name,
+        timeZone: change.timeZone,
+        serials: [...new Set(change.serials)],
+        rules: change.rules ?? { ...DEFAULT_EXCLUSION_RULES },
+        exclusions: [],
+        limits: change.limits ?? { ...DEFAULT_LIMITS },
+        settings: change.settings ?? { ...DEFAULT_ASSESSMENT_SETTINGS },
+        createdAt: created,
+        updatedAt: created,
+      });
+    },
+    put,
+    remove(accountId, id) {
+      return remove.run(accountId, id).changes > 0;
+    },
+  };
+}

@@ -1,0 +1,261 @@
+/**
+ * Vibration and air-quality figures of one instrument over an assessment period.
+ *
+ * Vibration: the highest PPV per axis with its dominant frequency, judged against a constant
+ * (BS 5228-2's human-response level, the site's PPV limit) and against the frequency-dependent
+ * DIN 4150-3 line the site chose — the reading closest to that line is the one reported, since the
+ * highest PPV is not always the worst at low frequencies; VDV per axis for each day (07–23) and
+ * night (23–07), combined by the fourth root of the sum of fourth powers (BS 6472-1).
+ *
+ * Air quality: PM10 and PM2.5 24-hour means per site calendar day, valid only with 75 % of the
+ * day's readings (the EU directive's data-capture rule), and the number of days above the limit.
+ */
+import type { AssessmentChart, ExcludedPeriod, Figure, Site } from '../../../shared/assessment';
+import type { SeriesChannel, TimeInterval } from '../../../shared/data';
+import type { InstrumentInputs } from './assessment-inputs';
+import { channelOf, excludedFor, samplesOfChannel } from './exclusions';
+import { chartOf, coverageOf, figureOf, limitLines, type FigurePeriod } from './figure-builder';
+import { dailyMeans } from './figures/air-quality';
+import { exclusionMask, overlapping, type Samples } from './figures/samples';
+import { sitePeriods } from './figures/site-periods';
+import { DIN_LINE_LABELS, dinGuideline, peakPpv, vdvOver } from './figures/vibration';
+import { normalize } from '../core/intervals';
+
+export interface PartAssessment {
+  figures: Figure[];
+  charts: AssessmentChart[];
+}
+
+const AXES = ['X', 'Y', 'Z'] as const;
+const round = (value: number | null, decimals: number) =>
+  value === null ? null : Math.round(value * 10 ** decimals) / 10 ** decimals;
+
+export function assessVibration(
+  site: Site,
+  inputs: InstrumentInputs,
+  range: TimeInterval,
+  exclusions: readonly ExcludedPeriod[],
+): PartAssessment {
+  const { serial } = inputs.instrument;
+  const { limits, settings, timeZone } = site;
+  const excluded = normalize(excludedFor(serial, exclusions));
+  const figures: Figure[] = [];
+  const whole: FigurePeriod = { ...range, label: 'whole period' };
+  const line = settings.dinLine;
+  for (const axis of AXES) {
+    const ppvChannel = channelOf(inputs.reads.vibrationPPV, `vMax${axis}`);
+    const frequencyChannel = channelOf(inputs.reads.vibrationPPV, `fDom${axis}`);
+    if (ppvChannel === null || frequencyChannel === null) continue;
+    const ppv = samplesOfChannel(ppvChannel);
+    const frequency = samplesOfChannel(frequencyChannel);
+    const mask = exclusionMask(ppv, excluded);
+    const all = peakPpv(ppv, frequency, range);
+    const valid = peakPpv(ppv, frequency, range, mask);
+    const counted = countedSeconds(ppv, range, mask);
+    const source = { serial, dataset: 'vibrationPPV' as const, channel: `vMax${axis}` };
+    const at = (peak: typeof valid) =>
+      peak === null
+        ? undefined
+        : `at ${peak.frequency === null ? 'an unknown frequency' : `${peak.frequency.toFixed(1)} Hz`}, ${new Date(peak.time).toISOString()}`;
+    figures.push(
+      figureOf(
+        {
+          serial,
+          label: `PPV ${axis}`,
+          limitKey: 'PPV',
+          period: whole,
+          unit: 'mm/s',
+          all: round(all?.value ?? null, 3),
+          valid: round(valid?.value ?? null, 3),
+          coverage: coverageOf(counted, range),
+          method:
+            'Highest peak particle velocity of the axis; the limit is a constant (BS 5228-2 human response).',
+          ...(at(valid) === undefined ? {} : { detail: at(valid)! }),
+          source,
+        },
+        limits,
+      ),
+    );
+    // Against DIN 4150-3: the reading closest to (or furthest over) the line at its own frequency.
+    const worst = (useMask: boolean) => {
+      let best: { value: number; frequency: number; time: number; ratio: number } | null = null;
+      const { from, to } = overlapping(ppv, range);
+      for (let i = from; i < to; i++) {
+        if (useMask && mask[i] === 1) continue;
+        const v = ppv.values[i]!;
+        const f = frequency.values[i]!;
+        if (Number.isNaN(v) || Number.isNaN(f)) continue;
+        const ratio = v / dinGuideline(f, line);
+        if (best === null || ratio > best.ratio)
+          best = { value: v, frequency: f, time: ppv.starts[i]!, ratio };
+      }
+      return best;
+    };
+    const dinAll = worst(false);
+    const dinValid = worst(true);
+    figures.push(
+      figureOf(
+        {
+          serial,
+          label: `PPV ${axis} vs DIN 4150-3`,
+          limitKey: null,
+          period: whole,
+          unit: 'mm/s',
+          all: round(dinAll?.value ?? null, 3),
+          valid: round(dinValid?.value ?? null, 3),
+          coverage: coverageOf(counted, range),
+          method: `The reading closest to the DIN 4150-3 short-term guideline (${DIN_LINE_LABELS[line]}) at its dominant frequency; the limit is the guideline at that frequency.`,
+          ...(dinValid === null
+            ? {}
+            : {
+                detail: `at ${dinValid.frequency.toFixed(1)} Hz: ${(dinValid.ratio * 100).toFixed(0)} % of the guideline`,
+              }),
+          limit: dinValid === null ? null : round(dinGuideline(dinValid.frequency, line), 2),
+          source,
+        },
+        limits,
+      ),
+    );
+    const vdvChannel = channelOf(inputs.reads.vibrationVDV, `vdv${axis}`);
+    if (vdvChannel === null) continue;
+    const vdv = samplesOfChannel(vdvChannel);
+    const vdvMask = exclusionMask(vdv, excluded);
+    for (const kind of ['day', 'night'] as const) {
+      for (const period of sitePeriods(range, timeZone, kind)) {
+        const vAll = vdvOver(vdv, period);
+        const vValid = vdvOver(vdv, period, vdvMask);
+        figures.push(
+          figureOf(
+            {
+              serial,
+              label: `VDV ${axis},${kind}`,
+              limitKey: kind === 'day' ? 'VDV,day' : 'VDV,night',
+              period,
+              unit: 'm/s¹·⁷⁵',
+              all: round(vAll.value, 4),
+              valid: round(vValid.value, 4),
+              coverage: coverageOf(countedSeconds(vdv, period, vdvMask), period),
+              method:
+                'Fourth root of the sum of the fourth powers of the interval VDVs in the period (BS 6472-1).',
+              source: { serial, dataset: 'vibrationVDV', channel: `vdv${axis}` },
+            },
+            limits,
+          ),
+        );
+      }
+    }
+  }
+  const charts: AssessmentChart[] = [];
+  const highest = highestOfAxes(inputs);
+  if (highest !== null)
+    charts.push(chartOf(serial, `${serial} PPV, highest axis`, highest, limitLines(limits, ['PPV'])));
+  return { figures, charts };
+}
+
+/** Per reading, the highest PPV of the three axes (for the chart). */
+function highestOfAxes(inputs: InstrumentInputs): SeriesChannel | null {
+  const channels = AXES.map((axis) => channelOf(inputs.reads.vibrationPPV, `vMax${axis}`)).filter(
+    (c): c is SeriesChannel => c !== null,
+  );
+  if (channels.length === 0) return null;
+  const first = channels[0]!;
+  const values = new Float32Array(first.values.length).fill(Number.NaN);
+  for (const channel of channels) {
+    if (channel.values.length !== values.length) continue;
+    for (let i = 0; i < values.length; i++) {
+      const v = channel.values[i]!;
+      if (!Number.isNaN(v) && !(v <= values[i]!)) values[i] = v;
+    }
+  }
+  return { ...first, name: 'PPV', label: 'PPV (highest axis)', values };
+}
+
+/** Seconds of readings inside `period` that count (not excluded, not missing). */
+function countedSeconds(samples: Samples, period: TimeInterval, mask: Uint8Array): number {
+  // Only the samples of the period, found by binary search: a year has 730 day and night periods.
+  const { from, to } = overlapping(samples, period);
+  let ms = 0;
+  for (let i = from; i < to; i++) {
+    if (mask[i] === 1 || Number.isNaN(samples.values[i]!)) continue;
+    const overlap = Math.min(samples.ends[i]!, period.end) - Math.max(samples.starts[i]!, period.start);
+    if (overlap > 0) ms += overlap;
+  }
+  return ms / 1000;
+}
+
+const PARTICULATES = [
+  { channel: 'pM10', label: 'PM10', limitKey: 'PM10,24h' as const },
+  { channel: 'pM2p5', label: 'PM2.5', limitKey: 'PM2.5,24h' as const },
+];
+
+export function assessAirQuality(
+  site: Site,
+  inputs: InstrumentInputs,
+  range: TimeInterval,
+  exclusions: readonly ExcludedPeriod[],
+): PartAssessment {
+  const { serial } = inputs.instrument;
+  const { limits, timeZone } = site;
+  const excluded = normalize(excludedFor(serial, exclusions));
+  const figures: Figure[] = [];
+  const charts: AssessmentChart[] = [];
+  const days = sitePeriods(range, timeZone, 'calendarDay');
+  for (const particulate of PARTICULATES) {
+    const channel = channelOf(inputs.reads.particulates, particulate.channel);
+    if (channel === null) continue;
+    const samples = samplesOfChannel(channel);
+    const mask = exclusionMask(samples, excluded);
+    const all = dailyMeans(samples, days);
+    const valid = dailyMeans(samples, days, mask);
+    const limit = limits[particulate.limitKey] ?? null;
+    const source = { serial, dataset: 'particulates' as const, channel: particulate.channel };
+    valid.forEach((day, i) => {
+      const allDay = all[i]!;
+      figures.push(
+        figureOf(
+          {
+            serial,
+            label: `${particulate.label} 24-h mean`,
+            limitKey: particulate.limitKey,
+            period: { start: day.start, end: day.end, label: days[i]!.label },
+            unit: 'µg/m³',
+            all: allDay.valid ? round(allDay.mean, 1) : null,
+            valid: day.valid ? round(day.mean, 1) : null,
+            coverage: day.coverage,
+            method:
+              'Time-weighted mean of the readings of the site’s calendar day; a day counts only with readings for at least 75 % of it (18 of 24 hours).',
+            source,
+          },
+          limits,
+        ),
+      );
+    });
+    const over = (list: typeof valid) =>
+      list.filter((d) => d.valid && d.mean !== null && limit !== null && d.mean > limit).length;
+    const validDays = valid.filter((d) => d.valid).length;
+    figures.push(
+      figureOf(
+        {
+          serial,
+          label: `${particulate.label} days above the 24-h limit`,
+          limitKey: null,
+          period: { ...range, label: 'whole period' },
+          unit: 'days',
+          all: limit === null ? null : over(all),
+          valid: limit === null ? null : over(valid),
+          coverage: days.length === 0 ? 0 : validDays / days.length,
+          method:
+            limit === null
+              ? 'No 24-hour limit is set for the site.'
+              : `Days whose valid 24-hour mean is above ${limit} µg/m³, of ${validDays} valid day${validDays === 1 ? '' : 's'}.`,
+          source,
+        },
+        limits,
+      ),
+    );
+    charts.push(
+      chartOf(serial, `${serial} ${particulate.label}`, channel, limitLines(limits, [particulate.limitKey])),
+    );
+  }
+  return { figures, charts };
+}

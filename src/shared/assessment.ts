@@ -1,0 +1,288 @@
+/**
+ * Assessment: what an engineer hands over after a survey. A site groups instruments under one time
+ * zone with its exclusion rules, manual exclusions and limits (kept in the local database, never
+ * sent to the service); an assessment computes the figures of a period with and without the
+ * excluded time, compares them with the limits and lists the exceedances; a report writes it all,
+ * with the calibration evidence, as PDF, Excel or CSV.
+ */
+import type { Dataset, DatasetOptions, TimeInterval } from './data';
+
+// ---- sites -------------------------------------------------------------------------------------
+
+/** The rules an engineer switches on per site; each excludes the periods it finds. */
+export interface ExclusionRules {
+  /** Wind speed above `windLimit` m/s (microphone wind noise). */
+  wind: boolean;
+  windLimit: number;
+  /** Any precipitation (rain noise on the microphone, wet ground). */
+  precipitation: boolean;
+  /** From a failed calibration or SIC until the next passed one. */
+  failedCheck: boolean;
+  /** The instrument sent no readings (a gap of more than two samples). */
+  offline: boolean;
+  /** The instrument flagged its readings as overloaded. */
+  overload: boolean;
+}
+
+export const DEFAULT_EXCLUSION_RULES: ExclusionRules = {
+  wind: true,
+  windLimit: 5,
+  precipitation: true,
+  failedCheck: true,
+  offline: true,
+  overload: true,
+};
+
+/** A period drawn or typed by the engineer, with why it does not count. */
+export interface ManualExclusion {
+  id: string;
+  start: number;
+  end: number;
+  reason: string;
+  /** The one instrument it applies to; null for every instrument of the site. */
+  serial: string | null;
+  createdAt: number;
+}
+
+export type ExclusionRuleId = 'wind' | 'precipitation' | 'failedCheck' | 'offline' | 'overload';
+
+/** One excluded period as an assessment found it (merged per cause and instrument). */
+export interface ExcludedPeriod {
+  start: number;
+  end: number;
+  /** The instrument whose figures it removes; null for all of the site's. */
+  serial: string | null;
+  cause: ExclusionRuleId | 'manual';
+  /** In words: "Wind above 5 m/s (highest 7.2 m/s)", "Road works". */
+  reason: string;
+}
+
+/** The figures a limit can be set for. */
+export const LIMIT_KEYS = [
+  'LAeq,day',
+  'LAeq,evening',
+  'LAeq,night',
+  'Lden',
+  'LAeq,1h',
+  'LA10,day',
+  'LA10,night',
+  'LA90,day',
+  'LA90,night',
+  'LAFMax,night',
+  'PPV',
+  'VDV,day',
+  'VDV,night',
+  'PM10,24h',
+  'PM2.5,24h',
+] as const;
+export type LimitKey = (typeof LIMIT_KEYS)[number];
+
+/** Per figure, the value it must not exceed; absent when the site sets none. */
+export type SiteLimits = Partial<Record<LimitKey, number>>;
+
+/**
+ * The limits a new site starts with: the EU's daily particulate limits (PM10 50 µg/m³, Directive
+ * 2008/50/EC; PM2.5 25 µg/m³, Directive (EU) 2024/2881) and the BS 5228-2 level at which
+ * complaints from residents become likely (1.0 mm/s, tolerable with prior warning). Noise limits
+ * come from each site's own condition, so none are set.
+ */
+export const DEFAULT_LIMITS: SiteLimits = { PPV: 1, 'PM10,24h': 50, 'PM2.5,24h': 25 };
+
+/** DIN 4150-3 (short-term vibration at the foundation), line 1 to 3 of its table 1. */
+export type DinLine = 1 | 2 | 3;
+
+export interface AssessmentSettings {
+  /** How L10 and L90 of a period are formed (see `StatisticsMethod`). */
+  statistics: StatisticsMethod;
+  /** An event at night counts when its level is at least this (dB). */
+  nightEventThreshold: number;
+  dinLine: DinLine;
+}
+
+/**
+ * `intervals`: the arithmetic mean of the instrument's own interval values (LAF10, LAF90, e.g. per
+ * 15 min); `timeHistory`: ranked from the 1-second LAeq time history of the period.
+ */
+export type StatisticsMethod = 'intervals' | 'timeHistory';
+
+export const DEFAULT_ASSESSMENT_SETTINGS: AssessmentSettings = {
+  statistics: 'intervals',
+  nightEventThreshold: 65,
+  dinLine: 2,
+};
+
+export interface Site {
+  id: string;
+  accountId: string;
+  name: string;
+  /** IANA zone the standard periods (day, night, Lden) are counted in. */
+  timeZone: string;
+  serials: string[];
+  rules: ExclusionRules;
+  exclusions: ManualExclusion[];
+  limits: SiteLimits;
+  settings: AssessmentSettings;
+  createdAt: number;
+  updatedAt: number;
+}
+
+// ---- figures -----------------------------------------------------------------------------------
+
+/** Where a figure's samples come from: enough to read them again and show them (traceability). */
+export interface FigureSource {
+  serial: string;
+  dataset: Dataset;
+  options?: DatasetOptions;
+  /** The series the figure is formed from (`LAeq`, `vMaxZ`, `pM10`). */
+  channel: string;
+  start: number;
+  end: number;
+}
+
+export interface Figure {
+  /** Unique within an assessment: `<serial>|<key>|<period start>`. */
+  id: string;
+  serial: string;
+  /** The figure's name as standards write it ("LAeq,night", "PPV Z", "PM10 24-h mean"). */
+  label: string;
+  /** The limit that applies to it, if one can. */
+  limitKey: LimitKey | null;
+  /** Site-local label of the period ("Tue 24 Nov 2026, night 23:00–07:00", "whole period"). */
+  period: string;
+  start: number;
+  end: number;
+  unit: string;
+  /** From every reading, exclusions ignored; null without readings. */
+  all: number | null;
+  /** With the excluded time removed; null when nothing remains. */
+  valid: number | null;
+  /** Fraction (0…1) of the period with readings that count (excluded time not counted). */
+  coverage: number;
+  /** How it was formed, in a sentence ("energetic mean of 64 15-min LAeq values"). */
+  method: string;
+  /** More to say: the dominant frequency of a PPV, the guideline value at it. */
+  detail?: string;
+  limit: number | null;
+  /** True when `valid` is above `limit`. */
+  exceeds: boolean;
+  source: FigureSource;
+}
+
+/** One row of the hourly table (site time). */
+export interface HourlyRow {
+  serial: string;
+  start: number;
+  end: number;
+  /** "24 Nov 13:00", site time. */
+  label: string;
+  laeq: number | null;
+  laeqValid: number | null;
+  lafmax: number | null;
+  la10: number | null;
+  la90: number | null;
+  /** Minutes of the hour excluded. */
+  excludedMinutes: number;
+}
+
+export interface Exceedance {
+  figureId: string;
+  serial: string;
+  label: string;
+  period: string;
+  start: number;
+  end: number;
+  value: number;
+  limit: number;
+  unit: string;
+}
+
+/** A calibration or SIC as evidence: when, what it read, drift against the one before, pass or fail. */
+export interface CheckEvidence {
+  serial: string;
+  kind: 'calibration' | 'sic';
+  time: number;
+  status: string;
+  passed: boolean | null;
+  /** Calibration: the level read with the calibrator fitted (dB). */
+  level: number | null;
+  /** Calibration: the offset applied (dB); SIC: the largest band deviation. */
+  offset: number | null;
+  /** Change since the previous check of the same kind (dB), null for the first. */
+  drift: number | null;
+  /** Before the period, within it, or after it. */
+  when: 'before' | 'during' | 'after';
+  /** The calibration tolerance drift was judged against (dB). */
+  tolerance: number;
+  driftWithinTolerance: boolean | null;
+}
+
+export interface AssessedInstrument {
+  serial: string;
+  name: string;
+  type: string;
+  model: string;
+  position: { lat: number; long: number } | null;
+}
+
+export interface NoiseEventRef {
+  serial: string;
+  start: number;
+  end: number | null;
+  level: number | null;
+  trigger: string;
+  /** The recording the service keeps of it, if any. */
+  audioId: string | null;
+  atNight: boolean;
+  excluded: boolean;
+}
+
+/** A chart's data for the report: a series over the period with the limits and excluded time. */
+export interface AssessmentChart {
+  serial: string;
+  title: string;
+  unit: string;
+  times: number[];
+  values: Array<number | null>;
+  limits: Array<{ label: string; value: number }>;
+}
+
+export interface AssessmentResult {
+  siteId: string;
+  siteName: string;
+  timeZone: string;
+  start: number;
+  end: number;
+  computedAt: number;
+  settings: AssessmentSettings;
+  instruments: AssessedInstrument[];
+  exclusions: ExcludedPeriod[];
+  figures: Figure[];
+  hourly: HourlyRow[];
+  exceedances: Exceedance[];
+  checks: CheckEvidence[];
+  events: NoiseEventRef[];
+  charts: AssessmentChart[];
+  /** What could not be read or computed, and why (offline parts, missing datasets). */
+  notes: string[];
+  /** True when some of the data was answered by the local cache rather than fetched for this assessment. */
+  fromCache: boolean;
+  /** When the oldest data used was fetched from the service (null without any data). */
+  dataFetchedAt: number | null;
+}
+
+export interface AssessmentQuery extends TimeInterval {
+  siteId: string;
+}
+
+export type ReportFormat = 'pdf' | 'xlsx' | 'csv';
+
+export type ReportResult =
+  { saved: false } | { saved: true; format: ReportFormat; paths: string[]; bytes: number };
+
+/** Pushed while a report is written: its stage and how far (0…1). */
+export interface ReportProgress {
+  siteId: string;
+  format: ReportFormat;
+  stage: string;
+  fraction: number;
+}

@@ -1,0 +1,135 @@
+/** The contract's assessment requests (`assessment.*`): sites, exclusions, figures and reports. */
+import { z } from 'zod';
+import { LIMIT_KEYS, type AssessmentResult, type ReportResult, type Site } from '../assessment';
+import { checkTimeRange, epochMsSchema, rangeFields } from './data-requests';
+import { noArgs, request, serialSchema } from './request-spec';
+
+export const siteIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'That is not a site of this account.');
+
+/** An IANA zone name, "Europe/London"; the backend checks the zone exists. */
+const timeZoneSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z_+-]+(?:\/[A-Za-z0-9_+-]+)+$|^UTC$/, 'Choose the site’s time zone, such as Europe/London.')
+  .refine((zone) => {
+    try {
+      new Intl.DateTimeFormat('en-GB', { timeZone: zone });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'That time zone is not known.');
+
+const rulesSchema = z
+  .object({
+    wind: z.boolean(),
+    windLimit: z
+      .number({ error: 'The wind speed limit must be a number of metres per second.' })
+      .min(1, 'The wind speed limit must be between 1 and 30 m/s.')
+      .max(30, 'The wind speed limit must be between 1 and 30 m/s.'),
+    precipitation: z.boolean(),
+    failedCheck: z.boolean(),
+    offline: z.boolean(),
+    overload: z.boolean(),
+  })
+  .strict();
+
+const limitValue = z
+  .number({ error: 'A limit must be a number.' })
+  .finite('A limit must be a number.')
+  .min(0, 'A limit cannot be negative.')
+  .max(10_000, 'That limit is out of range.');
+
+const limitsSchema = z.partialRecord(z.enum(LIMIT_KEYS), limitValue);
+
+const settingsSchema = z
+  .object({
+    statistics: z.enum(['intervals', 'timeHistory']),
+    nightEventThreshold: z
+      .number({ error: 'The event threshold must be a number of decibels.' })
+      .min(20, 'The event threshold must be between 20 and 140 dB.')
+      .max(140, 'The event threshold must be between 20 and 140 dB.'),
+    dinLine: z.union([z.literal(1), z.literal(2), z.literal(3)], {
+      error: 'Choose line 1, 2 or 3 of DIN 4150-3.',
+    }),
+  })
+  .strict();
+
+export const siteNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Give the site a name.')
+  .max(80, 'Keep the site name to 80 characters or fewer.');
+
+/** Creating a site (no `id`) or changing one; what is left out keeps its value (defaults when new). */
+export const siteSaveSchema = z
+  .object({
+    id: siteIdSchema.optional(),
+    name: siteNameSchema,
+    timeZone: timeZoneSchema,
+    serials: z
+      .array(serialSchema)
+      .min(1, 'Choose at least one instrument for the site.')
+      .max(20, 'A site can hold at most 20 instruments.'),
+    rules: rulesSchema.optional(),
+    limits: limitsSchema.optional(),
+    settings: settingsSchema.optional(),
+  })
+  .strict();
+
+export const exclusionReasonSchema = z
+  .string()
+  .trim()
+  .min(1, 'Say why this period does not count.')
+  .max(200, 'Keep the reason to 200 characters or fewer.');
+
+const exclusionSchema = z
+  .object({
+    siteId: siteIdSchema,
+    ...rangeFields,
+    reason: exclusionReasonSchema,
+    /** The one instrument it applies to; left out for all of the site's. */
+    serial: serialSchema.optional(),
+  })
+  .strict()
+  .superRefine(checkTimeRange);
+
+/** An assessment is at most a year: long enough for any survey, short enough to compute at once. */
+export const ASSESSMENT_MAX_SPAN_MS = 366 * 86_400_000;
+
+const assessmentQuerySchema = z
+  .object({ siteId: siteIdSchema, start: epochMsSchema, end: epochMsSchema })
+  .strict()
+  .superRefine((value, ctx) => {
+    checkTimeRange(value, ctx);
+    if (value.end - value.start > ASSESSMENT_MAX_SPAN_MS)
+      ctx.addIssue({ code: 'custom', message: 'Assess at most a year at a time.', path: ['end'] });
+  });
+
+export const ASSESSMENT_REQUESTS = {
+  /** The active account's sites, as kept in the local database. */
+  'assessment.sites': request<Site[]>()(noArgs),
+  'assessment.saveSite': request<Site>()(siteSaveSchema),
+  'assessment.deleteSite': request<{ id: string }>()(z.object({ id: siteIdSchema }).strict()),
+  /** Adds a manual exclusion (a period drawn on a chart or typed, with its reason). */
+  'assessment.addExclusion': request<Site>()(exclusionSchema),
+  'assessment.removeExclusion': request<Site>()(
+    z
+      .object({ siteId: siteIdSchema, id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Unknown exclusion.') })
+      .strict(),
+  ),
+  /** The figures of a period, with and without exclusions, against the site's limits (offline from the cache). */
+  'assessment.compute': request<AssessmentResult>()(assessmentQuerySchema),
+  /** Writes the report of a period as PDF, Excel or CSV where the user chooses. */
+  'assessment.report': request<ReportResult>()(
+    z
+      .object({
+        siteId: siteIdSchema,
+        start: epochMsSchema,
+        end: epochMsSchema,
+        format: z.enum(['pdf', 'xlsx', 'csv'], { error: 'Choose PDF, Excel or CSV.' }),
+      })
+      .strict()
+      .superRefine(checkTimeRange),
+  ),
+};

@@ -1,0 +1,195 @@
+/**
+ * A whole assessment of a small, hand-made data set across the autumn clock change in
+ * Europe/London (Sat 24 Oct 2026 07:00 BST to Sun 25 Oct 07:00 GMT: 25 hours, a 9-hour night),
+ * with one manual exclusion — every figure checked against a value worked out by hand.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Figure, Site } from '../../../src/shared/assessment';
+import { DEFAULT_ASSESSMENT_SETTINGS, DEFAULT_EXCLUSION_RULES } from '../../../src/shared/assessment';
+import type { DataReadResult, Dataset, RecordTable, SeriesChannel } from '../../../src/shared/data';
+import { assess } from '../../../src/main/backend/assessment/assess';
+import type { AssessmentInputs } from '../../../src/main/backend/assessment/assessment-inputs';
+
+const QUARTER = 900_000;
+/** Sat 24 Oct 2026 07:00 BST. */
+const START = Date.UTC(2026, 9, 24, 6);
+/** Sun 25 Oct 2026 07:00 GMT: 25 hours later. */
+const END = Date.UTC(2026, 9, 25, 7);
+/** The loud hour, 02:00–03:00 UTC on the 25th, in the night — excluded by hand. */
+const LOUD = { start: Date.UTC(2026, 9, 25, 2), end: Date.UTC(2026, 9, 25, 3) };
+
+/** Day (07–19 BST) 60 dB, evening (19–23 BST) 55 dB, night 50 dB but 80 dB in the loud hour. */
+function laeqAt(t: number): number {
+  if (t >= LOUD.start && t < LOUD.end) return 80;
+  if (t < Date.UTC(2026, 9, 24, 18)) return 60;
+  if (t < Date.UTC(2026, 9, 24, 22)) return 55;
+  return 50;
+}
+
+function channel(name: string, level: (t: number) => number): SeriesChannel {
+  const times: number[] = [];
+  for (let t = START; t < END; t += QUARTER) times.push(t);
+  return { name, unit: 'dB', times: Float64Array.from(times), values: Float32Array.from(times, level) };
+}
+
+const read = (
+  dataset: Dataset,
+  series: SeriesChannel[],
+  records: RecordTable | null = null,
+): DataReadResult => ({
+  query: { serial: 'NM1', dataset, start: START, end: END },
+  provenance: { source: 'fresh', fetchedAt: END },
+  series,
+  records,
+});
+
+const site: Site = {
+  id: 'site-1',
+  accountId: 'acc',
+  name: 'Mill Lane',
+  timeZone: 'Europe/London',
+  serials: ['NM1'],
+  // Only the manual exclusion counts here: the rules have nothing to find in this data anyway.
+  rules: { ...DEFAULT_EXCLUSION_RULES, offline: false },
+  exclusions: [{ id: 'x1', ...LOUD, reason: 'Dog barking at microphone', serial: null, createdAt: START }],
+  limits: { 'LAeq,night': 45, 'LAeq,day': 65 },
+  settings: { ...DEFAULT_ASSESSMENT_SETTINGS, nightEventThreshold: 65 },
+  createdAt: START,
+  updatedAt: START,
+};
+
+const inputs: AssessmentInputs = {
+  range: { start: START, end: END },
+  notes: [],
+  fromCache: false,
+  dataFetchedAt: END,
+  instruments: [
+    {
+      instrument: { serial: 'NM1', name: 'Mill Lane NW', type: 'Noise', model: 'CR:171', position: null },
+      kind: 'noise',
+      reads: {
+        noiseMeasurements: read('noiseMeasurements', [
+          channel('LAeq', laeqAt),
+          channel('LAFMax', (t) => laeqAt(t) + 10),
+          channel('LAF10', (t) => laeqAt(t) + 3),
+          channel('LAF90', (t) => laeqAt(t) - 5),
+        ]),
+        events: read('events', [], {
+          timeKey: 'startTime',
+          columns: [],
+          rows: [
+            // In the loud, excluded hour:
+            {
+              startTime: Date.UTC(2026, 9, 25, 2, 30),
+              endTime: null,
+              level: 85,
+              name: 'Level',
+              audioId: 'au1',
+            },
+            { startTime: Date.UTC(2026, 9, 25, 4), endTime: null, level: 70, name: 'Level', audioId: null },
+            // By day, so not counted at night:
+            { startTime: Date.UTC(2026, 9, 24, 12), endTime: null, level: 90, name: 'Level', audioId: null },
+          ],
+        }),
+        calibrations: read('calibrations', [], {
+          timeKey: 'time',
+          columns: [],
+          rows: [
+            { time: Date.UTC(2026, 9, 20, 9), status: 'Success', level: 94.0, offset: 0 },
+            { time: Date.UTC(2026, 9, 26, 9), status: 'Success', level: 94.3, offset: 0.3 },
+          ],
+        }),
+      },
+    },
+  ],
+};
+
+const result = assess(site, inputs, { toleranceDb: 0.5, computedAt: END });
+const figure = (label: string, start?: number): Figure => {
+  const found = result.figures.find((f) => f.label === label && (start === undefined || f.start === start));
+  if (!found) throw new Error(`no figure ${label}`);
+  return found;
+};
+/** The night into Sun 25 Oct: 23:00 BST (22:00 UTC) to 07:00 GMT (07:00 UTC), 9 hours. */
+const NIGHT_START = Date.UTC(2026, 9, 24, 22);
+
+describe('an assessment across the autumn clock change, with an exclusion', () => {
+  it('counts the night in wall-clock time: 9 hours, from 22:00 to 07:00 UTC', () => {
+    const night = figure('LAeq,night');
+    expect(night.start).toBe(NIGHT_START);
+    expect(night.end).toBe(END);
+  });
+
+  it('LAeq,night: 50.0 dB without the excluded hour, 70.5 dB from all data', () => {
+    // All: 8 h of 50 dB and 1 h of 80 dB over 9 h: 10·lg((8·10^5 + 10^8)/9) = 10·lg(1.12·10^7) = 70.49.
+    const night = figure('LAeq,night');
+    expect(night.valid).toBe(50);
+    expect(night.all).toBeCloseTo(70.5, 5);
+    // 8 of its 9 hours count.
+    expect(night.coverage).toBeCloseTo(8 / 9, 6);
+  });
+
+  it('LAeq,day (07–23 BST): 12 h of 60 dB and 4 h of 55 dB', () => {
+    // 10·lg((12·10^6 + 4·316,228)/16) = 10·lg(829,057) = 59.19 → 59.2 dB.
+    expect(figure('LAeq,day').valid).toBe(59.2);
+    expect(figure('LAeq,day').all).toBe(59.2);
+    expect(figure('LAeq,day').exceeds).toBe(false);
+  });
+
+  it('Lden: 60.0 dB with the exclusion (55 + 5 = 60 + 10 = 60), 75.8 dB without', () => {
+    // Ld 60, Le 55, Ln 50: 10·lg((12·10^6 + 4·10^6 + 8·10^6)/24) = 60.0.
+    // Ln 70.49 from all data: 10·lg((12·10^6 + 4·10^6 + 8·1.12·10^8)/24) = 10·lg(3.8·10^7) = 75.80.
+    const days = result.figures.filter((f) => f.label === 'Lden');
+    const perDay = days.find((f) => f.start === START)!;
+    expect(perDay.valid).toBe(60);
+    expect(perDay.all).toBe(75.8);
+  });
+
+  it('LA90,night by the mean of the interval values: 45.0, and 48.3 with the loud hour', () => {
+    // All: 36 quarters in the 9 h night, 32 of 45 dB and 4 of 75 dB → (32·45 + 4·75)/36 = 48.33.
+    expect(figure('LA90,night').valid).toBe(45);
+    expect(figure('LA90,night').all).toBe(48.3);
+  });
+
+  it('LAFMax,night: 60 dB with the exclusion, 90 dB from all data', () => {
+    expect(figure('LAFMax,night').valid).toBe(60);
+    expect(figure('LAFMax,night').all).toBe(90);
+  });
+
+  it('counts night events at or above 65 dB: 2 in all, 1 outside the excluded hour', () => {
+    const events = figure('Events ≥ 65 dB, night');
+    expect(events.all).toBe(2);
+    expect(events.valid).toBe(1);
+    expect(result.events.filter((e) => e.excluded)).toHaveLength(1);
+  });
+
+  it('has an hourly row for each of the 25 hours of the day the clocks went back', () => {
+    const rows = result.hourly.filter((r) => r.start >= Date.UTC(2026, 9, 24, 23) && r.start < END);
+    // From 00:00 BST (23:00 UTC) to 07:00 GMT: 8 wall-clock hours, 01:00 twice.
+    expect(rows).toHaveLength(8);
+    expect(result.hourly).toHaveLength(25);
+    const loud = result.hourly.find((r) => r.start === LOUD.start)!;
+    expect(loud.laeq).toBe(80);
+    expect(loud.laeqValid).toBeNull();
+    expect(loud.excludedMinutes).toBe(60);
+  });
+
+  it('lists the night above its 45 dB limit as an exceedance, judged with the exclusion', () => {
+    expect(result.exceedances.map((e) => [e.label, e.value, e.limit])).toEqual([['LAeq,night', 50, 45]]);
+  });
+
+  it('gives the calibration evidence either side, with the drift against the tolerance', () => {
+    expect(result.checks.map((c) => [c.when, c.drift, c.driftWithinTolerance])).toEqual([
+      ['before', null, null],
+      ['after', 0.3, true],
+    ]);
+  });
+
+  it('keeps the manual exclusion with its reason, and changes no reading', () => {
+    expect(result.exclusions).toEqual([
+      { ...LOUD, serial: null, cause: 'manual', reason: 'Dog barking at microphone' },
+    ]);
+    const laeq = inputs.instruments[0]!.reads.noiseMeasurements!.series[0]!;
+    expect(laeq.values[laeq.times.indexOf(LOUD.start)]).toBe(80);
+  });
+});

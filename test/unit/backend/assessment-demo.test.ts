@@ -1,0 +1,191 @@
+/**
+ * Assessment end to end in the backend, against the demo service: sites kept in the database
+ * (across a restart), figures cross-checked against the data the service answers, a manual
+ * exclusion changing only the figures it touches, the same figures offline from the cache after
+ * a site sync, and the report files written whole.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import type { Site } from '../../../src/shared/assessment';
+import type { BackendHandlers } from '../../../src/shared/ipc/contract';
+import { channelFigures } from '../../../src/shared/series-figures';
+import { demoBackendsWithNetwork, startDemoBackend } from './backend-helpers';
+
+const DAY = 86_400_000;
+/** Two whole UTC days ending at the start of yesterday: settled data (Europe/London is UTC in winter). */
+const END = Math.floor(Date.now() / DAY) * DAY - DAY;
+const START = END - 2 * DAY;
+/** A noise monitor with weather and SIC, and its neighbour (the demo fleet's first site). */
+const NOISE = 'QT930998';
+const NEIGHBOUR = 'QT570913';
+const VIBRATION = 'VB287764';
+const AIR = 'AQ132935';
+
+async function newSite(handlers: BackendHandlers, serials: string[]): Promise<Site> {
+  return handlers['assessment.saveSite']({ name: 'Mill Lane', timeZone: 'Europe/London', serials });
+}
+
+describe('assessment against the demo service', () => {
+  it('computes LAeq,day as the service data gives it, and an exclusion changes only the figures it touches', async () => {
+    const { handlers } = await startDemoBackend();
+    const site = await newSite(handlers, [NOISE, NEIGHBOUR]);
+    const first = await handlers['assessment.compute']({ siteId: site.id, start: START, end: END });
+
+    // The first day's LAeq,day (07–23 UTC) from the service's own 15-min LAeq, by the shared figures code.
+    const dayStart = START + 7 * 3_600_000;
+    const dayEnd = START + 23 * 3_600_000;
+    const read = await handlers['data.read']({
+      serial: NOISE,
+      dataset: 'noiseMeasurements',
+      start: START,
+      end: END,
+      options: { values: ['LAeq', 'LAFMax', 'LAF10', 'LAF90', 'LCPeak'] },
+    });
+    const laeq = read.series.find((c) => c.name === 'LAeq')!;
+    const expected = channelFigures(laeq, { start: dayStart, end: dayEnd }).mean!;
+    const day = first.figures.find(
+      (f) => f.serial === NOISE && f.label === 'LAeq,day' && f.start === dayStart,
+    )!;
+    expect(day.all).toBeCloseTo(expected, 1);
+    expect(day.source).toMatchObject({ serial: NOISE, dataset: 'noiseMeasurements', channel: 'LAeq' });
+    expect(first.instruments.map((i) => i.serial)).toEqual([NOISE, NEIGHBOUR]);
+    expect(first.timeZone).toBe('Europe/London');
+    // Calibration evidence: the last calibration before the period at least.
+    expect(
+      first.checks.some((c) => c.serial === NOISE && c.kind === 'calibration' && c.when === 'before'),
+    ).toBe(true);
+
+    // Exclude 09:00–12:00 of the first day on the noise monitor only.
+    const cut = { start: START + 9 * 3_600_000, end: START + 12 * 3_600_000 };
+    const withCut = await handlers['assessment.addExclusion']({
+      siteId: site.id,
+      ...cut,
+      reason: 'Road works',
+      serial: NOISE,
+    });
+    expect(withCut.exclusions).toMatchObject([{ ...cut, reason: 'Road works', serial: NOISE }]);
+    const second = await handlers['assessment.compute']({ siteId: site.id, start: START, end: END });
+    const dayAgain = second.figures.find((f) => f.id === day.id)!;
+    expect(dayAgain.all).toBe(day.all);
+    const withoutCut = channelFigures(
+      {
+        ...laeq,
+        values: laeq.values.map((v, i) =>
+          laeq.times[i]! >= cut.start && laeq.times[i]! < cut.end ? NaN : v,
+        ),
+      },
+      { start: dayStart, end: dayEnd },
+    ).mean!;
+    expect(dayAgain.valid).toBeCloseTo(withoutCut, 1);
+    expect(dayAgain.coverage).toBeLessThanOrEqual(13 / 16 + 1e-9);
+    // The neighbour's figures are not touched by an exclusion of the noise monitor alone.
+    const neighbourBefore = first.figures.filter((f) => f.serial === NEIGHBOUR).map((f) => [f.id, f.valid]);
+    const neighbourAfter = second.figures.filter((f) => f.serial === NEIGHBOUR).map((f) => [f.id, f.valid]);
+    expect(neighbourAfter).toEqual(neighbourBefore);
+    expect(second.exclusions.filter((e) => e.cause === 'manual')).toEqual([
+      { ...cut, serial: NOISE, cause: 'manual', reason: 'Road works' },
+    ]);
+  });
+
+  it('assesses vibration against DIN 4150-3 and particulates as 24-h means with the EU 75 % rule', async () => {
+    const { handlers } = await startDemoBackend();
+    const site = await newSite(handlers, [VIBRATION, AIR]);
+    const result = await handlers['assessment.compute']({ siteId: site.id, start: START, end: END });
+    const din = result.figures.filter((f) => f.serial === VIBRATION && f.label.endsWith('vs DIN 4150-3'));
+    expect(din.map((f) => f.label)).toEqual([
+      'PPV X vs DIN 4150-3',
+      'PPV Y vs DIN 4150-3',
+      'PPV Z vs DIN 4150-3',
+    ]);
+    for (const figure of din) {
+      // The guideline of line 2 lies between 5 and 20 mm/s whatever the frequency.
+      expect(figure.limit).toBeGreaterThanOrEqual(5);
+      expect(figure.limit).toBeLessThanOrEqual(20);
+    }
+    expect(result.figures.filter((f) => f.label.startsWith('VDV Z,')).length).toBeGreaterThanOrEqual(4);
+    const pm10 = result.figures.filter((f) => f.serial === AIR && f.label === 'PM10 24-h mean');
+    expect(pm10).toHaveLength(2);
+    for (const day of pm10) {
+      expect(day.limit).toBe(50);
+      expect(day.coverage).toBeGreaterThan(0.75);
+      expect(day.valid).not.toBeNull();
+    }
+  });
+
+  it('refuses an instrument the account does not have, and a site that is gone', async () => {
+    const { handlers } = await startDemoBackend();
+    await expect(newSite(handlers, ['NOPE123'])).rejects.toMatchObject({
+      code: 'invalidInput',
+      message: expect.stringContaining('NOPE123'),
+    });
+    const site = await newSite(handlers, [NOISE]);
+    await handlers['assessment.deleteSite']({ id: site.id });
+    await expect(
+      handlers['assessment.compute']({ siteId: site.id, start: START, end: END }),
+    ).rejects.toMatchObject({
+      code: 'notFound',
+    });
+  });
+
+  it('writes the report as PDF, Excel and CSV, each whole', async () => {
+    const { handlers, dataDir } = await startDemoBackend();
+    const site = await newSite(handlers, [NOISE]);
+    const pdf = await handlers['assessment.report']({
+      siteId: site.id,
+      start: START,
+      end: END,
+      format: 'pdf',
+    });
+    expect(pdf.saved).toBe(true);
+    if (!pdf.saved) return;
+    expect(pdf.paths[0]).toContain(dataDir);
+    expect((await readFile(pdf.paths[0]!)).subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await stat(pdf.paths[0]!)).size).toBe(pdf.bytes);
+    const xlsx = await handlers['assessment.report']({
+      siteId: site.id,
+      start: START,
+      end: END,
+      format: 'xlsx',
+    });
+    if (!xlsx.saved) throw new Error('not saved');
+    expect((await readFile(xlsx.paths[0]!)).subarray(0, 2).toString()).toBe('PK');
+    const csv = await handlers['assessment.report']({
+      siteId: site.id,
+      start: START,
+      end: END,
+      format: 'csv',
+    });
+    if (!csv.saved) throw new Error('not saved');
+    expect(csv.paths.length).toBeGreaterThan(3);
+  });
+});
+
+describe('assessment offline', () => {
+  const setup = demoBackendsWithNetwork();
+
+  it('gives the same figures from the cache after a restart without the service, and keeps the site', async () => {
+    const online = await setup.open();
+    const site = await newSite(online.handlers, [NOISE]);
+    await online.handlers['assessment.addExclusion']({
+      siteId: site.id,
+      start: START,
+      end: START + 3_600_000,
+      reason: 'Dog barking at microphone',
+    });
+    await online.handlers['instruments.list']({});
+    const live = await online.handlers['assessment.compute']({ siteId: site.id, start: START, end: END });
+    expect(live.fromCache).toBe(false);
+    await setup.close(online.backend);
+
+    setup.network.down = true;
+    const offline = await setup.open({ addDemo: false });
+    const [kept] = await offline.handlers['assessment.sites']({});
+    expect(kept?.exclusions.map((e) => e.reason)).toEqual(['Dog barking at microphone']);
+    const cached = await offline.handlers['assessment.compute']({ siteId: site.id, start: START, end: END });
+    expect(cached.fromCache).toBe(true);
+    expect(cached.figures.map((f) => [f.id, f.all, f.valid])).toEqual(
+      live.figures.map((f) => [f.id, f.all, f.valid]),
+    );
+    expect(cached.exceedances).toEqual(live.exceedances);
+  });
+});
