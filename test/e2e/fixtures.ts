@@ -68,12 +68,20 @@ export const test = base.extend<Fixtures & Options>({
 
 export { expect };
 
-/** Keeps a screenshot of a key screen as a test artifact (attached to the report and on disk). */
-export async function keepScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+/**
+ * Keeps a screenshot of a key screen as a test artifact (attached to the report and on disk): the
+ * whole page, or only the window (`fullPage` false) where a modal dialog is the point.
+ */
+export async function keepScreenshot(
+  page: Page,
+  testInfo: TestInfo,
+  name: string,
+  fullPage = true,
+): Promise<void> {
   const dir = join('test-results', 'screens');
   await mkdir(dir, { recursive: true });
   const path = join(dir, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage });
   await testInfo.attach(name, { path, contentType: 'image/png' });
 }
 

@@ -42,6 +42,13 @@ export function createAppRouter(pinia: Pinia): Router {
         meta: { title: 'Offline data' },
       },
       {
+        path: '/assessment/:siteId?',
+        name: 'assessment',
+        component: () => import('./features/assessment/AssessmentView.vue'),
+        props: true,
+        meta: { title: 'Assessment' },
+      },
+      {
         path: '/webhooks',
         name: 'webhooks',
         component: () => import('./features/webhooks/WebhooksView.vue'),

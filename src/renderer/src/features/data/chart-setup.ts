@@ -1,13 +1,14 @@
 /**
  * The history charts' Chart.js setup plus what only the data charts use: the decimation plugin
  * (see `buildDataChart`), chartjs-plugin-zoom for wheel, drag and shift-drag panning,
- * the event marks and the wind direction arrows. Registered here so the
+ * the event marks, the wind direction arrows, and an assessment's excluded periods and limit lines. Registered here so the
  * history charts' bundle does not carry them.
  */
 import { Chart, Decimation } from 'chart.js';
 import zoomPlugin from 'chartjs-plugin-zoom';
 import { eventMarksPlugin } from './event-marks';
+import { chartOverlaysPlugin } from './chart-overlays';
 import '../../ui/chart-setup';
 import { windArrowsPlugin } from './wind-arrows';
 
-Chart.register(Decimation, zoomPlugin, eventMarksPlugin, windArrowsPlugin);
+Chart.register(Decimation, zoomPlugin, eventMarksPlugin, windArrowsPlugin, chartOverlaysPlugin);

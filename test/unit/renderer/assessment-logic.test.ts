@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import type { AssessmentResult, Figure, Site } from '../../../src/shared/assessment';
+import {
+  DEFAULT_ASSESSMENT_SETTINGS,
+  DEFAULT_EXCLUSION_RULES,
+  DEFAULT_LIMITS,
+} from '../../../src/shared/assessment';
+import {
+  dailyTable,
+  groupFigures,
+  lastWholeDays,
+  noiseLimitLines,
+  parseLimit,
+  parseSiteTime,
+  shadedExclusions,
+  valueText,
+} from '../../../src/renderer/src/features/assessment/logic';
+
+const site = (over: Partial<Site> = {}): Site => ({
+  id: 's1',
+  accountId: 'a',
+  name: 'Mill Lane',
+  timeZone: 'Europe/London',
+  serials: ['NM1', 'NM2'],
+  rules: DEFAULT_EXCLUSION_RULES,
+  exclusions: [
+    { id: 'e1', start: 10, end: 20, reason: 'Road works', serial: null, createdAt: 0 },
+    { id: 'e2', start: 30, end: 40, reason: 'Dog', serial: 'NM2', createdAt: 0 },
+  ],
+  limits: { ...DEFAULT_LIMITS, 'LAeq,night': 45 },
+  settings: DEFAULT_ASSESSMENT_SETTINGS,
+  createdAt: 0,
+  updatedAt: 0,
+  ...over,
+});
+
+describe('assessment screens', () => {
+  it('states each figure to the precision of its quantity', () => {
+    expect(valueText(54.25, 'dB')).toBe('54.3 dB');
+    expect(valueText(0.4123, 'mm/s')).toBe('0.412 mm/s');
+    expect(valueText(12.345, 'mm/s')).toBe('12.35 mm/s');
+    expect(valueText(0.01234, 'm/s¹·⁷⁵')).toBe('0.0123 m/s¹·⁷⁵');
+    expect(valueText(1, 'events')).toBe('1 event');
+    expect(valueText(3, 'days')).toBe('3 days');
+    expect(valueText(null, 'dB')).toBe('—');
+  });
+
+  it('opens on the last seven whole days of the site, 167 hours long over the autumn clock change', () => {
+    // Now: Wed 28 Oct 2026 15:00 UTC. The seven London days before it include Sun 25 Oct (25 h).
+    const range = lastWholeDays(Date.UTC(2026, 9, 28, 15), 'Europe/London');
+    expect(range.end).toBe(Date.UTC(2026, 9, 28, 0));
+    expect(range.start).toBe(Date.UTC(2026, 9, 20, 23));
+    expect((range.end - range.start) / 3_600_000).toBe(7 * 24 + 1);
+  });
+
+  it('reads a typed time on the site clock, and refuses what is not one', () => {
+    expect(parseSiteTime('2026-07-01 09:00', 'Europe/London')).toBe(Date.UTC(2026, 6, 1, 8));
+    expect(parseSiteTime('2026-07-01 09:00', 'utc')).toBe(Date.UTC(2026, 6, 1, 9));
+    expect(parseSiteTime('1 July 9am', 'Europe/London')).toBeNull();
+    expect(parseLimit(' 45,5 ')).toBe(45.5);
+    expect(parseLimit('')).toBeNull();
+    expect(parseLimit('loud')).toBeUndefined();
+  });
+
+  it("shades an instrument's site exclusions and draws its noise limits on every chart", () => {
+    const result = {
+      siteId: 's1',
+      exclusions: [{ start: 50, end: 60, serial: 'NM1', cause: 'wind', reason: 'Wind' }],
+    };
+    expect(shadedExclusions('NM1', [site()], result as unknown as AssessmentResult)).toEqual([
+      { start: 10, end: 20 },
+      { start: 50, end: 60 },
+    ]);
+    expect(shadedExclusions('NM2', [site()], null)).toEqual([
+      { start: 10, end: 20 },
+      { start: 30, end: 40 },
+    ]);
+    expect(shadedExclusions('OTHER', [site()], null)).toEqual([]);
+    expect(noiseLimitLines('NM1', [site()])).toEqual([
+      { label: 'Mill Lane: LAeq,night', value: 45, unit: 'dB' },
+    ]);
+  });
+
+  it('groups the figures per instrument: the whole period first, then each kind by period', () => {
+    const figure = (serial: string, label: string, start: number, end: number) =>
+      ({ serial, label, start, end, id: `${serial}${label}${start}` }) as Figure;
+    const result = {
+      start: 0,
+      end: 100,
+      instruments: [{ serial: 'NM1' }],
+      figures: [
+        figure('NM1', 'LAeq,T', 0, 100),
+        figure('NM1', 'LAeq,day', 0, 40),
+        figure('NM1', 'LAeq,night', 40, 60),
+        figure('NM1', 'LAeq,day', 60, 100),
+      ],
+    } as unknown as AssessmentResult;
+    const [group] = groupFigures(result);
+    expect(group!.summary.map((f) => f.label)).toEqual(['LAeq,T']);
+    expect(group!.byLabel.map((g) => [g.label, g.figures.length])).toEqual([
+      ['LAeq,day', 2],
+      ['LAeq,night', 1],
+    ]);
+  });
+});
+
+describe('the daily table of an instrument', () => {
+  const figure = (label: string, period: string, start: number, limit: number | null = null) =>
+    ({ label, period, start, end: start + 1, limit, unit: 'dB', id: `${label}${start}` }) as Figure;
+
+  it('puts a night on the row of the evening it starts, and a column per figure', () => {
+    const table = dailyTable([
+      figure('LAeq,day', 'Thu 19 Nov 2026, day 07:00–23:00', 7),
+      figure('LAeq,night', 'Wed 18 Nov 2026, night 23:00–07:00 (part)', 0, 45),
+      figure('LAeq,night', 'Thu 19 Nov 2026, night 23:00–07:00', 23, 45),
+      figure('LAeq,day', 'Fri 20 Nov 2026, day 07:00–23:00', 31),
+    ]);
+    expect(table.columns).toEqual([
+      { label: 'LAeq,day', unit: 'dB', limit: null },
+      { label: 'LAeq,night', unit: 'dB', limit: 45 },
+    ]);
+    expect(table.rows.map((r) => [r.date, r.cells.map((c) => c?.start ?? null)])).toEqual([
+      ['Wed 18 Nov 2026', [null, 0]],
+      ['Thu 19 Nov 2026', [7, 23]],
+      ['Fri 20 Nov 2026', [31, null]],
+    ]);
+  });
+
+  it('names no limit in a column head when its periods have different ones (DIN 4150-3 per frequency)', () => {
+    const table = dailyTable([
+      figure('PPV Z vs DIN', 'Thu 19 Nov 2026', 0, 5),
+      figure('PPV Z vs DIN', 'Fri 20 Nov 2026', 9, 7.5),
+    ]);
+    expect(table.columns[0]!.limit).toBeNull();
+  });
+});
