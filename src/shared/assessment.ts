@@ -126,6 +126,12 @@ export interface Site {
   updatedAt: number;
 }
 
+/** The account's sites, and how many stored ones could not be read (left out, said on screen). */
+export interface SiteList {
+  sites: Site[];
+  unreadable: number;
+}
+
 // ---- figures -----------------------------------------------------------------------------------
 
 /** Where a figure's samples come from: enough to read them again and show them (traceability). */

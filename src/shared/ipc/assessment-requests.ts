@@ -1,6 +1,12 @@
 /** The contract's assessment requests (`assessment.*`): sites, exclusions, figures and reports. */
 import { z } from 'zod';
-import { LIMIT_KEYS, type AssessmentResult, type ReportResult, type Site } from '../assessment';
+import {
+  LIMIT_KEYS,
+  type AssessmentResult,
+  type ReportResult,
+  type Site,
+  type SiteList,
+} from '../assessment';
 import { checkTimeRange, epochMsSchema, rangeFields } from './data-requests';
 import { noArgs, request, serialSchema } from './request-spec';
 
@@ -108,7 +114,7 @@ const assessmentQuerySchema = z
 
 export const ASSESSMENT_REQUESTS = {
   /** The active account's sites, as kept in the local database. */
-  'assessment.sites': request<Site[]>()(noArgs),
+  'assessment.sites': request<SiteList>()(noArgs),
   'assessment.saveSite': request<Site>()(siteSaveSchema),
   'assessment.deleteSite': request<{ id: string }>()(z.object({ id: siteIdSchema }).strict()),
   /** Adds a manual exclusion (a period drawn on a chart or typed, with its reason). */

@@ -179,7 +179,7 @@ describe('assessment offline', () => {
 
     setup.network.down = true;
     const offline = await setup.open({ addDemo: false });
-    const [kept] = await offline.handlers['assessment.sites']({});
+    const [kept] = (await offline.handlers['assessment.sites']({})).sites;
     expect(kept?.exclusions.map((e) => e.reason)).toEqual(['Dog barking at microphone']);
     const cached = await offline.handlers['assessment.compute']({ siteId: site.id, start: START, end: END });
     expect(cached.fromCache).toBe(true);

@@ -22,6 +22,7 @@ import { writeReportCsv } from './report/report-csv';
 import { writeReportPdf } from './report/report-pdf';
 import { writeReportXlsx } from './report/report-xlsx';
 import { newExclusionId } from './site-store';
+import { siteDate } from './figures/site-periods';
 
 export interface AssessmentDeps {
   accounts: AccountState;
@@ -40,8 +41,6 @@ const MESSAGES = {
   unknownSerial: (serial: string) =>
     `This account has no instrument ${serial}. Refresh the instrument list, or leave it out of the site.`,
 } as const;
-
-const dateStamp = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment'> {
   const { accounts, local } = deps;
@@ -119,7 +118,7 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
   return {
     'assessment.sites': async () => {
       const account = accounts.requireActive();
-      return local.sites().list(account.id).sites;
+      return local.sites().list(account.id);
     },
 
     'assessment.saveSite': async (change) => {
@@ -176,7 +175,7 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
       const emit = (stage: string, fraction: number) =>
         deps.events.emit('assessment.reportProgress', { siteId, format, stage, fraction });
       const extension = format === 'csv' ? 'csv' : format;
-      const suggested = `${filenamify(site.name, { replacement: '-' })} assessment ${dateStamp(start)} to ${dateStamp(end - 1)}.${extension}`;
+      const suggested = `${filenamify(site.name, { replacement: '-' })} assessment ${siteDate(start, site.timeZone)} to ${siteDate(end - 1, site.timeZone)}.${extension}`;
       const path = await deps.chooseExportPath(suggested, format);
       if (path === null) return { saved: false };
       emit('Reading the data', 0);

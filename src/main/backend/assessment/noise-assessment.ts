@@ -23,7 +23,7 @@ import {
   meanOfIntervals,
 } from './figures/noise-figures';
 import { exclusionMask, type Samples } from './figures/samples';
-import { sitePeriods, type SitePeriod } from './figures/site-periods';
+import { sitePeriods, siteTimeLabel, type SitePeriod } from './figures/site-periods';
 import type { AssessmentChart } from '../../../shared/assessment';
 import { intersect, normalize, totalLength } from '../core/intervals';
 
@@ -188,7 +188,7 @@ export function assessNoise(
             valid: round1(valid?.value ?? null),
             coverage: coverageOf(counted.seconds, night),
             method: `Highest of the ${minutesLabel(lafmax.stepMs)} LAFMax values.`,
-            ...(valid === null ? {} : { detail: `at ${new Date(valid.time).toISOString()}` }),
+            ...(valid === null ? {} : { detail: `at ${siteTimeLabel(valid.time, timeZone)}` }),
             source: { ...noiseSource, channel: 'LAFMax' },
           },
           limits,

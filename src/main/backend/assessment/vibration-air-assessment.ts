@@ -17,7 +17,7 @@ import { channelOf, excludedFor, samplesOfChannel } from './exclusions';
 import { chartOf, coverageOf, figureOf, limitLines, type FigurePeriod } from './figure-builder';
 import { dailyMeans } from './figures/air-quality';
 import { exclusionMask, overlapping, type Samples } from './figures/samples';
-import { sitePeriods } from './figures/site-periods';
+import { sitePeriods, siteTimeLabel } from './figures/site-periods';
 import { DIN_LINE_LABELS, dinGuideline, peakPpv, vdvOver } from './figures/vibration';
 import { normalize } from '../core/intervals';
 
@@ -56,7 +56,7 @@ export function assessVibration(
     const at = (peak: typeof valid) =>
       peak === null
         ? undefined
-        : `at ${peak.frequency === null ? 'an unknown frequency' : `${peak.frequency.toFixed(1)} Hz`}, ${new Date(peak.time).toISOString()}`;
+        : `at ${peak.frequency === null ? 'an unknown frequency' : `${peak.frequency.toFixed(1)} Hz`}, ${siteTimeLabel(peak.time, timeZone)}`;
     figures.push(
       figureOf(
         {

@@ -20,6 +20,8 @@ import { asFieldDeskError } from '../../errors';
 export const useAssessmentStore = defineStore('assessment', () => {
   const sites = shallowRef<Site[] | null>(null);
   const sitesError = ref<FieldDeskError | null>(null);
+  /** Stored sites that could not be read (a damaged database row): left out and said. */
+  const unreadableSites = ref(0);
   const result = shallowRef<AssessmentResult | null>(null);
   const computing = ref(false);
   const computeError = ref<FieldDeskError | null>(null);
@@ -33,7 +35,9 @@ export const useAssessmentStore = defineStore('assessment', () => {
 
   async function loadSites(): Promise<void> {
     try {
-      sites.value = await api.assessment.sites();
+      const list = await api.assessment.sites();
+      sites.value = list.sites;
+      unreadableSites.value = list.unreadable;
       sitesError.value = null;
     } catch (failure) {
       sitesError.value = asFieldDeskError(failure);
@@ -105,6 +109,7 @@ export const useAssessmentStore = defineStore('assessment', () => {
   return {
     sites,
     sitesError,
+    unreadableSites,
     result,
     computing,
     computeError,
