@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { instrumentSchema } from '../src/shared/service/schemas';
 import { startDemoService } from '../src/simulator';
 import { createServiceClient } from '../src/main/backend/service/client';
+import { benchAssessment } from './assessment';
 import { benchAudio } from './audio';
 import { benchCache } from './cache';
 import { benchChart } from './chart';
@@ -84,6 +85,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   fleet: benchFleet,
   chart: benchChart,
   audio: benchAudio,
+  assessment: benchAssessment,
 };
 
 /** `npm run bench` runs them all; `npm run bench -- chart cache` only those named (one at a time while profiling). */
