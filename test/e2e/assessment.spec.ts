@@ -103,6 +103,25 @@ test('a site assessed with an exclusion and a limit, traced, and reported as a P
 
   await keepScreenshot(page, testInfo, 'assessment');
 
+  // Drawing an exclusion: a drag across the chart fills the form with that stretch instead of zooming.
+  await page.getByTestId('draw-exclusion').click();
+  await expect(page.getByTestId('draw-exclusion')).toHaveAttribute('aria-pressed', 'true');
+  const canvas = page.locator('.assessment-charts .data-chart-canvas').first();
+  await canvas.scrollIntoViewIfNeeded();
+  const box = (await canvas.boundingBox())!;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width * 0.4, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.55, y, { steps: 8 });
+  await page.mouse.up();
+  await expect(page.getByTestId('draw-exclusion')).toHaveAttribute('aria-pressed', 'false');
+  const drawnFrom = await exclusions.getByLabel('From').inputValue();
+  const drawnTo = await exclusions.getByLabel('To').inputValue();
+  expect(drawnFrom).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+  expect(drawnTo > drawnFrom).toBe(true);
+  // The chart was not zoomed by the drag.
+  await expect(page.getByRole('button', { name: 'Whole range' })).toBeDisabled();
+
   // The PDF report, written by the backend (the harness saves into its data folder).
   await page.getByRole('button', { name: 'Save report (PDF)' }).click();
   const saved = page.getByTestId('report-saved');
@@ -122,9 +141,10 @@ test('a site assessed with an exclusion and a limit, traced, and reported as a P
   // The figure as the screen shows it, with and without the exclusion.
   expect(text).toContain(withExclusion);
   expect(text).toContain(fromAll);
-  // The calibration evidence: the check before the period, with its result.
-  expect(text).toMatch(/Calibration/);
-  expect(text).toMatch(/Passed|Success/);
+  // The calibration evidence: the check before the period and its drift against the tolerance.
+  expect(text).toContain(`${NOISE} (`);
+  expect(text).toContain('Calibrated before the period');
+  expect(text).toMatch(/drift [−-]?\d+\.\d dB within ±0\.5 dB/);
   expect(text).toMatch(/Page 1 of \d+/);
 
   const pages = join('test-results', 'report-pages');
