@@ -71,27 +71,50 @@ export function assessNoise(
   const laf10 = channelWithMask(channelOf(measurements, 'LAF10'), excluded);
   const laf90 = channelWithMask(channelOf(measurements, 'LAF90'), excluded);
   const figures: Figure[] = [];
-  const noiseSource = { serial, dataset: 'noiseMeasurements' as const, options: ASSESSMENT_NOISE_OPTIONS };
   const step = laeq === null ? '' : minutesLabel(laeq.stepMs);
 
-  const leqFigure = (label: string, limitKey: Figure['limitKey'], period: FigurePeriod) => {
-    if (laeq === null) return null;
-    const all = leq(laeq.samples, period);
-    const valid = leq(laeq.samples, period, laeq.mask);
-    return figureOf(
+  /** A level figure (dB, to 0.1) from its two values and the seconds that counted. */
+  const levelFigure = (
+    label: string,
+    limitKey: Figure['limitKey'],
+    period: FigurePeriod,
+    values: { all: number | null; valid: number | null; seconds: number },
+    method: string,
+    source: Omit<Figure['source'], 'start' | 'end' | 'serial'>,
+    detail?: string,
+  ) =>
+    figureOf(
       {
         serial,
         label,
         limitKey,
         period,
         unit: 'dB',
-        all: round1(all.value),
-        valid: round1(valid.value),
-        coverage: coverageOf(valid.seconds, period),
-        method: `Energetic mean of the ${step} LAeq values, each weighted by its time within the period.`,
-        source: { ...noiseSource, channel: 'LAeq' },
+        all: round1(values.all),
+        valid: round1(values.valid),
+        coverage: coverageOf(values.seconds, period),
+        method,
+        ...(detail === undefined ? {} : { detail }),
+        source: { serial, ...source },
       },
       limits,
+    );
+  const measured = (channel: string) => ({
+    dataset: 'noiseMeasurements' as const,
+    options: ASSESSMENT_NOISE_OPTIONS,
+    channel,
+  });
+
+  const leqFigure = (label: string, limitKey: Figure['limitKey'], period: FigurePeriod) => {
+    if (laeq === null) return null;
+    const valid = leq(laeq.samples, period, laeq.mask);
+    return levelFigure(
+      label,
+      limitKey,
+      period,
+      { all: leq(laeq.samples, period).value, valid: valid.value, seconds: valid.seconds },
+      `Energetic mean of the ${step} LAeq values, each weighted by its time within the period.`,
+      measured('LAeq'),
     );
   };
 
@@ -103,48 +126,29 @@ export function assessNoise(
   ) => {
     if (useTimeHistory) {
       if (history === null) return null;
-      const all = exceededLevel(history.samples, period, percent);
-      const valid = exceededLevel(history.samples, period, percent, history.mask);
-      const counted = leq(history.samples, period, history.mask);
-      return figureOf(
+      return levelFigure(
+        label,
+        limitKey,
+        period,
         {
-          serial,
-          label,
-          limitKey,
-          period,
-          unit: 'dB',
-          all: round1(all),
-          valid: round1(valid),
-          coverage: coverageOf(counted.seconds, period),
-          method: `Ranked from the 1 s LAeq time history: the level reached or exceeded in ${percent} % of the seconds (nearest rank).`,
-          source: {
-            serial,
-            dataset: 'noiseTimeHistory',
-            options: ASSESSMENT_TIME_HISTORY_OPTIONS,
-            channel: 'LAeq',
-          },
+          all: exceededLevel(history.samples, period, percent),
+          valid: exceededLevel(history.samples, period, percent, history.mask),
+          seconds: leq(history.samples, period, history.mask).seconds,
         },
-        limits,
+        `Ranked from the 1 s LAeq time history: the level reached or exceeded in ${percent} % of the seconds (nearest rank).`,
+        { dataset: 'noiseTimeHistory', options: ASSESSMENT_TIME_HISTORY_OPTIONS, channel: 'LAeq' },
       );
     }
     const channel = percent === 10 ? laf10 : laf90;
     if (channel === null) return null;
-    const all = meanOfIntervals(channel.samples, period);
     const valid = meanOfIntervals(channel.samples, period, channel.mask);
-    return figureOf(
-      {
-        serial,
-        label,
-        limitKey,
-        period,
-        unit: 'dB',
-        all: round1(all.value),
-        valid: round1(valid.value),
-        coverage: coverageOf(valid.seconds, period),
-        method: `Arithmetic mean of the instrument's ${minutesLabel(channel.stepMs)} LAF${percent} values.`,
-        source: { ...noiseSource, channel: `LAF${percent}` },
-      },
-      limits,
+    return levelFigure(
+      label,
+      limitKey,
+      period,
+      { all: meanOfIntervals(channel.samples, period).value, valid: valid.value, seconds: valid.seconds },
+      `Arithmetic mean of the instrument's ${minutesLabel(channel.stepMs)} LAF${percent} values.`,
+      measured(`LAF${percent}`),
     );
   };
 
@@ -173,25 +177,20 @@ export function assessNoise(
     push(statisticFigure(10, 'LA10,night', 'LA10,night', night));
     push(statisticFigure(90, 'LA90,night', 'LA90,night', night));
     if (lafmax !== null) {
-      const all = maxLevel(lafmax.samples, night);
       const valid = maxLevel(lafmax.samples, night, lafmax.mask);
-      const counted = leq(lafmax.samples, night, lafmax.mask);
       push(
-        figureOf(
+        levelFigure(
+          'LAFMax,night',
+          'LAFMax,night',
+          night,
           {
-            serial,
-            label: 'LAFMax,night',
-            limitKey: 'LAFMax,night',
-            period: night,
-            unit: 'dB',
-            all: round1(all?.value ?? null),
-            valid: round1(valid?.value ?? null),
-            coverage: coverageOf(counted.seconds, night),
-            method: `Highest of the ${minutesLabel(lafmax.stepMs)} LAFMax values.`,
-            ...(valid === null ? {} : { detail: `at ${siteTimeLabel(valid.time, timeZone)}` }),
-            source: { ...noiseSource, channel: 'LAFMax' },
+            all: maxLevel(lafmax.samples, night)?.value ?? null,
+            valid: valid?.value ?? null,
+            seconds: leq(lafmax.samples, night, lafmax.mask).seconds,
           },
-          limits,
+          `Highest of the ${minutesLabel(lafmax.stepMs)} LAFMax values.`,
+          measured('LAFMax'),
+          valid === null ? undefined : `at ${siteTimeLabel(valid.time, timeZone)}`,
         ),
       );
     }
@@ -269,6 +268,11 @@ export function assessNoise(
     };
     const method =
       'Lden = 10·lg(1/24·(12·10^(Lday/10) + 4·10^((Levening+5)/10) + 8·10^((Lnight+10)/10))) (Directive 2002/49/EC, Annex I), with day 07–19, evening 19–23 and night 23–07 in the site’s time zone.';
+    const ldenValues = (all: { value: number | null }, valid: { value: number | null; seconds: number }) => ({
+      all: all.value,
+      valid: valid.value,
+      seconds: valid.seconds,
+    });
     const lden2 = (d: SitePeriod[], e: SitePeriod[], n: SitePeriod[], mask: Uint8Array | null) => {
       const [ld, le, ln] = [levels(d, mask), levels(e, mask), levels(n, mask)];
       return { value: lden(ld.value, le.value, ln.value), seconds: ld.seconds + le.seconds + ln.seconds };
@@ -282,43 +286,28 @@ export function assessNoise(
         end: night[0]!.end,
         label: `${denDay.label.split(',')[0]}, 07:00–07:00`,
       };
-      const all = lden2([denDay], evening, night, null);
-      const valid = lden2([denDay], evening, night, laeq.mask);
       out.push(
-        figureOf(
-          {
-            serial,
-            label: 'Lden',
-            limitKey: 'Lden',
-            period,
-            unit: 'dB',
-            all: round1(all.value),
-            valid: round1(valid.value),
-            coverage: coverageOf(valid.seconds, period),
-            method,
-            source: { ...noiseSource, channel: 'LAeq' },
-          },
-          limits,
+        levelFigure(
+          'Lden',
+          'Lden',
+          period,
+          ldenValues(lden2([denDay], evening, night, null), lden2([denDay], evening, night, laeq.mask)),
+          method,
+          measured('LAeq'),
         ),
       );
     }
-    const all = lden2(denDayList, eveningList, nightList, null);
-    const valid = lden2(denDayList, eveningList, nightList, laeq.mask);
     out.push(
-      figureOf(
-        {
-          serial,
-          label: 'Lden',
-          limitKey: 'Lden',
-          period: whole,
-          unit: 'dB',
-          all: round1(all.value),
-          valid: round1(valid.value),
-          coverage: coverageOf(valid.seconds, range),
-          method: `${method} Over the whole period, Lday, Levening and Lnight are the energetic means of all its day, evening and night periods.`,
-          source: { ...noiseSource, channel: 'LAeq' },
-        },
-        limits,
+      levelFigure(
+        'Lden',
+        'Lden',
+        whole,
+        ldenValues(
+          lden2(denDayList, eveningList, nightList, null),
+          lden2(denDayList, eveningList, nightList, laeq.mask),
+        ),
+        `${method} Over the whole period, Lday, Levening and Lnight are the energetic means of all its day, evening and night periods.`,
+        measured('LAeq'),
       ),
     );
     return out;
