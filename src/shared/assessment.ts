@@ -252,6 +252,23 @@ export interface AssessmentChart {
   limits: Array<{ label: string; value: number }>;
 }
 
+/**
+ * A vibration monitor's readings as DIN 4150-3 draws them: PPV against dominant frequency per axis
+ * (excluded readings left out; the readings nearest the guideline kept when there are many), the
+ * guideline line of the chosen building class through its corner frequencies, and the constant
+ * human-response limit.
+ */
+export interface PpvScatter {
+  serial: string;
+  line: DinLine;
+  lineLabel: string;
+  /** [frequency Hz, PPV mm/s] at the line's corners, from 1 to 100 Hz. */
+  guideline: Array<[number, number]>;
+  /** The site's PPV limit (BS 5228-2), if set. */
+  limit: number | null;
+  axes: Array<{ axis: 'X' | 'Y' | 'Z'; points: Array<[number, number]>; total: number }>;
+}
+
 export interface AssessmentResult {
   siteId: string;
   siteName: string;
@@ -268,6 +285,8 @@ export interface AssessmentResult {
   checks: CheckEvidence[];
   events: NoiseEventRef[];
   charts: AssessmentChart[];
+  /** Each vibration monitor's PPV against frequency with the DIN 4150-3 line (absent in older results). */
+  ppvScatter?: PpvScatter[];
   /** What could not be read or computed, and why (offline parts, missing datasets). */
   notes: string[];
   /** True when some of the data was answered by the local cache rather than fetched for this assessment. */

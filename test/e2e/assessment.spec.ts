@@ -156,3 +156,30 @@ test('a site assessed with an exclusion and a limit, traced, and reported as a P
   expect(pngs.length).toBeGreaterThan(1);
   for (const png of pngs) await testInfo.attach(png, { path: join(pages, png), contentType: 'image/png' });
 });
+
+test('a construction site: vibration against DIN 4150-3 and particulates against the EU daily limits', async ({
+  page,
+  harness,
+}, testInfo) => {
+  await tryTheDemo(page, harness);
+  await page.getByRole('link', { name: 'Assessment' }).click();
+  await page.getByRole('button', { name: 'New site' }).first().click();
+  const form = page.getByRole('form', { name: 'New site' });
+  await form.getByLabel('Site name').fill('Harbour works');
+  await form.getByLabel(/VB287764/).check();
+  await form.getByLabel(/AQ132935/).check();
+  await form.getByRole('button', { name: 'Create site' }).click();
+
+  // Vibration: the worst reading against the guideline of line 2 (dwellings), and the PPV chart.
+  const vibration = page.getByTestId('figures-VB287764');
+  await expect(vibration.getByRole('button', { name: /PPV Z vs DIN 4150-3/ })).toBeVisible();
+  await expect(page.getByTestId('ppv-chart-VB287764')).toContainText('Line 2: dwellings');
+  await expect(vibration.locator('td[data-figure="VDV Z,night"] .figure-valid').first()).toHaveText(
+    /^\d\.\d{4}$/,
+  );
+  // Air quality: 24-hour means against the EU's 50 µg/m³, each day a row.
+  const air = page.getByTestId('figures-AQ132935');
+  await expect(air.getByRole('columnheader', { name: /PM10 24-h mean/ })).toContainText('limit 50.0');
+  await expect(air.locator('td[data-figure="PM10 24-h mean"]')).toHaveCount(7);
+  await keepScreenshot(page, testInfo, 'assessment-vibration-air');
+});

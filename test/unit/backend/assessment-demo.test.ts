@@ -103,6 +103,20 @@ describe('assessment against the demo service', () => {
       expect(figure.limit).toBeLessThanOrEqual(20);
     }
     expect(result.figures.filter((f) => f.label.startsWith('VDV Z,')).length).toBeGreaterThanOrEqual(4);
+    // PPV against frequency under line 2's corners (DIN 4150-3 table 1: 5, 5, 15, 20 mm/s).
+    const [scatter] = result.ppvScatter ?? [];
+    expect(scatter?.guideline).toEqual([
+      [1, 5],
+      [10, 5],
+      [50, 15],
+      [100, 20],
+    ]);
+    expect(scatter?.axes.map((a) => a.axis)).toEqual(['X', 'Y', 'Z']);
+    for (const axis of scatter!.axes) {
+      // Two days of minutes, less what was not measured or excluded; at most 1,500 drawn.
+      expect(axis.total).toBeGreaterThan(1000);
+      expect(axis.points.length).toBe(Math.min(axis.total, 1500));
+    }
     const pm10 = result.figures.filter((f) => f.serial === AIR && f.label === 'PM10 24-h mean');
     expect(pm10).toHaveLength(2);
     for (const day of pm10) {
@@ -157,6 +171,26 @@ describe('assessment against the demo service', () => {
     });
     if (!csv.saved) throw new Error('not saved');
     expect(csv.paths.length).toBeGreaterThan(3);
+  });
+});
+
+describe('a report that cannot be written', () => {
+  it('says the disk’s reason, leaves no file, and the next try elsewhere works', async () => {
+    let folder = '/nonexistent-fielddesk-folder';
+    const { handlers, dataDir } = await startDemoBackend({
+      chooseExportPath: async (name) => `${folder}/${name}`,
+    });
+    const site = await newSite(handlers, [NOISE]);
+    const query = { siteId: site.id, start: START, end: END, format: 'pdf' as const };
+    await expect(handlers['assessment.report'](query)).rejects.toMatchObject({
+      message: expect.stringMatching(
+        /could not write Mill Lane assessment .*\.pdf \(ENOENT\)\. Choose another place\./,
+      ),
+      retryable: true,
+    });
+    folder = dataDir;
+    const saved = await handlers['assessment.report'](query);
+    expect(saved.saved).toBe(true);
   });
 });
 

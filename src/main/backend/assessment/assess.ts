@@ -96,6 +96,7 @@ export function assess(
         const part = assessVibration(site, instrument, range, exclusions);
         result.figures.push(...part.figures);
         result.charts.push(...part.charts);
+        if (part.ppvScatter) (result.ppvScatter ??= []).push(part.ppvScatter);
         break;
       }
       case 'airquality': {

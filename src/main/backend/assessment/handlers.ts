@@ -42,6 +42,24 @@ const MESSAGES = {
     `This account has no instrument ${serial}. Refresh the instrument list, or leave it out of the site.`,
 } as const;
 
+/**
+ * A report that could not be written, in words: the disk's reason with the advice to choose another
+ * place, or — when the disk was not the cause — what went wrong, since another place would not help.
+ */
+function reportFailure(path: string, error: unknown): FieldDeskError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (typeof code === 'string')
+    return new FieldDeskError(
+      'internal',
+      `FieldDesk could not write ${basename(path)} (${code}). Choose another place.`,
+      { cause: error, retryable: true },
+    );
+  const reason = error instanceof Error ? error.message : String(error);
+  return new FieldDeskError('internal', `FieldDesk could not make the report ${basename(path)}: ${reason}`, {
+    cause: error,
+  });
+}
+
 export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment'> {
   const { accounts, local } = deps;
 
@@ -189,12 +207,7 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
         emit('Saved', 1);
         return { saved: true, format, paths: written.paths, bytes: written.bytes };
       } catch (error) {
-        const reason = (error as NodeJS.ErrnoException).code ?? 'an error of the disk';
-        throw new FieldDeskError(
-          'internal',
-          `FieldDesk could not write ${basename(path)} (${reason}). Choose another place.`,
-          { cause: error, retryable: true },
-        );
+        throw reportFailure(path, error);
       }
     },
   };

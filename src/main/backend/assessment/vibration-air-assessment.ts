@@ -10,7 +10,14 @@
  * Air quality: PM10 and PM2.5 24-hour means per site calendar day, valid only with 75 % of the
  * day's readings (the EU directive's data-capture rule), and the number of days above the limit.
  */
-import type { AssessmentChart, ExcludedPeriod, Figure, Site } from '../../../shared/assessment';
+import type {
+  AssessmentChart,
+  DinLine,
+  ExcludedPeriod,
+  Figure,
+  PpvScatter,
+  Site,
+} from '../../../shared/assessment';
 import type { SeriesChannel, TimeInterval } from '../../../shared/data';
 import type { InstrumentInputs } from './assessment-inputs';
 import { channelOf, excludedFor, samplesOfChannel } from './exclusions';
@@ -24,7 +31,13 @@ import { normalize } from '../core/intervals';
 export interface PartAssessment {
   figures: Figure[];
   charts: AssessmentChart[];
+  ppvScatter?: PpvScatter;
 }
+
+/** Points per axis a PPV-against-frequency chart carries: those nearest the guideline when more. */
+const SCATTER_POINTS = 1500;
+/** The corners of DIN 4150-3's lines (Hz), from where the table starts to where it stays level. */
+const DIN_CORNERS = [1, 10, 50, 100] as const;
 
 const AXES = ['X', 'Y', 'Z'] as const;
 const round = (value: number | null, decimals: number) =>
@@ -42,6 +55,7 @@ export function assessVibration(
   const figures: Figure[] = [];
   const whole: FigurePeriod = { ...range, label: 'whole period' };
   const line = settings.dinLine;
+  const scatter: PpvScatter['axes'] = [];
   for (const axis of AXES) {
     const ppvChannel = channelOf(inputs.reads.vibrationPPV, `vMax${axis}`);
     const frequencyChannel = channelOf(inputs.reads.vibrationPPV, `fDom${axis}`);
@@ -51,6 +65,7 @@ export function assessVibration(
     const mask = exclusionMask(ppv, excluded);
     const all = peakPpv(ppv, frequency, range);
     const valid = peakPpv(ppv, frequency, range, mask);
+    scatter.push({ axis, ...scatterPoints(ppv, frequency, range, mask, line) });
     const counted = countedSeconds(ppv, range, mask);
     const source = { serial, dataset: 'vibrationPPV' as const, channel: `vMax${axis}` };
     const at = (peak: typeof valid) =>
@@ -149,7 +164,43 @@ export function assessVibration(
   const highest = highestOfAxes(inputs);
   if (highest !== null)
     charts.push(chartOf(serial, `${serial} PPV, highest axis`, highest, limitLines(limits, ['PPV'])));
-  return { figures, charts };
+  const ppvScatter: PpvScatter = {
+    serial,
+    line,
+    lineLabel: DIN_LINE_LABELS[line],
+    guideline: DIN_CORNERS.map((f) => [f, dinGuideline(f, line)]),
+    limit: limits.PPV ?? null,
+    axes: scatter,
+  };
+  return { figures, charts, ...(scatter.length === 0 ? {} : { ppvScatter }) };
+}
+
+/**
+ * One axis's readings as [frequency, PPV] that count (not excluded, both known); when there are
+ * more than a chart can show, those nearest the DIN line (highest PPV over guideline) are kept.
+ */
+function scatterPoints(
+  ppv: Samples,
+  frequency: Samples,
+  range: TimeInterval,
+  mask: Uint8Array,
+  line: DinLine,
+): { points: Array<[number, number]>; total: number } {
+  const { from, to } = overlapping(ppv, range);
+  const points: Array<[number, number]> = [];
+  for (let i = from; i < to; i++) {
+    const v = ppv.values[i]!;
+    const f = frequency.values[i]!;
+    if (mask[i] === 1 || Number.isNaN(v) || Number.isNaN(f)) continue;
+    points.push([Math.round(f * 10) / 10, Math.round(v * 1000) / 1000]);
+  }
+  const total = points.length;
+  if (total > SCATTER_POINTS) {
+    const ratio = ([f, v]: [number, number]) => v / dinGuideline(f, line);
+    points.sort((a, b) => ratio(b) - ratio(a));
+    points.length = SCATTER_POINTS;
+  }
+  return { points, total };
 }
 
 /** Per reading, the highest PPV of the three axes (for the chart). */
