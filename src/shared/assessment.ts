@@ -168,6 +168,8 @@ export interface Figure {
   method: string;
   /** More to say: the dominant frequency of a PPV, the guideline value at it. */
   detail?: string;
+  /** When the value was reached, for a highest value (LAFMax, PPV): the time an exceedance is said at. */
+  at?: number;
   limit: number | null;
   /** True when `valid` is above `limit`. */
   exceeds: boolean;
@@ -192,6 +194,8 @@ export interface HourlyRow {
 
 export interface Exceedance {
   figureId: string;
+  /** When the exceeding value was reached, when the figure is a highest value (PPV, LAFMax). */
+  at?: number;
   serial: string;
   label: string;
   period: string;

@@ -151,9 +151,12 @@ describe('an assessment across the autumn clock change, with an exclusion', () =
     expect(figure('LA90,night').all).toBe(48.3);
   });
 
-  it('LAFMax,night: 60 dB with the exclusion, 90 dB from all data', () => {
+  it('LAFMax,night: 60 dB with the exclusion, 90 dB from all data, with the time it was reached', () => {
     expect(figure('LAFMax,night').valid).toBe(60);
     expect(figure('LAFMax,night').all).toBe(90);
+    // The first quarter of the night at 60 dB (50 + 10): 22:00 UTC, 23:00 BST.
+    expect(figure('LAFMax,night').at).toBe(NIGHT_START);
+    expect(figure('LAFMax,night').detail).toBe('at Sat 24 Oct 2026 23:00 +01:00');
   });
 
   it('counts night events at or above 65 dB: 2 in all, 1 outside the excluded hour', () => {

@@ -16,6 +16,7 @@ function exceedancesOf(figures: Figure[], hourly: HourlyRow[], site: Site): Exce
       ? [
           {
             figureId: figure.id,
+            ...(figure.at === undefined ? {} : { at: figure.at }),
             serial: figure.serial,
             label: figure.label,
             period: figure.period,

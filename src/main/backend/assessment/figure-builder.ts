@@ -23,6 +23,8 @@ export interface FigureSpec {
   coverage: number;
   method: string;
   detail?: string;
+  /** When a highest value was reached. */
+  at?: number;
   source: Omit<FigureSource, 'start' | 'end'>;
   /** A limit that is not one of the site's (the DIN 4150-3 value at a frequency). */
   limit?: number | null;
@@ -45,6 +47,7 @@ export function figureOf(spec: FigureSpec, limits: SiteLimits): Figure {
     coverage: Math.max(0, Math.min(1, spec.coverage)),
     method: spec.method,
     ...(spec.detail === undefined ? {} : { detail: spec.detail }),
+    ...(spec.at === undefined ? {} : { at: spec.at }),
     limit,
     exceeds: limit !== null && spec.valid !== null && spec.valid > limit + 1e-9,
     source: { ...spec.source, start: spec.period.start, end: spec.period.end },

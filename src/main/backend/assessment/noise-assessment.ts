@@ -81,7 +81,7 @@ export function assessNoise(
     values: { all: number | null; valid: number | null; seconds: number },
     method: string,
     source: Omit<Figure['source'], 'start' | 'end' | 'serial'>,
-    detail?: string,
+    peak?: { time: number; detail: string },
   ) =>
     figureOf(
       {
@@ -94,7 +94,7 @@ export function assessNoise(
         valid: round1(values.valid),
         coverage: coverageOf(values.seconds, period),
         method,
-        ...(detail === undefined ? {} : { detail }),
+        ...(peak === undefined ? {} : { detail: peak.detail, at: peak.time }),
         source: { serial, ...source },
       },
       limits,
@@ -190,7 +190,9 @@ export function assessNoise(
           },
           `Highest of the ${minutesLabel(lafmax.stepMs)} LAFMax values.`,
           measured('LAFMax'),
-          valid === null ? undefined : `at ${siteTimeLabel(valid.time, timeZone)}`,
+          valid === null
+            ? undefined
+            : { time: valid.time, detail: `at ${siteTimeLabel(valid.time, timeZone)}` },
         ),
       );
     }

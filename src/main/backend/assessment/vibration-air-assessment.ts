@@ -85,7 +85,7 @@ export function assessVibration(
           coverage: coverageOf(counted, range),
           method:
             'Highest peak particle velocity of the axis; the limit is a constant (BS 5228-2 human response).',
-          ...(at(valid) === undefined ? {} : { detail: at(valid)! }),
+          ...(valid === null ? {} : { detail: at(valid)!, at: valid.time }),
           source,
         },
         limits,
@@ -123,7 +123,8 @@ export function assessVibration(
           ...(dinValid === null
             ? {}
             : {
-                detail: `at ${dinValid.frequency.toFixed(1)} Hz: ${(dinValid.ratio * 100).toFixed(0)} % of the guideline`,
+                detail: `at ${dinValid.frequency.toFixed(1)} Hz, ${siteTimeLabel(dinValid.time, timeZone)}: ${(dinValid.ratio * 100).toFixed(0)} % of the guideline`,
+                at: dinValid.time,
               }),
           limit: dinValid === null ? null : round(dinGuideline(dinValid.frequency, line), 2),
           source,
