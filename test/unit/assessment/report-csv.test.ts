@@ -71,7 +71,21 @@ describe('assessment report CSV', () => {
 
     const figures = parseCsv((await readFile(join(dir, 'Site A 2026-11-23 – figures.csv'), 'utf8')).slice(1));
     const [header, first] = [figures[0]!, figures[1]!];
+    // A figure a row, every figure (the PDF alone tabulates them by day).
+    expect(figures).toHaveLength(1 + reportFixture().figures.length);
+    expect(header.slice(0, 8)).toEqual([
+      'Serial',
+      'Figure',
+      'Period',
+      'Start (UTC)',
+      'End (UTC)',
+      'Start (Europe/London)',
+      'End (Europe/London)',
+      'With exclusions',
+    ]);
+
     const cell = (row: string[], name: string) => row[header.indexOf(name)];
+    expect(cell(figures[2]!, 'Period')).toBe('Mon 23 Nov 2026, night 23:00–07:00');
     expect(cell(first, 'Figure')).toBe('LAeq,day'); // quoted for its comma
     expect(cell(first, 'With exclusions')).toBe('54.2');
     expect(cell(first, 'All data')).toBe('56.8');

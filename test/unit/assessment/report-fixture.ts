@@ -3,7 +3,8 @@
  * noise monitor at a façade and a vibration monitor at a foundation, road works excluded for the
  * whole site, wind and a failed SIC for the noise monitor, an offline spell for each, one
  * exceedance, calibrations before and after with drift, hourly rows, noise events (some with
- * audio) and two charts.
+ * audio) and two charts. Periods are labelled as the assessment labels them: a night by the date of
+ * the evening it starts.
  */
 import type { AssessmentResult, CheckEvidence, Figure } from '../../../src/shared/assessment';
 import { DEFAULT_ASSESSMENT_SETTINGS } from '../../../src/shared/assessment';
@@ -75,7 +76,7 @@ export const FIGURES: Figure[] = [
   figure(NOISE, 'LAeq,night', {
     label: 'LAeq,night',
     limitKey: 'LAeq,night',
-    period: 'Mon 23 – Tue 24 Nov 2026, night 23:00–07:00',
+    period: 'Mon 23 Nov 2026, night 23:00–07:00',
     start: at(23, 23),
     end: at(24, 7),
     unit: 'dB',
@@ -100,7 +101,7 @@ export const FIGURES: Figure[] = [
   figure(NOISE, 'LAeq,night', {
     label: 'LAeq,night',
     limitKey: 'LAeq,night',
-    period: 'Tue 24 – Wed 25 Nov 2026, night 23:00–07:00',
+    period: 'Tue 24 Nov 2026, night 23:00–07:00',
     start: at(24, 23),
     end: at(25, 7),
     unit: 'dB',
@@ -124,7 +125,7 @@ export const FIGURES: Figure[] = [
   figure(NOISE, 'LAFMax,night', {
     label: 'LAFMax,night',
     limitKey: 'LAFMax,night',
-    period: 'Mon 23 – Tue 24 Nov 2026, night 23:00–07:00',
+    period: 'Mon 23 Nov 2026, night 23:00–07:00',
     start: at(23, 23),
     end: at(24, 7),
     unit: 'dB',
@@ -138,7 +139,7 @@ export const FIGURES: Figure[] = [
   figure(NOISE, 'LA90,night', {
     label: 'LA90,night',
     limitKey: 'LA90,night',
-    period: 'Mon 23 – Tue 24 Nov 2026, night 23:00–07:00',
+    period: 'Mon 23 Nov 2026, night 23:00–07:00',
     start: at(23, 23),
     end: at(24, 7),
     unit: 'dB',

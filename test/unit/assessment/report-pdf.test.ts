@@ -18,6 +18,7 @@ import {
 } from '../../../src/main/backend/assessment/report/report-pdf';
 import { SiteClock } from '../../../src/main/backend/assessment/report/report-format';
 import { reportFixture, SITE_NAME } from './report-fixture';
+import { WEEK_SERIALS, weekFixture } from './report-week';
 
 const has = (tool: string) => spawnSync(tool, ['-v'], { stdio: 'ignore' }).error === undefined;
 const HAS_POPPLER = has('pdftotext') && has('pdftoppm') && has('pdffonts');
@@ -88,6 +89,7 @@ describe('assessment report PDF', () => {
     if (HAS_POPPLER) {
       const text = spawnSync('pdftotext', ['-layout', path, '-'], { encoding: 'utf8' }).stdout;
       expect(text).toContain('No figure exceeds its limit.');
+      expect(text).toContain('No figures could be formed.');
       expect(text).toContain('No readings to draw for this chart.');
       expect(text).toContain('Fetched from the service for this report.');
     }
@@ -158,14 +160,29 @@ describe('assessment report PDF', () => {
         /Mon 23 Nov 2026 09:00\s+Mon 23 Nov 2026 12:30\s+3 h 30 min\s+all\s+Manual\s+Road works/,
       );
       expect(text).toContain('6 h 45 min (9.4 % of the period)');
-      // Figures with and without the excluded time, as formatted, and the limit verdict.
-      expect(text).toMatch(/LAeq,day\s+Mon 23 Nov 2026, day.*\s54\.2\s+56\.8\s+dB\s+78\.1 %\s+55\.0\s+ok/);
+      // Figures: per instrument, the whole period, then a row per date and a column per figure, the
+      // head with its unit, method and limit; the value with exclusions on the date's line, beneath it
+      // the value from all data where it differs and the coverage below 99.5 %.
+      expect(text).toMatch(/4\.1 NM-1043 \(Façade of No\. 14\)\n\s*Whole period\n/);
+      expect(text).toMatch(/Lden \[4\]\s+56\.9\s+58\.1\s+dB\s+93\.0 %\s+—\s+—\n/);
       expect(text).toMatch(
-        /LAeq,day\s+Tue 24 Nov 2026, day.*\s57\.1\s+58\.3\s+dB\s+90\.6 %\s+55\.0\s+EXCEEDS/,
+        /Date\s+LAeq,day\s+LAeq,night\s+LAFMax,night\s+LA90,night\n\s+dB \[1\]\s+dB \[1\]\s+dB \[2\]\s+dB \[3\]\n\s+limit 55\.0\s+limit 45\.0\s+limit 80\.0\n/,
       );
-      expect(text).toMatch(/PPV Z\s+whole period\s+0\.618\s+1\.27\s+mm\/s/);
-      expect(text).toMatch(/VDV,day\s+Tue 24 Nov 2026, day.*\s0\.128\s+0\.142\s+m\/s¹·⁷⁵/);
+      // The night of Mon 23 (23:00–07:00) on Monday's line, with that day.
+      expect(text).toMatch(
+        /\nMon 23 Nov 2026\s+54\.2\s+43\.6\s+71\.4\s+38\.0\n\s+all 56\.8 78 %\s+all 44\.1 88 %\s+88 %\s+all 38\.2 88 %\n/,
+      );
+      // Over its limit: marked "over" on the value's line.
+      expect(text).toMatch(/\nTue 24 Nov 2026\s+over\s+57\.1\s+44\.8\n\s+all 58\.3 91 %\s+all 45\.0 91 %\n/);
+      expect(text).toMatch(/\nWed 25 Nov 2026\s+55\.0\n/);
+      expect(text).toMatch(/4\.2 VM-2210 \(Foundation of No\. 14\)\n/);
+      expect(text).toMatch(/PPV Z \[5\]\s+0\.618\s+1\.27\s+mm\/s\s+94\.1 %\s+1\.00\s+ok\n/);
+      expect(text).toMatch(/VDV,day\n\s+m\/s¹·⁷⁵ \[6\]\n\s*\nTue 24 Nov 2026\s+0\.128\n\s+all 0\.142\n/);
+      expect(text).toContain('Periods in site time: day 07:00–23:00, night 23:00–07:00');
+      // The methods once, under the section; no figure a row of its own.
       expect(text).toContain('[1] Energetic mean of the 15-min LAeq values of the period.');
+      expect(text).toContain('[6] Fourth root of the sum of the fourth powers of the 1-min VDV values');
+      expect(text).not.toMatch(/Instrument\s+Figure\s+Period\s+With/);
       // The exceedance with its times.
       expect(text).toMatch(
         /LAeq,day\s+Tue 24 Nov 2026, day\s.*Tue 24 Nov 07:00\s+Tue 24 Nov 23:00\s+57\.1 dB\s+55\.0 dB\s+2\.1/,
@@ -211,6 +228,62 @@ describe('assessment report PDF', () => {
       const pngs = await ours();
       expect(pngs).toHaveLength(pages);
       for (const png of pngs) expect((await stat(join(PAGES_DIR, png))).size).toBeGreaterThan(1000);
+    },
+  );
+});
+
+describe('assessment report PDF of a realistic week', () => {
+  /** The text of each page, as pdftotext lays it out. */
+  const pagesText = (path: string) =>
+    spawnSync('pdftotext', ['-layout', '-enc', 'UTF-8', path, '-'], { encoding: 'utf8' }).stdout.split('\f');
+
+  it.skipIf(!HAS_POPPLER)(
+    `tabulates two noise monitors' week by day, ten figures over two tables${NEEDS_POPPLER}`,
+    async () => {
+      const path = join(dir, 'week.pdf');
+      const { pages } = await writeReportPdf(path, weekFixture());
+      const texts = pagesText(path);
+      const text = texts.join('\n');
+      // The figures of both instruments take two pages (a figure a row took six).
+      const pageOf = (heading: string) => texts.findIndex((t) => new RegExp(`^${heading}$`, 'm').test(t));
+      expect(pageOf('4 Figures') + 1).toBe(2);
+      expect(pageOf('5 Exceedances') + 1).toBeLessThanOrEqual(4);
+      expect(pages).toBeLessThanOrEqual(12);
+
+      for (const serial of WEEK_SERIALS) expect(text).toMatch(new RegExp(`4\\.\\d ${serial} \\(`));
+      // Ten figures: the day and evening in one table, the night and Lden in the next, each with the date.
+      expect(text.match(/daily figures \(1 of 2\)/gi)).toHaveLength(2);
+      expect(text).toMatch(/Date\s+LAeq,day\s+LA10,day\s+LA90,day\s+LAeq,evening\n\s+dB \[1\]\s+dB \[2\]/);
+      expect(text).toMatch(
+        /Date\s+LAeq,night\s+LA10,night\s+LA90,night\s+LAFMax,night\s+Events ≥ 65 dB,\s+Lden\n.*\n\s+limit 45\.0\s+limit 60\.0\s+events \[5\]\n/,
+      );
+      // The works on Wednesday put its day over the limit; Friday's loud night (on Friday's line) too.
+      expect(text).toMatch(/\nWed 25 Nov 2026\s+over\s+56\.6\s+58\.0\s+49\.3\s+51\.2\n/);
+      expect(text).toMatch(/\nFri 27 Nov 2026\s+over\s+47\.3\s+47\.9\s+39\.2\s+over\s+64\.9\s+1\s+55\.9\n/);
+      // The period's first and last day were cut short; events are counted whole.
+      expect(text).toMatch(/\nMon 30 Nov 2026\s+54\.3\s+56\.6\s+47\.9\n\s+part\s+part\s+part\n/);
+      expect(text).not.toMatch(/\s1\.0\s+55\.9\n/);
+
+      // The pages as pictures, to look at.
+      await mkdir(PAGES_DIR, { recursive: true });
+      const ours = async () => (await readdir(PAGES_DIR)).filter((name) => /^week-page-\d+\.png$/.test(name));
+      await Promise.all((await ours()).map((name) => rm(join(PAGES_DIR, name), { force: true })));
+      const render = spawnSync('pdftoppm', ['-png', '-r', '60', path, join(PAGES_DIR, 'week-page')]);
+      expect(render.status).toBe(0);
+      expect(await ours()).toHaveLength(pages);
+    },
+  );
+
+  it.skipIf(!HAS_POPPLER)(
+    `runs two months' daily table on to the next page under its head again${NEEDS_POPPLER}`,
+    async () => {
+      const path = join(dir, 'months.pdf');
+      await writeReportPdf(path, weekFixture(62));
+      const text = pagesText(path).join('\n');
+      expect(text).toMatch(
+        /NM-1043: daily figures \(1 of 2\) \(continued\)\n\s*Date\s+LAeq,day\s+LA10,day\s+LA90,day\s+LAeq,evening\n/,
+      );
+      expect(text).toMatch(/\nWed 23 Dec 2026\s+53\.9\s+56\.0\s+47\.3\s+51\.5\n/);
     },
   );
 });

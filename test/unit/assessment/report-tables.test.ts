@@ -71,35 +71,48 @@ describe('report tables', () => {
     expect(first[exclusions.columns.indexOf('Reason')]).toMatch(/^Road works/);
   });
 
-  it('prints the same figures in the PDF form, with the method as a reference', () => {
+  it('keeps the figures a figure a row for the spreadsheets; the PDF tabulates them by day itself', () => {
     const figures = reportTableViews(reportFixture()).find((t) => t.name === 'figures')!;
-    expect(figures.display!.columns.map((c) => c.header)).toEqual([
-      'Instrument',
+    expect(figures.columns).toEqual([
+      'Serial',
       'Figure',
       'Period',
+      'Start (UTC)',
+      'End (UTC)',
+      'Start (Europe/London)',
+      'End (Europe/London)',
       'With exclusions',
       'All data',
       'Unit',
-      'Coverage',
+      'Coverage (%)',
       'Limit',
       'Result',
       'Method',
+      'Detail',
     ]);
-    expect(figures.display!.rows[0]).toEqual([
+    expect(figures.rows).toHaveLength(reportFixture().figures.length);
+    expect(figures.rows[0]).toEqual([
       NOISE,
       'LAeq,day',
       'Mon 23 Nov 2026, day 07:00–23:00',
-      '54.2',
-      '56.8',
+      '2026-11-23T07:00:00.000Z',
+      '2026-11-23T23:00:00.000Z',
+      '2026-11-23T07:00:00+00:00',
+      '2026-11-23T23:00:00+00:00',
+      54.2,
+      56.8,
       'dB',
-      '78.1 %',
-      '55.0',
+      78.1,
+      55,
       'ok',
-      '[1]',
+      'Energetic mean of the 15-min LAeq values of the period.',
+      null,
     ]);
     // Per cell, the decimals Excel shows.
     expect(figures.decimals[0]![figures.columns.indexOf('With exclusions')]).toBe(1);
     expect(figures.decimals[8]![figures.columns.indexOf('With exclusions')]).toBe(3);
+    // No long table in the PDF: `pdf-figures.ts` prints a whole-period and a daily table per instrument.
+    expect(figures.display).toBeNull();
   });
 
   it('says per instrument whether it was calibrated before and after, and how far it drifted', () => {

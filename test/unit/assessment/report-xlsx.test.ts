@@ -39,6 +39,8 @@ describe('assessment report workbook', () => {
 
     const figures = workbook.getWorksheet('Figures')!;
     const headers = (figures.getRow(1).values as unknown[]).slice(1);
+    // A figure a row, as the CSV file has it (the PDF alone tabulates them by day).
+    expect(headers).toEqual(reportTables(reportFixture()).find((t) => t.name === 'figures')!.columns);
     expect(headers.slice(0, 3)).toEqual(['Serial', 'Figure', 'Period']);
     expect(headers).toContain('With exclusions');
     expect(figures.getRow(1).font?.bold).toBe(true);

@@ -11,8 +11,8 @@ import {
   unitColumn,
   type ReportTableView,
 } from './report-columns';
-import { isoUtc, valueText, type SiteClock } from './report-format';
-import { methodGroups } from './report-verdicts';
+import { coveragePercent, isoUtc, valueText, type SiteClock } from './report-format';
+import { figureResult } from './report-verdicts';
 
 const yesNo = (value: boolean) => (value ? 'yes' : 'no');
 
@@ -21,19 +21,12 @@ const dB = (value: number | null) => valueText(value, 'dB');
 /** An event's length in whole seconds; null while it has no end. */
 const eventSeconds = (e: NoiseEventRef) => (e.end === null ? null : Math.round((e.end - e.start) / 1000));
 
-/** "EXCEEDS", "ok", or "" without a limit or a value to judge. */
-function figureResult(figure: Figure): string {
-  if (figure.exceeds) return 'EXCEEDS';
-  return figure.limit !== null && figure.valid !== null ? 'ok' : '';
-}
-
-/** Coverage in per cent to 0.1, rounded down so only a full period reads 100.0. */
-const coveragePercent = (coverage: number) => Math.floor(Math.max(0, Math.min(1, coverage)) * 1000) / 10;
-
-/** Figures, exceedances, hourly levels and noise events. */
+/**
+ * Figures, exceedances, hourly levels and noise events. The figures are a figure a row in the
+ * spreadsheets only: the PDF tabulates them per instrument and day (`pdf-figures.ts`).
+ */
 export function levelTables(result: AssessmentResult, clock: SiteClock): ReportTableView[] {
   const site = clock.zone;
-  const methodNumbers = new Map(methodGroups(result).map((g, i) => [g.method, i + 1]));
   const withUnit = (value: number, unit: string) => `${valueText(value, unit)} ${unit}`;
 
   return [
@@ -55,23 +48,7 @@ export function levelTables(result: AssessmentResult, clock: SiteClock): ReportT
         { header: 'Method', value: (f) => f.method },
         { header: 'Detail', value: (f) => f.detail ?? null },
       ],
-      [
-        { header: 'Instrument', text: (f) => f.serial, weight: 9 },
-        { header: 'Figure', text: (f) => f.label, weight: 10.5 },
-        { header: 'Period', text: (f) => f.period, weight: 22 },
-        { header: 'With exclusions', text: (f) => valueText(f.valid, f.unit), weight: 9, align: 'right' },
-        { header: 'All data', text: (f) => valueText(f.all, f.unit), weight: 8, align: 'right' },
-        { header: 'Unit', text: (f) => f.unit, weight: 7.5 },
-        {
-          header: 'Coverage',
-          text: (f) => `${coveragePercent(f.coverage).toFixed(1)} %`,
-          weight: 9,
-          align: 'right',
-        },
-        { header: 'Limit', text: (f) => valueText(f.limit, f.unit), weight: 7, align: 'right' },
-        { header: 'Result', text: (f) => figureResult(f) || '—', weight: 8.5 },
-        { header: 'Method', text: (f) => `[${methodNumbers.get(f.method)}]`, weight: 7.5, align: 'right' },
-      ],
+      null,
     ),
 
     tableView(

@@ -14,9 +14,10 @@ export type FontName = 'regular' | 'bold' | 'condensed' | 'condensedBold';
 const PAGE_WIDTH = 595.28; // A4 in points
 const PAGE_HEIGHT = 841.89;
 const MARGIN_X = 51; // 18 mm
-const TOP = 50;
+/** Where content starts on every page. */
+export const TOP = 50;
 /** Where content stops; the footer sits below it. */
-const CONTENT_BOTTOM = PAGE_HEIGHT - 62;
+export const CONTENT_BOTTOM = PAGE_HEIGHT - 62;
 const FOOTER_Y = PAGE_HEIGHT - 44;
 /** The document's margins for pdfkit: text that runs past the bottom one starts a page. */
 export const PAGE_MARGINS = {
@@ -34,9 +35,9 @@ export const MUTED = '#5a5a5a';
 export const ACCENT = '#1f4e79';
 export const ALERT = '#b00020';
 export const RULE = '#2b2b2b';
-const HAIRLINE = '#c9ced4';
-const HEADER_FILL = '#e9eef3';
-const ZEBRA_FILL = '#f6f7f9';
+export const HAIRLINE = '#c9ced4';
+export const HEADER_FILL = '#e9eef3';
+export const ZEBRA_FILL = '#f6f7f9';
 
 export interface TextStyle {
   font?: FontName;
@@ -156,9 +157,9 @@ export class Pages {
 
   /**
    * A table with a ruled header; rows never split across pages, and a table that runs on repeats
-   * its header under "(continued)".
+   * its header under `continued` ("<title> (continued)").
    */
-  table(title: string, table: DisplayTable, showTitle = true): void {
+  table(title: string, table: DisplayTable, showTitle = true, continued = `${title} (continued)`): void {
     const doc = this.doc;
     const size = 7.6;
     const padX = 3;
@@ -207,7 +208,7 @@ export class Pages {
       if (this.y + height > CONTENT_BOTTOM) {
         rule(doc, this.y, 0.9, RULE);
         this.newPage();
-        this.subheading(`${title} (continued)`, 0);
+        this.subheading(continued, 0);
         drawHeader();
       }
       if (index % 2 === 1) doc.rect(LEFT, this.y, WIDTH, height).fill(ZEBRA_FILL);
@@ -220,9 +221,15 @@ export class Pages {
   }
 }
 
-/** A line across the text width. */
-const rule = (doc: PDFKit.PDFDocument, y: number, width: number, color: string) =>
-  doc.moveTo(LEFT, y).lineTo(RIGHT, y).lineWidth(width).strokeColor(color).stroke();
+/** A line across the text width, or from `from` to `to`. */
+export const rule = (
+  doc: PDFKit.PDFDocument,
+  y: number,
+  width: number,
+  color: string,
+  from = LEFT,
+  to = RIGHT,
+) => doc.moveTo(from, y).lineTo(to, y).lineWidth(width).strokeColor(color).stroke();
 
 /** Cells that the reader must not miss: printed bold in red. */
 const isAlert = (cell: string) =>

@@ -141,5 +141,9 @@ export function valueText(value: number | null, unit: string, missing = '—'): 
   return value.toFixed(decimalsFor(unit, value));
 }
 
+/** Coverage in per cent to 0.1, rounded down so only a full period reads 100.0. */
+export const coveragePercent = (coverage: number): number =>
+  Math.floor(Math.max(0, Math.min(1, coverage)) * 1000) / 10;
+
 /** "±0.5 dB" */
 export const toleranceText = (tolerance: number): string => `±${dbText(tolerance, { decimals: 'setting' })}`;

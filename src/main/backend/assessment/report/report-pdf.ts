@@ -3,7 +3,8 @@
  * findings first, then numbered sections (instruments, calibration, exclusions, figures,
  * exceedances, charts, hourly levels, events, notes), and "Page N of M" with the site's name in
  * every footer. Times are in the site's zone, its UTC offset stated once in the header. This module
- * says what goes where; `pdf-layout.ts` sets pages and tables and `pdf-charts.ts` draws the charts.
+ * says what goes where; `pdf-layout.ts` sets pages and tables, `pdf-figures.ts` tabulates the
+ * figures per instrument and day and `pdf-charts.ts` draws the charts.
  * The output depends on the `AssessmentResult` alone: "Generated" and the document's creation date
  * are the time the assessment was computed, so the same assessment gives the same file.
  *
@@ -18,6 +19,7 @@ import PDFDocument from 'pdfkit';
 import type { AssessmentResult } from '../../../../shared/assessment';
 import { writeThroughPart } from '../../data/csv-export';
 import { CHART_HEIGHT, drawChart } from './pdf-charts';
+import { figuresSection } from './pdf-figures';
 import {
   ACCENT,
   ALERT,
@@ -37,7 +39,6 @@ import {
   dataSourceText,
   excludedTime,
   instrumentText,
-  methodGroups,
   percentOfPeriod,
   REPORT_TITLE,
   reportTitle,
@@ -195,7 +196,8 @@ export async function renderReportPdf(
     if (view.display.rows.length === 0) pages.text(empty, { color: MUTED });
     else pages.table(title ?? view.title, view.display, title !== undefined);
   };
-  const sections: Array<[string, () => void]> = [
+  /** Each section's title and what writes its body, given the section's number. */
+  const sections: Array<[string, (number: number) => void]> = [
     ['Instruments', () => table('instruments', 'No instruments.')],
     [
       'Calibration evidence',
@@ -226,27 +228,7 @@ export async function renderReportPdf(
         }
       },
     ],
-    [
-      'Figures',
-      () => {
-        pages.text(
-          '“With exclusions” is formed with the excluded time removed and is the value judged against the limit; “All data” uses every reading.',
-          { color: MUTED, size: 8.5 },
-        );
-        table('figures', 'No figures could be formed.');
-        const groups = methodGroups(result);
-        if (groups.length > 0) {
-          pages.subheading('Methods', 20);
-          groups.forEach((g, i) => pages.bullet(`[${i + 1}] ${g.method}`, { size: 8.5 }));
-        }
-        const details = result.figures.filter((f) => f.detail);
-        if (details.length > 0) {
-          pages.subheading('Details', 20);
-          for (const f of details)
-            pages.bullet(`${f.serial} ${f.label}, ${f.period}: ${f.detail}`, { size: 8.5 });
-        }
-      },
-    ],
+    ['Figures', (number) => figuresSection(pages, result, number)],
     ['Exceedances', () => table('exceedances', 'No figure exceeds its limit.')],
     [
       'Charts',
@@ -275,7 +257,7 @@ export async function renderReportPdf(
       `${index + 1}  ${title}`,
       title === 'Charts' && result.charts.length > 0 ? CHART_HEIGHT : 60,
     );
-    write();
+    write(index + 1);
     // Let the event loop breathe between sections: a long report should not freeze the app.
     await new Promise((resolve) => setImmediate(resolve));
   }

@@ -117,6 +117,12 @@ export function dataSourceText(result: AssessmentResult, clock: SiteClock): stri
   return `From the service${fetched}; some kept on this computer`;
 }
 
+/** "EXCEEDS", "ok", or "" without a limit or a value to judge. */
+export function figureResult(figure: Figure): string {
+  if (figure.exceeds) return 'EXCEEDS';
+  return figure.limit !== null && figure.valid !== null ? 'ok' : '';
+}
+
 /** The distinct method sentences of the figures, each with the figures it describes, in order. */
 export function methodGroups(result: AssessmentResult): Array<{ method: string; figures: Figure[] }> {
   const groups = new Map<string, Figure[]>();
