@@ -196,3 +196,42 @@ describe('an assessment across the autumn clock change, with an exclusion', () =
     expect(laeq.values[laeq.times.indexOf(LOUD.start)]).toBe(80);
   });
 });
+
+describe('the failed-check rule, read from the calibration and SIC records', () => {
+  it('leaves out the time from a failed SIC to the next passed one, and says which check failed', () => {
+    const failedAt = Date.UTC(2026, 9, 24, 12);
+    const passedAt = Date.UTC(2026, 9, 24, 15);
+    const withSic = {
+      ...inputs,
+      instruments: inputs.instruments.map((instrument) => ({
+        ...instrument,
+        reads: {
+          ...instrument.reads,
+          sic: read('sic', [], {
+            timeKey: 'time',
+            columns: [],
+            rows: [
+              { time: failedAt, status: 'Failed', _500Hz: 80, _1KHz: 85, _8KHz: 70 },
+              { time: passedAt, status: 'Success', _500Hz: 80, _1KHz: 85.2, _8KHz: 75 },
+            ],
+          }),
+        },
+      })),
+    };
+    const assessed = assess(site, withSic, { toleranceDb: 0.5, computedAt: END });
+    expect(assessed.exclusions.filter((e) => e.cause === 'failedCheck')).toEqual([
+      {
+        start: failedAt,
+        end: passedAt,
+        serial: 'NM1',
+        cause: 'failedCheck',
+        reason: 'After a failed system integrity check, until the next passed one',
+      },
+    ]);
+    // The SICs as evidence: failed, then passed with the 1 kHz response 0.2 dB higher.
+    expect(assessed.checks.filter((c) => c.kind === 'sic').map((c) => [c.passed, c.drift])).toEqual([
+      [false, null],
+      [true, 0.2],
+    ]);
+  });
+});

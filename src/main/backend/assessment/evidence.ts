@@ -5,7 +5,8 @@
  * field calibrations before and after a survey is what a reviewer checks first).
  */
 import type { CheckEvidence } from '../../../shared/assessment';
-import type { DataReadResult, TimeInterval } from '../../../shared/data';
+import type { TimeInterval } from '../../../shared/data';
+import { calibrationRecordsOf, sicRecordsOf } from '../history/history-records';
 import type { InstrumentInputs } from './assessment-inputs';
 
 interface Check {
@@ -15,30 +16,25 @@ interface Check {
   offset: number | null;
 }
 
-function checksOf(result: DataReadResult | null | undefined, kind: 'calibration' | 'sic'): Check[] {
-  const table = result?.records;
-  if (!table) return [];
-  const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
-  const checks: Check[] = [];
-  for (const row of table.rows) {
-    const time = row[table.timeKey];
-    if (typeof time !== 'number') continue;
-    if (kind === 'calibration') {
-      checks.push({
-        time,
-        status: String(row.status ?? ''),
-        level: number(row.level),
-        offset: number(row.offset),
-      });
-    } else {
-      // The SIC's 1 kHz response is the level its drift is followed on; the widest band deviation
-      // from it says how flat the microphone still is.
-      const bands = [number(row._500Hz), number(row._1KHz), number(row._8KHz)];
-      const level = bands[1] ?? null;
-      checks.push({ time, status: String(row.status ?? ''), level, offset: null });
-    }
-  }
-  return checks.sort((a, b) => a.time - b.time);
+/**
+ * An instrument's calibrations or SICs as read, oldest first, through the history's own record
+ * readers. A SIC's drift is followed on its 1 kHz response.
+ */
+export function checksOf(inputs: InstrumentInputs, kind: 'calibration' | 'sic'): Check[] {
+  const { serial } = inputs.instrument;
+  if (kind === 'calibration') return calibrationRecordsOf(serial, inputs.reads.calibrations?.records ?? null);
+  return sicRecordsOf(serial, inputs.reads.sic?.records ?? null).map((record) => ({
+    time: record.time,
+    status: record.status,
+    level: record._1KHz,
+    offset: null,
+  }));
+}
+
+/** A check's status as passed (Success), failed (Failed, Error) or neither known. */
+export function checkPassed(status: string): boolean | null {
+  const normal = status.toLowerCase();
+  return normal === 'success' ? true : normal === 'failed' || normal === 'error' ? false : null;
 }
 
 function evidenceOf(
@@ -65,13 +61,12 @@ function evidenceOf(
         previous === null || previous.level === null || check.level === null
           ? null
           : Math.round((check.level - previous.level) * 100) / 100;
-      const status = check.status.toLowerCase();
       return {
         serial,
         kind,
         time: check.time,
         status: check.status,
-        passed: status === 'success' ? true : status === 'failed' || status === 'error' ? false : null,
+        passed: checkPassed(check.status),
         level: check.level,
         offset: check.offset,
         drift,
@@ -89,13 +84,7 @@ export function checkEvidence(
 ): CheckEvidence[] {
   const { serial } = inputs.instrument;
   return [
-    ...evidenceOf(
-      serial,
-      'calibration',
-      checksOf(inputs.reads.calibrations, 'calibration'),
-      range,
-      toleranceDb,
-    ),
-    ...evidenceOf(serial, 'sic', checksOf(inputs.reads.sic, 'sic'), range, toleranceDb),
+    ...evidenceOf(serial, 'calibration', checksOf(inputs, 'calibration'), range, toleranceDb),
+    ...evidenceOf(serial, 'sic', checksOf(inputs, 'sic'), range, toleranceDb),
   ];
 }

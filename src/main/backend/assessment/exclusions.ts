@@ -9,6 +9,7 @@ import type { DataReadResult, SeriesChannel, TimeInterval } from '../../../share
 import { failedCheckPeriods, flaggedPeriods, gapPeriods, thresholdPeriods } from './figures/exclusion-rules';
 import { samplesOf, type Samples } from './figures/samples';
 import type { AssessmentInputs, InstrumentInputs } from './assessment-inputs';
+import { checkPassed, checksOf } from './evidence';
 
 /** The usual spacing of a series' readings: the median step (robust to gaps and a stray short one). */
 export function nominalStepMs(times: Float64Array): number {
@@ -44,6 +45,14 @@ function mainChannel(inputs: InstrumentInputs): SeriesChannel | null {
       return null;
   }
 }
+
+/** An instrument's checks of one kind as the failed-check rule reads them: passed, or not. */
+const passedOrNot = (inputs: InstrumentInputs, kind: 'calibration' | 'sic') =>
+  checksOf(inputs, kind).map((check) => ({
+    time: check.time,
+    passed: checkPassed(check.status) === true,
+    kind,
+  }));
 
 const clipTo = (range: TimeInterval) => (period: TimeInterval) => ({
   start: Math.max(range.start, period.start),
@@ -82,10 +91,9 @@ function ruleExclusions(
       add('precipitation', [run], () => `Precipitation (up to ${run.peak.toFixed(1)} mm/h${measuredBy})`);
   }
   if (rules.failedCheck) {
-    const checks = [
-      ...checkRows(inputs.reads.calibrations, 'calibration'),
-      ...checkRows(inputs.reads.sic, 'sic'),
-    ].sort((a, b) => a.time - b.time);
+    const checks = [...passedOrNot(inputs, 'calibration'), ...passedOrNot(inputs, 'sic')].sort(
+      (a, b) => a.time - b.time,
+    );
     for (const period of failedCheckPeriods(checks, range))
       add('failedCheck', [period], () =>
         period.kind === 'calibration'
@@ -119,22 +127,6 @@ function ruleExclusions(
     );
   }
   return found;
-}
-
-/** Calibration or SIC records as passed or failed, oldest first. */
-export function checkRows(
-  result: DataReadResult | null | undefined,
-  kind: 'calibration' | 'sic',
-): Array<{ time: number; passed: boolean; kind: 'calibration' | 'sic' }> {
-  const table = result?.records;
-  if (!table) return [];
-  const rows: Array<{ time: number; passed: boolean; kind: 'calibration' | 'sic' }> = [];
-  for (const row of table.rows) {
-    const time = row[table.timeKey];
-    if (typeof time !== 'number') continue;
-    rows.push({ time, passed: String(row.status ?? '').toLowerCase() === 'success', kind });
-  }
-  return rows.sort((a, b) => a.time - b.time);
 }
 
 /** Every excluded period of the site over the range, manual ones first, each cause oldest first. */
