@@ -346,7 +346,8 @@ export interface InstrumentKind {
   feature: readonly string[];
 }
 
-const hasFeature = (instrument: InstrumentKind, name: string) =>
+/** Whether the instrument lists a feature ("Weather", "SIC"), however the service cases it. */
+export const hasFeature = (instrument: InstrumentKind, name: string) =>
   instrument.feature.some((f) => f.trim().toLowerCase() === name.toLowerCase());
 
 /**

@@ -6,10 +6,15 @@
  * site assesses offline from exactly what was kept.
  */
 import type { DataReadResult, Dataset, DatasetOptions, TimeInterval } from '../../../shared/data';
-import { DATASET_LABELS } from '../../../shared/data';
+import { DATASET_LABELS, hasFeature } from '../../../shared/data';
 import { FieldDeskError } from '../../../shared/errors';
 import type { InstrumentEntry } from '../../../shared/ipc/contract';
-import { DEFAULT_SYNC_CHOICES, SYNC_TIME_HISTORY_OPTIONS } from '../../../shared/sync-choices';
+import {
+  DEFAULT_SYNC_CHOICES,
+  SYNC_TIME_HISTORY_OPTIONS,
+  syncTypeOf,
+  type SyncType,
+} from '../../../shared/sync-choices';
 import type { AssessedInstrument, Site } from '../../../shared/assessment';
 
 /** Calibrations and SICs are looked for this long before and after the period (evidence either side). */
@@ -22,7 +27,8 @@ export const ASSESSMENT_TIME_HISTORY_OPTIONS: DatasetOptions = {
   values: [...(SYNC_TIME_HISTORY_OPTIONS.values ?? ['LAeq'])],
 };
 
-export type InstrumentKindName = 'noise' | 'vibration' | 'airquality' | 'other';
+/** How an instrument is assessed: by its type as site sync names them, or not at all. */
+export type InstrumentKindName = SyncType | 'other';
 
 export interface InstrumentInputs {
   instrument: AssessedInstrument;
@@ -48,13 +54,8 @@ export type ReadOne = (
   options?: DatasetOptions,
 ) => Promise<DataReadResult>;
 
-function kindOf(type: string): InstrumentKindName {
-  const normal = type.trim().toLowerCase();
-  return normal === 'noise' || normal === 'vibration' || normal === 'airquality' ? normal : 'other';
-}
-
-const hasFeature = (entry: InstrumentEntry | undefined, feature: string) =>
-  entry?.instrument.feature.some((f) => f.trim().toLowerCase() === feature.toLowerCase()) ?? false;
+const hasFeatureOf = (entry: InstrumentEntry | undefined, feature: string) =>
+  entry !== undefined && hasFeature(entry.instrument, feature);
 
 /** The datasets (with options, over which range) an instrument of `kind` is assessed from. */
 function wanted(
@@ -69,7 +70,7 @@ function wanted(
     start: range.start - CHECK_MARGIN_MS,
     end: Math.max(range.end, Math.min(range.end + CHECK_MARGIN_MS, now)),
   };
-  const weather = hasFeature(entry, 'Weather') ? [{ dataset: 'weather' as const, range }] : [];
+  const weather = hasFeatureOf(entry, 'Weather') ? [{ dataset: 'weather' as const, range }] : [];
   switch (kind) {
     case 'noise':
       return [
@@ -79,7 +80,7 @@ function wanted(
           : []),
         { dataset: 'events', range },
         { dataset: 'calibrations', range: checks },
-        ...(hasFeature(entry, 'SIC') ? [{ dataset: 'sic' as const, range: checks }] : []),
+        ...(hasFeatureOf(entry, 'SIC') ? [{ dataset: 'sic' as const, range: checks }] : []),
         ...weather,
       ];
     case 'vibration':
@@ -118,7 +119,8 @@ export async function readAssessmentInputs(
     const entry = fleet.find((e) => e.instrument.serialNumber === serial);
     if (entry === undefined)
       notes.push(`${serial} is not in the account's instrument list, so only its data is assessed.`);
-    const kind = entry === undefined ? 'noise' : kindOf(entry.instrument.type);
+    const kind: InstrumentKindName =
+      entry === undefined ? 'noise' : (syncTypeOf(entry.instrument) ?? 'other');
     const instrument: AssessedInstrument = {
       serial,
       name: entry?.instrument.name ?? serial,
