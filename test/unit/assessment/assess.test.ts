@@ -235,3 +235,17 @@ describe('the failed-check rule, read from the calibration and SIC records', () 
     ]);
   });
 });
+
+describe('the report chart of a noise monitor', () => {
+  it('carries its 15-min LAeq with the day and night limits, every reading of a day kept (min-max reduced only when wider than the chart)', () => {
+    const [chart] = result.charts;
+    expect(chart!.limits).toEqual([
+      { label: 'LAeq,day limit', value: 65 },
+      { label: 'LAeq,night limit', value: 45 },
+    ]);
+    // 25 hours of quarters: 100 readings, fewer than the chart's columns hold.
+    expect(chart!.values).toHaveLength(100);
+    expect(Math.max(...chart!.values.map((v) => v ?? 0))).toBe(80);
+    expect(Math.min(...chart!.values.map((v) => v ?? Infinity))).toBe(50);
+  });
+});

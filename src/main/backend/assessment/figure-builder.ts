@@ -7,6 +7,7 @@
 import type { Figure, FigureSource, LimitKey, SiteLimits } from '../../../shared/assessment';
 import type { AssessmentChart } from '../../../shared/assessment';
 import type { SeriesChannel, TimeInterval } from '../../../shared/data';
+import { minMaxReduce } from '../../../shared/series-reduce';
 
 export interface FigurePeriod extends TimeInterval {
   label: string;
@@ -58,33 +59,29 @@ export function figureOf(spec: FigureSpec, limits: SiteLimits): Figure {
 export const coverageOf = (seconds: number, period: TimeInterval): number =>
   period.end > period.start ? (seconds * 1000) / (period.end - period.start) : 0;
 
-/** At most this many points per report chart: a printed chart is never wider. */
-const CHART_POINTS = 1200;
+/** Pixel columns of a report chart: a printed chart is never wider. */
+const CHART_COLUMNS = 600;
 
 /**
- * A series as a report chart draws it: reduced to at most `CHART_POINTS` by taking each block's
- * highest reading (a printed chart must not hide a peak that a limit is judged on); NaN as a gap.
+ * A series as a report chart draws it: min-max reduced to the chart's columns as the data view's
+ * charts are (every peak a limit is judged on survives, and a gap stays a gap: NaN becomes null).
  */
 export function chartOf(
   serial: string,
   title: string,
   channel: SeriesChannel,
   limits: Array<{ label: string; value: number }>,
+  range: TimeInterval,
 ): AssessmentChart {
-  const count = channel.times.length;
-  const block = Math.max(1, Math.ceil(count / CHART_POINTS));
-  const times: number[] = [];
-  const values: Array<number | null> = [];
-  for (let i = 0; i < count; i += block) {
-    let highest = Number.NaN;
-    for (let j = i; j < Math.min(count, i + block); j++) {
-      const v = channel.values[j]!;
-      if (!Number.isNaN(v) && !(v <= highest)) highest = v;
-    }
-    times.push(channel.times[i]!);
-    values.push(Number.isNaN(highest) ? null : Math.round(highest * 1000) / 1000);
-  }
-  return { serial, title, unit: channel.unit ?? '', times, values, limits };
+  const reduced = minMaxReduce(channel.times, channel.values, range, CHART_COLUMNS);
+  return {
+    serial,
+    title,
+    unit: channel.unit ?? '',
+    times: Array.from(reduced.times),
+    values: Array.from(reduced.values, (v) => (Number.isNaN(v) ? null : Math.round(v * 1000) / 1000)),
+    limits,
+  };
 }
 
 /** The limits of the site among `keys`, as labelled lines for a chart. */

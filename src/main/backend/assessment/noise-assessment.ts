@@ -246,6 +246,7 @@ export function assessNoise(
             `${serial} LAeq (${step})`,
             channelOf(measurements, 'LAeq')!,
             limitLines(limits, ['LAeq,day', 'LAeq,night']),
+            range,
           ),
   };
 

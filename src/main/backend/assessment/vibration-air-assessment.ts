@@ -164,7 +164,7 @@ export function assessVibration(
   const charts: AssessmentChart[] = [];
   const highest = highestOfAxes(inputs);
   if (highest !== null)
-    charts.push(chartOf(serial, `${serial} PPV, highest axis`, highest, limitLines(limits, ['PPV'])));
+    charts.push(chartOf(serial, `${serial} PPV, highest axis`, highest, limitLines(limits, ['PPV']), range));
   const ppvScatter: PpvScatter = {
     serial,
     line,
@@ -306,7 +306,13 @@ export function assessAirQuality(
       ),
     );
     charts.push(
-      chartOf(serial, `${serial} ${particulate.label}`, channel, limitLines(limits, [particulate.limitKey])),
+      chartOf(
+        serial,
+        `${serial} ${particulate.label}`,
+        channel,
+        limitLines(limits, [particulate.limitKey]),
+        range,
+      ),
     );
   }
   return { figures, charts };
