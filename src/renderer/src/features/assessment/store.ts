@@ -3,7 +3,7 @@
  * result and a report being written (its progress pushed by the backend).
  */
 import { defineStore } from 'pinia';
-import { computed, ref, shallowRef } from 'vue';
+import { ref, shallowRef } from 'vue';
 import type {
   AssessmentResult,
   ReportFormat,
@@ -26,12 +26,9 @@ export const useAssessmentStore = defineStore('assessment', () => {
   const computing = ref(false);
   const computeError = ref<FieldDeskError | null>(null);
   const reportProgress = shallowRef<ReportProgress | null>(null);
-  const lastReport = shallowRef<ReportResult | null>(null);
   /** Answers to older computes that arrive late are dropped. */
   let computeRound = 0;
   let stopProgress: (() => void) | null = null;
-
-  const siteById = (id: string) => computed(() => sites.value?.find((s) => s.id === id) ?? null);
 
   async function loadSites(): Promise<void> {
     try {
@@ -91,11 +88,8 @@ export const useAssessmentStore = defineStore('assessment', () => {
       if (progress.siteId === siteId) reportProgress.value = progress;
     });
     reportProgress.value = { siteId, format, stage: 'Starting', fraction: 0 };
-    lastReport.value = null;
     try {
-      const answer = await api.assessment.report({ siteId, ...range, format });
-      lastReport.value = answer;
-      return answer;
+      return await api.assessment.report({ siteId, ...range, format });
     } finally {
       reportProgress.value = null;
     }
@@ -114,8 +108,6 @@ export const useAssessmentStore = defineStore('assessment', () => {
     computing,
     computeError,
     reportProgress,
-    lastReport,
-    siteById,
     loadSites,
     saveSite,
     deleteSite,
