@@ -4,8 +4,7 @@
  * and where its samples are (so the screen can show them). Shared by the noise, vibration and air
  * quality parts of an assessment.
  */
-import type { Figure, FigureSource, LimitKey, SiteLimits } from '../../../shared/assessment';
-import type { AssessmentChart } from '../../../shared/assessment';
+import type { AssessmentChart, Figure, FigureSource, LimitKey, SiteLimits } from '../../../shared/assessment';
 import type { SeriesChannel, TimeInterval } from '../../../shared/data';
 import { minMaxReduce } from '../../../shared/series-reduce';
 
@@ -13,23 +12,16 @@ export interface FigurePeriod extends TimeInterval {
   label: string;
 }
 
-export interface FigureSpec {
-  serial: string;
-  label: string;
-  limitKey: LimitKey | null;
+/** A figure as its part of the assessment forms it; `figureOf` adds its id, limit and verdict. */
+export type FigureSpec = Pick<
+  Figure,
+  'serial' | 'label' | 'limitKey' | 'unit' | 'all' | 'valid' | 'coverage' | 'method' | 'detail' | 'at'
+> & {
   period: FigurePeriod;
-  unit: string;
-  all: number | null;
-  valid: number | null;
-  coverage: number;
-  method: string;
-  detail?: string;
-  /** When a highest value was reached. */
-  at?: number;
   source: Omit<FigureSource, 'start' | 'end'>;
   /** A limit that is not one of the site's (the DIN 4150-3 value at a frequency). */
   limit?: number | null;
-}
+};
 
 export function figureOf(spec: FigureSpec, limits: SiteLimits): Figure {
   const limit =
