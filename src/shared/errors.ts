@@ -17,6 +17,8 @@ export const ERROR_CODES = [
   'cancelled',
   'invalidInput',
   'conflict',
+  /** The disk refused a write (full, read-only, not allowed): see core/disk-errors.ts. */
+  'diskError',
   'noAccount',
   'internal',
 ] as const;

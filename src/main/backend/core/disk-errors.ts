@@ -1,0 +1,68 @@
+/**
+ * A write that the disk refused, in words that say which folder, why, and what was not saved: a
+ * full disk, a read-only one and a folder FieldDesk may not write to each need a different action
+ * from the user, so each has its own sentence (never "Something went wrong", never "check free
+ * space" for a read-only disk).
+ */
+import { FieldDeskError } from '../../../shared/errors';
+import { errorCode } from './json-file-store';
+
+/** What kind of refusal a file-system error is. */
+export type DiskProblem = 'full' | 'readOnly' | 'denied' | 'missing' | 'other';
+
+const PROBLEM_OF_CODE: Readonly<Record<string, DiskProblem>> = {
+  ENOSPC: 'full',
+  EDQUOT: 'full',
+  EFBIG: 'full',
+  EROFS: 'readOnly',
+  EACCES: 'denied',
+  EPERM: 'denied',
+  ENOENT: 'missing',
+  ENOTDIR: 'missing',
+};
+
+/** The kind of a file-system error, or null when it is not one (no errno code). */
+export function diskProblemOf(error: unknown): DiskProblem | null {
+  const code = errorCode(error);
+  if (code === undefined || !/^E[A-Z]+$/.test(code)) return null;
+  return PROBLEM_OF_CODE[code] ?? 'other';
+}
+
+export interface DiskWrite {
+  /** The folder written to, as the user knows it (the data folder, the export's folder). */
+  folder: string;
+  /** What was not saved, as the subject of a sentence: "the report", "your settings". */
+  what: string;
+  /** Advice after the reason; default depends on the problem. */
+  advice?: string;
+}
+
+function sentence(problem: DiskProblem, code: string, write: DiskWrite): string {
+  const { folder, what } = write;
+  switch (problem) {
+    case 'full':
+      return `The disk holding ${folder} is full, so ${what} could not be saved. ${write.advice ?? 'Free some space and try again.'}`;
+    case 'readOnly':
+      return `${folder} is on a read-only disk, so ${what} could not be saved. ${write.advice ?? 'Choose a folder on a writable disk.'}`;
+    case 'denied':
+      return `FieldDesk is not allowed to write to ${folder}, so ${what} could not be saved. ${write.advice ?? "Check the folder's permissions, or choose another."}`;
+    case 'missing':
+      return `The folder ${folder} does not exist (any more), so ${what} could not be saved. ${write.advice ?? 'Choose another folder.'}`;
+    case 'other':
+      return `FieldDesk could not write to ${folder} (${code}), so ${what} could not be saved. ${write.advice ?? 'Try again, or choose another folder.'}`;
+  }
+}
+
+/**
+ * The user-facing error for a failed write; null when `error` is not a file-system error (then the
+ * caller reports it as what it is). Retryable: the user can free space or choose another place.
+ */
+export function diskFailure(error: unknown, write: DiskWrite): FieldDeskError | null {
+  const problem = diskProblemOf(error);
+  if (problem === null) return null;
+  const message = sentence(problem, errorCode(error) ?? 'unknown', write);
+  return new FieldDeskError('diskError', message.charAt(0).toUpperCase() + message.slice(1), {
+    retryable: true,
+    cause: error,
+  });
+}
