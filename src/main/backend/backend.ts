@@ -1,9 +1,11 @@
 /**
- * The backend's composition root: opens the stores, builds the shared services (events,
- * connectivity, access to the service per account, the local database) and merges the handlers of
- * every domain into the one IPC contract. Plain Node (no Electron), so the app, the browser test
- * harness and vitest all run the same code; Electron pieces (net.fetch, the data folder, the demo
- * service starter) are injected. The handler of a request `ns.method` lives in `ns/handlers.ts`.
+ * The backend's composition root: opens the stores — the user's records (records.db, backed up),
+ * the disposable data cache (fielddesk.db) and the small JSON files — builds the shared services
+ * (events, connectivity, access to the service per account, the fleet) and merges the handlers of
+ * every domain into the one IPC contract, each factory given a deps object. Plain Node (no
+ * Electron), so the app, the browser test harness and vitest all run the same code; Electron pieces
+ * (net.fetch, the data folder, the demo service starter) are injected. The handler of a request
+ * `ns.method` lives in `ns/handlers.ts`.
  */
 import { join } from 'node:path';
 import type { AppInfo, BackendHandlers, EventSink } from '../../shared/ipc/contract';
@@ -31,9 +33,14 @@ import { serveLibraryFile, type PlayRequest } from './audio/serve-library';
 import { dataHandlers } from './data/handlers';
 import { exportsFolder, type ChooseExportPath } from './core/export-path';
 import { createReadThroughCache } from './data/read-through-cache';
+import { openActionJournal } from './actions/action-journal';
+import { createActionKeeper } from './actions/action-keeper';
+import { openCacheDatabase } from './cache/cache-database';
+import { createMemoryLogger, type Logger } from './core/logger';
+import { createFleetService } from './instruments/fleet';
+import { openRecordsDatabase } from './records/records-database';
 import { historyHandlers } from './history/handlers';
 import { instrumentHandlers } from './instruments/handlers';
-import { openLocalData, withDatabaseRecovery } from './local-data';
 import { operationHandlers } from './operations/handlers';
 import { createOperationRegistry } from './operations/registry';
 import type { ServiceClientOptions } from './service/client';
@@ -77,6 +84,10 @@ export interface BackendOptions {
   revealInFileManager?: RevealInFileManager;
   /** Audio downloads running at once (default 2). */
   audioConcurrency?: number;
+  /** Where unexpected errors are recorded. */
+  log?: Logger;
+  /** How long after a change to the user's records their backup is taken, and how far apart (ms). */
+  recordsBackup?: { delayMs?: number; spacingMs?: number };
 }
 
 export interface Backend {
@@ -95,12 +106,13 @@ export interface Backend {
 
 export async function createBackend(options: BackendOptions): Promise<Backend> {
   const now = options.now ?? Date.now;
-  const { vault } = options;
+  const { vault, dataDir } = options;
+  const log = options.log ?? createMemoryLogger();
   const events = createEventHub();
   const notices = createNoticeBoard(events, now);
-  const store = await openAccountStore(options.dataDir, { now });
-  const settings = await openSettingsStore(options.dataDir, now);
-  const syncProfiles = await openSyncProfileStore(options.dataDir, now);
+  const store = await openAccountStore(dataDir, { now, log });
+  const settings = await openSettingsStore(dataDir, now, log);
+  const syncProfiles = await openSyncProfileStore(dataDir, now, log);
   for (const [id, warning] of [
     ['accounts-file', store.warning],
     [SETTINGS_NOTICE_ID, settings.warning],
@@ -108,20 +120,48 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
   ] as const) {
     if (warning !== null) notices.raise({ id, tone: 'warning', message: warning });
   }
-  const local = openLocalData({
-    dataDir: options.dataDir,
+
+  // What the user made first: records.db reads what an earlier version kept in the cache file
+  // before the cache's own migrations put it aside.
+  const records = openRecordsDatabase({
+    dataDir,
+    notices,
+    log,
+    now,
+    ...(options.recordsBackup?.delayMs === undefined ? {} : { backupDelayMs: options.recordsBackup.delayMs }),
+    ...(options.recordsBackup?.spacingMs === undefined
+      ? {}
+      : { backupSpacingMs: options.recordsBackup.spacingMs }),
+  });
+  const cacheDatabase = openCacheDatabase({
+    dataDir,
     events,
     notices,
+    log,
     now,
     ...(options.openIntervalMs === undefined ? {} : { openIntervalMs: options.openIntervalMs }),
     ...(options.syncConcurrency === undefined ? {} : { syncConcurrency: options.syncConcurrency }),
   });
+  if (records.legacyImported()) cacheDatabase.dropImportedRecords();
+  const cache = cacheDatabase.view('cache');
+  const syncs = cacheDatabase.view('syncs');
+  const knownFleets = cacheDatabase.view('knownFleets');
+  const audioRecords = records.view('audio');
+
+  const kept = createActionKeeper({
+    records: records.view('actions'),
+    journal: openActionJournal(dataDir),
+    notices,
+    log,
+    dataDir,
+  });
+  kept.mergeJournal();
   const operations = createOperationRegistry({
     onChange: (snapshot) => events.emit('operations.progress', snapshot),
-    onFinished: (snapshot) => local.keep(snapshot),
+    onFinished: (snapshot) => kept.keep(snapshot),
   });
   const demo = createDemoRunner(options.startDemo);
-  const accounts = createAccountState(store, vault, events);
+  const accounts = createAccountState(store, vault, events, dataDir);
   const connectivity = createConnectivity({
     events,
     now,
@@ -138,21 +178,19 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     ...(options.clientOptions === undefined ? {} : { clientOptions: options.clientOptions }),
     ...(options.createDataSource === undefined ? {} : { createDataSource: options.createDataSource }),
   });
+  const fleet = createFleetService({ access, connectivity, knownFleets, log, now });
   const readThroughCache = createReadThroughCache({
-    local,
+    cache,
     access,
     connectivity,
     now,
     ...(options.openIntervalMs === undefined ? {} : { openIntervalMs: options.openIntervalMs }),
   });
 
-  const audioLibrary = createAudioLibrary(
-    () => local.audio(),
-    options.audioFolder ?? join(options.dataDir, 'audio'),
-  );
-  const audioAddon = createAudioAddonCheck(local, access, connectivity);
+  const audioLibrary = createAudioLibrary(() => audioRecords, options.audioFolder ?? join(dataDir, 'audio'));
+  const audioAddon = createAudioAddonCheck(fleet);
   const downloads = createDownloadManager({
-    records: () => local.audio(),
+    records: () => audioRecords,
     library: audioLibrary,
     serviceFor: async (accountId) => {
       const account = accounts.store.get(accountId);
@@ -172,9 +210,9 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     ...(options.audioConcurrency === undefined ? {} : { concurrency: options.audioConcurrency }),
   });
 
-  const chooseExportPath = options.chooseExportPath ?? exportsFolder(options.dataDir);
+  const chooseExportPath = options.chooseExportPath ?? exportsFolder(dataDir);
   const handlers: BackendHandlers = {
-    ...appHandlers(options.appInfo, notices),
+    ...appHandlers({ appInfo: options.appInfo, notices }),
     ...accountHandlers({
       accounts,
       access,
@@ -184,40 +222,42 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       now,
       forgetCachedData: (accountId) => {
         try {
-          local.cache().clear(accountId);
-          local.knownFleets().forget(accountId);
-        } catch {
+          cache.clear(accountId);
+          fleet.forget(accountId);
+        } catch (error) {
           // A cache that cannot be cleared now is cleared with "Clear cache" later.
+          log.warn('cached data of a removed account not cleared', { error });
         }
       },
     }),
-    ...instrumentHandlers(accounts, access, now, local),
+    ...instrumentHandlers({ accounts, access, fleet }),
     ...actionHandlers({
       accounts,
       access,
       operations,
-      local,
+      kept,
       settings,
       now,
       ...(options.polling === undefined ? {} : { polling: options.polling }),
     }),
-    ...operationHandlers(operations),
-    ...historyHandlers(accounts, readThroughCache, now),
-    ...dataHandlers(
+    ...operationHandlers({ operations }),
+    ...historyHandlers({ accounts, read: readThroughCache, now }),
+    ...dataHandlers({
       accounts,
       access,
-      readThroughCache,
+      read: readThroughCache,
       chooseExportPath,
       events,
-      () => settings.get().refreshCachedAfterMinutes,
-      local,
+      refreshCachedAfterMinutes: () => settings.get().refreshCachedAfterMinutes,
+      eventHistories: cacheDatabase.view('eventHistories'),
+      log,
       now,
-    ),
-    ...syncHandlers(accounts, access, local, syncProfiles),
-    ...cacheHandlers(accounts, local),
-    ...connectivityHandlers(connectivity),
-    ...settingsHandlers(settings, notices),
-    ...webhookHandlers(accounts, access, now),
+    }),
+    ...syncHandlers({ accounts, access, fleet, syncs, profiles: syncProfiles }),
+    ...cacheHandlers({ accounts, cache }),
+    ...connectivityHandlers({ connectivity }),
+    ...settingsHandlers({ settings, notices, dataDir }),
+    ...webhookHandlers({ accounts, access, now }),
     ...audioHandlers({
       accounts,
       read: readThroughCache,
@@ -230,10 +270,11 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     }),
     ...assessmentHandlers({
       accounts,
-      access,
       read: readThroughCache,
-      local,
+      sites: records.view('sites'),
+      fleet,
       events,
+      log,
       chooseExportPath,
       toleranceDb: () => settings.get().calibrationToleranceDb,
       now,
@@ -243,16 +284,19 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
   downloads.start();
 
   return {
-    handlers: withDatabaseRecovery(handlers, local),
+    handlers,
     subscribe: (sink) => events.subscribe(sink),
     audioFile: (key, request) => serveLibraryFile(audioLibrary, key, request),
     async close() {
       // Stop watching (each running action is kept in the history as stopped), stop the downloads
-      // (left queued for the next start), then close the database.
+      // (left queued for the next start), then close the databases (running site syncs stop as
+      // interrupted, resumed at the next start; the records take a last backup).
       connectivity.close();
       operations.cancelAll();
       await downloads.close();
-      await local.close();
+      kept.close();
+      await cacheDatabase.close();
+      await records.close();
       events.clear();
       await Promise.all([store.flush(), settings.flush(), syncProfiles.flush()]);
       await demo.close();

@@ -1,6 +1,6 @@
 /**
- * The local database on a temp folder: numbered migrations (fresh, re-open, upgrade, a failing
- * step, a newer file refused untouched, a damaged file) and the action history stored in it.
+ * The databases on a temp folder: numbered migrations (fresh, re-open, upgrade, a failing step, a
+ * newer file refused untouched, a damaged file) of the cache, and the action history of the records.
  */
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createActionRecords } from '../../../src/main/backend/actions/action-records';
 import { createCacheStore, type CacheKey } from '../../../src/main/backend/cache/cache-store';
+import { createKnownFleets } from '../../../src/main/backend/instruments/known-fleet';
+import { MOVED_TABLES } from '../../../src/main/backend/core/migrations';
 import {
   DATABASE_FILE_NAME,
   MIGRATIONS,
@@ -36,6 +38,9 @@ const FUTURE = LATEST + 1;
 
 const snapshot = finishedCalibration;
 
+/** A last known instrument list with nothing in it, fetched at 5. */
+const fleetOf = (accountId: string) => ({ accountId, entries: [], skipped: [], fetchedAt: 5 });
+
 function appliedVersions(db: Database.Database): number[] {
   return (
     db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as Array<{ version: number }>
@@ -49,21 +54,14 @@ describe('openDatabase', () => {
     expect(database.version).toBe(MIGRATIONS.length);
     expect(database.db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(appliedVersions(database.db)).toEqual(MIGRATIONS.map((m) => m.version));
-    const columns = (database.db.pragma('table_info(action_history)') as Array<{ name: string }>).map(
-      (c) => c.name,
-    );
-    expect(columns).toEqual([
-      'id',
-      'account_id',
-      'serial',
-      'action',
-      'state',
-      'started_at',
-      'finished_at',
-      'message',
-      'result_json',
-      'error_json',
-    ]);
+    // What the user made is not in the cache (it is in records.db).
+    const tables = (
+      database.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{
+        name: string;
+      }>
+    ).map((t) => t.name);
+    expect(tables).toContain('cache_chunks');
+    for (const moved of MOVED_TABLES) expect(tables.filter((t) => t.includes(moved))).toEqual([]);
   });
 
   it('gives a new file 16 KB pages (for the cache blocks) and leaves the pages of an existing file alone', () => {
@@ -82,13 +80,11 @@ describe('openDatabase', () => {
 
   it('re-opens without applying anything twice and keeps the data', () => {
     const first = open();
-    first.db
-      .prepare("INSERT INTO action_history VALUES ('x','a','QT1','Identify','succeeded',1,2,'ok',NULL,NULL)")
-      .run();
+    first.db.prepare("INSERT INTO known_fleets VALUES ('a', 1, '{}')").run();
     first.close();
     const again = open();
     expect(appliedVersions(again.db)).toEqual(ALL_VERSIONS);
-    expect(again.db.prepare('SELECT COUNT(*) AS n FROM action_history').get()).toEqual({ n: 1 });
+    expect(again.db.prepare('SELECT COUNT(*) AS n FROM known_fleets').get()).toEqual({ n: 1 });
   });
 
   it('applies only the new migrations to an older file, in order', () => {
@@ -164,14 +160,14 @@ describe('openDatabase', () => {
     expect(asideName).toMatch(/^fielddesk\.db\.corrupt-\d{4}-\d\d-\d\dT/);
     expect(await readFile(join(dir.path, asideName), 'utf8')).toBe(junk);
     // The fresh database works.
-    createActionRecords(database.db).record(snapshot({}));
-    expect(createActionRecords(database.db).list('acc', 'QT100001')).toHaveLength(1);
+    createKnownFleets(database.db).save(fleetOf('acc'));
+    expect(createKnownFleets(database.db).get('acc')?.fetchedAt).toBe(5);
   });
 
   it('sets a database cut to half its size aside, with its WAL, and keeps the bytes', async () => {
     const first = open();
-    const records = createActionRecords(first.db);
-    for (let i = 0; i < 400; i++) records.record(snapshot({ id: `op-${i}`, message: 'x'.repeat(2_000) }));
+    const fleets = createKnownFleets(first.db);
+    for (let i = 0; i < 400; i++) fleets.save({ ...fleetOf(`acc-${i}`), skipped: ['x'.repeat(2_000)] });
     first.db.pragma('wal_checkpoint(TRUNCATE)');
     first.close();
     const path = join(dir.path, DATABASE_FILE_NAME);
@@ -182,7 +178,7 @@ describe('openDatabase', () => {
     expect((await readFile(join(dir.path, reopened.setAside!.fileName))).length).toBe(
       Math.floor(whole.length / 2),
     );
-    expect(createActionRecords(reopened.db).list('acc', 'QT100001')).toEqual([]);
+    expect(createKnownFleets(reopened.db).get('acc-1')).toBeNull();
   });
 
   it('says when the database file was empty instead of quietly starting over', async () => {
@@ -194,7 +190,7 @@ describe('openDatabase', () => {
 
   it('keeps the database and its WAL files private to the user', async () => {
     const database = open();
-    createActionRecords(database.db).record(snapshot({}));
+    createKnownFleets(database.db).save(fleetOf('acc'));
     const path = join(dir.path, DATABASE_FILE_NAME);
     for (const file of [path, `${path}-wal`, `${path}-shm`]) {
       expect({ file, mode: (await stat(file)).mode & 0o777 }).toEqual({ file, mode: 0o600 });
@@ -327,7 +323,7 @@ describe('migration 4: record tables carry their time column and column types', 
 
 describe('action history', () => {
   it('stores finished actions, lists them newest first per account and instrument, and survives a re-open', () => {
-    const history = createActionRecords(open().db);
+    const history = createActionRecords(dir.openRecords().db);
     history.record(snapshot({ id: 'a', updatedAt: 10_000 }));
     history.record(
       snapshot({
@@ -343,7 +339,7 @@ describe('action history', () => {
     history.record(snapshot({ id: 'still-running', state: 'running' }));
     dir.closeAll();
 
-    const records = createActionRecords(open().db).list('acc', 'QT100001');
+    const records = createActionRecords(dir.openRecords().db).list('acc', 'QT100001');
     expect(records.map((r) => r.id)).toEqual(['b', 'a']);
     expect(records[0]).toMatchObject({
       state: 'failed',
@@ -366,7 +362,7 @@ describe('action history', () => {
   });
 
   it('keeps a record whose stored result is damaged, and skips rows it cannot understand', () => {
-    const database = open();
+    const database = dir.openRecords();
     const history = createActionRecords(database.db);
     history.record(snapshot({ id: 'a' }));
     database.db.prepare("UPDATE action_history SET result_json = '{not json' WHERE id = 'a'").run();

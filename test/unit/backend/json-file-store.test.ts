@@ -1,11 +1,18 @@
-import { describe, expect, it } from 'vitest';
-import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { openJsonFile } from '../../../src/main/backend/core/json-file-store';
 import { openSettingsStore, SETTINGS_FILE_NAME } from '../../../src/main/backend/settings/settings-store';
 import { ACCOUNTS_FILE_NAME, openAccountStore } from '../../../src/main/backend/accounts/account-store';
 import { DEFAULT_SETTINGS } from '../../../src/shared/operations';
+import { settingsHandlers } from '../../../src/main/backend/settings/handlers';
+import { createNoticeBoard } from '../../../src/main/backend/core/notices';
+import { createEventHub } from '../../../src/main/backend/core/events';
+import { createAccountState } from '../../../src/main/backend/accounts/account-state';
+import { createMemoryVault } from '../../../src/main/backend/accounts/vault';
 import { useTempDirs } from './helpers';
 
 const tempDir = useTempDirs();
@@ -59,7 +66,7 @@ describe('JSON file store', () => {
     expect(file.warning).toContain(aside);
     expect(await readFile(join(dir, aside), 'utf8')).toBe(text);
     await file.save({ items: ['fresh'] });
-    expect((await readdir(dir)).sort()).toEqual(['things.json', aside].sort());
+    expect((await readdir(dir)).sort()).toEqual(['backups', 'things.json', aside].sort());
   });
 
   it('saves nothing when a bad file cannot be moved aside, and says where it is', async (ctx) => {
@@ -100,4 +107,119 @@ describe('JSON file store', () => {
     expect(accounts.warning).toContain('API keys in the system keychain are untouched.');
     expect(settings.get()).toEqual(DEFAULT_SETTINGS);
   });
+
+  it('restores a damaged file from its newest backup copy: an account comes back with its id, so its sites do too', async () => {
+    const dir = await tempDir();
+    let clock = Date.UTC(2026, 10, 23, 8, 0, 0);
+    const first = await openAccountStore(dir, { now: () => clock });
+    const added = await first.add({
+      name: 'Site laptop',
+      baseUrl: 'https://api.example.test/v1',
+      kind: 'service',
+      createdAt: 1,
+      lastCheckedAt: null,
+      missingScopes: [],
+    });
+    clock += 60_000;
+    await first.setActive(added.id);
+    await first.flush();
+    // Each save left a dated copy; the newest wins.
+    expect((await readdir(join(dir, 'backups'))).sort()).toEqual([
+      'accounts-2026-11-23T08-00-00-000Z.json',
+      'accounts-2026-11-23T08-01-00-000Z.json',
+    ]);
+    await writeFile(join(dir, ACCOUNTS_FILE_NAME), '\0\0\0\0');
+
+    const again = await openAccountStore(dir, { now: () => Date.UTC(2026, 10, 23, 9, 0, 0) });
+    expect(again.list().map((a) => a.id)).toEqual([added.id]);
+    expect(again.activeId()).toBe(added.id);
+    expect(again.warning).toMatch(
+      /^Your saved accounts are damaged, so FieldDesk restored them from the backup of 2026-11-23 08:01 UTC\. The old file was kept as accounts\.json\.corrupt-2026-11-23T09-00-00-000Z/,
+    );
+  });
+
+  it('falls back to an older copy when the newest does not read', async () => {
+    const dir = await tempDir();
+    const file = await open(dir);
+    await file.save({ items: ['older'] });
+    await mkdir(join(dir, 'backups'), { recursive: true });
+    await writeFile(
+      join(dir, 'backups', 'things-2026-11-24T00-00-00-000Z.json'),
+      '{"version": 2, "items": [',
+    );
+    await writeFile(join(dir, 'things.json'), 'garbage');
+    const again = await open(dir);
+    expect(again.loaded).toEqual({ items: ['older'] });
+    expect(again.restoredFrom).toBe(Date.UTC(2026, 10, 23, 12, 0, 0));
+  });
+
+  it('does not apply a settings change that could not be written, and says the folder is gone', async () => {
+    const parent = await tempDir();
+    const dir = join(parent, 'data');
+    await mkdir(dir);
+    const settings = await openSettingsStore(dir);
+    const handlers = settingsHandlers({
+      settings,
+      notices: createNoticeBoard(createEventHub(), () => 0),
+      dataDir: dir,
+    });
+    await handlers['settings.update']({ refreshCachedAfterMinutes: 20 });
+    // The data folder disappears under FieldDesk (a removed drive), a file in its place.
+    await rm(dir, { recursive: true });
+    await writeFile(dir, 'not a folder');
+    const error = await handlers['settings.update']({ refreshCachedAfterMinutes: 45 }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ code: 'diskError', retryable: true });
+    expect((error as Error).message).toMatch(
+      /The folder .*data does not exist \(any more\), so your settings could not be saved\. The change is not in effect/,
+    );
+    expect(settings.get().refreshCachedAfterMinutes).toBe(20);
+    expect((await handlers['settings.get']({})).settings.refreshCachedAfterMinutes).toBe(20);
+  });
+
+  it('a read-only disk: the account list is not changed, and the message says read-only', async (ctx) => {
+    const disk = await mountTmpfs(512);
+    if (disk.path === null) return ctx.skip(`skipped: ${disk.why}; the test above covers a refused write`);
+    const store = await openAccountStore(disk.path);
+    const account = {
+      name: 'A',
+      baseUrl: 'https://api.example.test/v1',
+      kind: 'service' as const,
+      createdAt: 1,
+      lastCheckedAt: null,
+      missingScopes: [],
+    };
+    await store.add(account);
+    execFileSync('mount', ['-o', 'remount,ro', disk.path]);
+    const state = createAccountState(store, createMemoryVault('test'), createEventHub(), disk.path);
+    const error = await state.saving(store.add({ ...account, name: 'B' })).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      new RegExp(`${disk.path} is on a read-only disk, so your account list could not be saved`),
+    );
+    expect(store.list().map((a) => a.name)).toEqual(['A']);
+    execFileSync('mount', ['-o', 'remount,rw', disk.path]);
+    await store.add({ ...account, name: 'B' });
+    expect(store.list().map((a) => a.name)).toEqual(['A', 'B']);
+  });
 });
+
+/** A small tmpfs for a real read-only disk; null (with the reason) where mounting is not allowed. */
+async function mountTmpfs(
+  sizeKb: number,
+): Promise<{ path: string; why: null } | { path: null; why: string }> {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0)
+    return { path: null, why: 'needs root on Linux to mount a tmpfs' };
+  const path = await mkdtemp(join(tmpdir(), 'fielddesk-disk-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeKb}k`, 'tmpfs', path], { stdio: 'pipe' });
+  } catch (error) {
+    await rm(path, { recursive: true, force: true });
+    return { path: null, why: `mount refused here (${String(error).split('\n')[0]})` };
+  }
+  onTestFinished(async () => {
+    execFileSync('umount', ['-l', path]);
+    await rm(path, { recursive: true, force: true });
+  });
+  return { path, why: null };
+}

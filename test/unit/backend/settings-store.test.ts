@@ -159,7 +159,7 @@ describe('the refresh age of cached data in the settings file', () => {
     const store = await openSettingsStore(dir);
     const notices = createNoticeBoard(createEventHub(), () => 0);
     notices.raise({ id: SETTINGS_NOTICE_ID, tone: 'warning', message: store.warning ?? '' });
-    const handlers = settingsHandlers(store, notices);
+    const handlers = settingsHandlers({ settings: store, notices, dataDir: dir });
     expect(
       (await handlers['settings.update']({ refreshCachedAfterMinutes: 30 })).settings
         .refreshCachedAfterMinutes,

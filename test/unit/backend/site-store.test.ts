@@ -9,7 +9,7 @@ const folder = useTempDatabaseFolder();
 describe('the site store', () => {
   it('creates a site with the defaults, changes only what is given, and keeps it across a reopen', () => {
     let clock = 1_000;
-    const store = createSiteStore(folder.open().db, () => clock);
+    const store = createSiteStore(folder.openRecords().db, () => clock);
     const created = store.save('acc', {
       name: 'Mill Lane',
       timeZone: 'Europe/London',
@@ -41,12 +41,12 @@ describe('the site store', () => {
     // Another account sees none of it.
     expect(store.list('other').sites).toEqual([]);
     folder.closeAll();
-    const reopened = createSiteStore(folder.open().db, () => clock);
+    const reopened = createSiteStore(folder.openRecords().db, () => clock);
     expect(reopened.get('acc', created!.id)).toEqual(changed);
   });
 
   it('leaves a damaged site out and counts it, keeping the others', () => {
-    const database = folder.open();
+    const database = folder.openRecords();
     const store = createSiteStore(database.db, () => 1);
     store.save('acc', { name: 'Good', timeZone: 'UTC', serials: ['A1'] });
     database.db

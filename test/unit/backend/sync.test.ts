@@ -5,7 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCacheStore, type CacheStore } from '../../../src/main/backend/cache/cache-store';
-import { cacheKeyOf, readDataset } from '../../../src/main/backend/data/read-through-cache';
+import { cacheKeyOf } from '../../../src/main/backend/cache/cache-key';
+import { readDataset } from '../../../src/main/backend/data/read-through-cache';
 import { openDatabase, type FieldDeskDatabase } from '../../../src/main/backend/core/database';
 import {
   createSyncManager,

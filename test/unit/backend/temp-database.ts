@@ -5,13 +5,17 @@ import {
   type FieldDeskDatabase,
   type OpenDatabaseOptions,
 } from '../../../src/main/backend/core/database';
+import { recordsMigrations } from '../../../src/main/backend/records/records-migrations';
+import { RECORDS_FILE_NAME } from '../../../src/main/backend/records/records-database';
 import { makeTempDir } from './helpers';
 
 export interface TempDatabaseFolder {
   /** The current test's folder. */
   readonly path: string;
-  /** Opens the database in the folder; it is closed after the test if still open. */
+  /** Opens the (cache) database in the folder; it is closed after the test if still open. */
   open(options?: OpenDatabaseOptions): FieldDeskDatabase;
+  /** Opens the user's records database (records.db) in the folder, as `open` does. */
+  openRecords(): FieldDeskDatabase;
   /** Closes every database opened so far, as quitting FieldDesk would. */
   closeAll(): void;
 }
@@ -43,6 +47,15 @@ export function useTempDatabaseFolder(): TempDatabaseFolder {
     },
     open(options = {}) {
       const database = openDatabase(current().path, options);
+      opened.push(database);
+      return database;
+    },
+    openRecords() {
+      const database = openDatabase(current().path, {
+        fileName: RECORDS_FILE_NAME,
+        migrations: recordsMigrations(),
+        synchronous: 'FULL',
+      });
       opened.push(database);
       return database;
     },

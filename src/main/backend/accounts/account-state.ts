@@ -4,6 +4,7 @@
  */
 import type { AccountsState, AccountSummary } from '../../../shared/accounts';
 import { FieldDeskError } from '../../../shared/errors';
+import { diskFailure } from '../core/disk-errors';
 import type { EventHub } from '../core/events';
 import type { AccountStore, StoredAccount } from './account-store';
 import type { KeyVault } from './vault';
@@ -11,8 +12,7 @@ import type { KeyVault } from './vault';
 const MESSAGES = {
   noAccount: 'No account is active. Add an account or try the demo.',
   unknownAccount: 'That account no longer exists. It may have been removed in another window.',
-  saveFailed:
-    'FieldDesk could not save its account list to disk. Check that there is free space and try again.',
+  saveFailed: 'FieldDesk could not save its account list, so the change was not made.',
 } as const;
 
 /** What every domain asks of the accounts: which one is meant, and how they look to the renderer. */
@@ -28,11 +28,17 @@ export interface AccountState {
   publish(): Promise<void>;
   /** Pushes `accounts.changed` and returns the state it pushed (for requests that answer it). */
   publishAndGet(): Promise<AccountsState>;
-  /** Runs a write of the account file, turning a disk failure into a plain message. */
+  /** Runs a write of the account file (applied only once written), turning a disk failure into a plain message. */
   saving<T>(work: Promise<T>): Promise<T>;
 }
 
-export function createAccountState(store: AccountStore, vault: KeyVault, events: EventHub): AccountState {
+export function createAccountState(
+  store: AccountStore,
+  vault: KeyVault,
+  events: EventHub,
+  /** The data folder the account list is in, for messages. */
+  dataDir: string,
+): AccountState {
   async function summarize(account: StoredAccount): Promise<AccountSummary> {
     const held = account.kind === 'demo' ? null : await vault.get(account.id);
     return {
@@ -83,7 +89,14 @@ export function createAccountState(store: AccountStore, vault: KeyVault, events:
       try {
         return await work;
       } catch (error) {
-        throw new FieldDeskError('internal', MESSAGES.saveFailed, { cause: error });
+        if (error instanceof FieldDeskError) throw error;
+        throw (
+          diskFailure(error, {
+            folder: dataDir,
+            what: 'your account list',
+            advice: 'The change was not made; your accounts stay as they were.',
+          }) ?? new FieldDeskError('internal', MESSAGES.saveFailed, { cause: error })
+        );
       }
     },
   };

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { isScope, type Scope } from '../../../shared/service/scopes';
 import { openJsonFile } from '../core/json-file-store';
+import type { Logger } from '../core/logger';
 
 export const ACCOUNTS_FILE_NAME = 'accounts.json';
 const FILE_VERSION = 1;
@@ -55,6 +56,7 @@ export interface AccountStore {
 
 export interface AccountStoreOptions {
   now?: () => number;
+  log?: Logger;
 }
 
 /** Opens (loading or creating) the account store in `dataDir`. */
@@ -73,6 +75,7 @@ export async function openAccountStore(
       reassurance: 'API keys in the system keychain are untouched.',
     },
     ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.log === undefined ? {} : { log: options.log }),
   });
   let accounts: StoredAccount[] = [];
   let activeId: string | null = null;
@@ -82,8 +85,6 @@ export async function openAccountStore(
     accounts = loaded.accounts.filter((account) => !seen.has(account.id) && seen.add(account.id));
     activeId = accounts.some((a) => a.id === loaded.activeId) ? loaded.activeId : null;
   }
-
-  const save = () => file.save({ activeId, accounts: structuredClone(accounts) });
 
   return {
     warning: file.warning,
@@ -95,27 +96,45 @@ export async function openAccountStore(
     activeId: () => activeId,
     async add(account) {
       const stored: StoredAccount = { ...structuredClone(account), id: randomUUID() };
-      accounts = [...accounts, stored];
-      await save();
-      return structuredClone(stored);
+      return file.change(() => ({
+        content: { activeId, accounts: structuredClone([...accounts, stored]) },
+        apply: () => {
+          accounts = [...accounts, stored];
+          return structuredClone(stored);
+        },
+      }));
     },
     async update(id, change) {
-      const index = accounts.findIndex((a) => a.id === id);
-      const current = accounts[index];
-      if (current === undefined) return undefined;
-      const changed = { ...change(structuredClone(current)), id };
-      accounts = accounts.map((a, i) => (i === index ? changed : a));
-      await save();
-      return structuredClone(changed);
+      let changed: StoredAccount | undefined;
+      await file.change(() => {
+        const current = accounts.find((a) => a.id === id);
+        changed = current === undefined ? undefined : { ...change(structuredClone(current)), id };
+        const next = accounts.map((a) => (a.id === id && changed !== undefined ? changed : a));
+        return { content: { activeId, accounts: structuredClone(next) }, apply: () => (accounts = next) };
+      });
+      return changed === undefined ? undefined : structuredClone(changed);
     },
     async remove(id) {
-      accounts = accounts.filter((a) => a.id !== id);
-      if (activeId === id) activeId = null;
-      await save();
+      await file.change(() => {
+        const next = accounts.filter((a) => a.id !== id);
+        const nextActive = activeId === id ? null : activeId;
+        return {
+          content: { activeId: nextActive, accounts: structuredClone(next) },
+          apply: () => {
+            accounts = next;
+            activeId = nextActive;
+          },
+        };
+      });
     },
     async setActive(id) {
-      activeId = id !== null && accounts.some((a) => a.id === id) ? id : null;
-      await save();
+      await file.change(() => {
+        const nextActive = id !== null && accounts.some((a) => a.id === id) ? id : null;
+        return {
+          content: { activeId: nextActive, accounts: structuredClone(accounts) },
+          apply: () => (activeId = nextActive),
+        };
+      });
     },
     flush: () => file.flush(),
   };

@@ -7,9 +7,9 @@ import { FieldDeskError } from '../../../shared/errors';
 import type { AccountState } from '../accounts/account-state';
 import type { ServiceAccess } from '../accounts/service-access';
 import type { HandlersOf } from '../core/handler-types';
-import type { LocalData } from '../local-data';
 import type { OperationRegistry } from '../operations/registry';
 import type { SettingsStore } from '../settings/settings-store';
+import type { ActionKeeper } from './action-keeper';
 import { createPollingProgressSource, type PollingOptions } from './action-progress';
 import { startActionOperation } from './action-operation';
 
@@ -17,7 +17,7 @@ export interface ActionHandlerDeps {
   accounts: AccountState;
   access: ServiceAccess;
   operations: OperationRegistry;
-  local: LocalData;
+  kept: ActionKeeper;
   settings: SettingsStore;
   now: () => number;
   /** Tests shorten the poll intervals of running actions. */
@@ -56,6 +56,6 @@ export function actionHandlers(deps: ActionHandlerDeps): HandlersOf<'actions'> {
       );
     },
 
-    'actions.history': async ({ serial }) => deps.local.actionHistory(accounts.requireActive().id, serial),
+    'actions.history': async ({ serial }) => deps.kept.history(accounts.requireActive().id, serial),
   };
 }

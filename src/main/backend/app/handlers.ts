@@ -6,9 +6,14 @@ import type { AppInfo } from '../../../shared/ipc/contract';
 import type { HandlersOf } from '../core/handler-types';
 import type { NoticeBoard } from '../core/notices';
 
-export function appHandlers(info: AppInfo, notices: NoticeBoard): HandlersOf<'app'> {
+export interface AppHandlerDeps {
+  appInfo: AppInfo;
+  notices: NoticeBoard;
+}
+
+export function appHandlers({ appInfo, notices }: AppHandlerDeps): HandlersOf<'app'> {
   return {
-    'app.getInfo': async () => ({ ...info }),
+    'app.getInfo': async () => ({ ...appInfo }),
     'app.notices': async () => notices.list(),
     'app.dismissNotice': async ({ id }) => notices.dismiss(id),
   };

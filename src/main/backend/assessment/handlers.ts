@@ -10,26 +10,27 @@ import { FieldDeskError } from '../../../shared/errors';
 import type { InstrumentEntry } from '../../../shared/ipc/contract';
 import type { AccountState } from '../accounts/account-state';
 import type { StoredAccount } from '../accounts/account-store';
-import type { ServiceAccess } from '../accounts/service-access';
 import type { EventHub } from '../core/events';
 import type { HandlersOf } from '../core/handler-types';
 import type { ChooseExportPath } from '../core/export-path';
 import type { ReadThroughCache } from '../data/read-through-cache';
-import type { LocalData } from '../local-data';
+import type { Logger } from '../core/logger';
+import type { FleetService } from '../instruments/fleet';
 import { assess } from './assess';
 import { readAssessmentInputs } from './assessment-inputs';
 import { writeReportCsv } from './report/report-csv';
 import { writeReportPdf } from './report/report-pdf';
 import { writeReportXlsx } from './report/report-xlsx';
-import { newExclusionId } from './site-store';
+import { newExclusionId, type SiteStore } from './site-store';
 import { siteDate } from './figures/site-periods';
 
 export interface AssessmentDeps {
   accounts: AccountState;
-  access: ServiceAccess;
   read: ReadThroughCache;
-  local: LocalData;
+  sites: SiteStore;
+  fleet: FleetService;
   events: EventHub;
+  log: Logger;
   chooseExportPath: ChooseExportPath;
   /** The calibration tolerance in force (settings), that drift is judged against. */
   toleranceDb: () => number;
@@ -61,32 +62,24 @@ function reportFailure(path: string, error: unknown): FieldDeskError {
 }
 
 export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment'> {
-  const { accounts, local } = deps;
+  const { accounts, sites } = deps;
 
   function siteOf(account: StoredAccount, id: string): Site {
-    const site = local.sites().get(account.id, id);
+    const site = sites.get(account.id, id);
     if (site === null) throw new FieldDeskError('notFound', MESSAGES.noSite);
     return site;
   }
 
-  /** The instruments of the account: as last listed, else from the service (null when neither answers). */
+  /** The instruments of the account (fleet.ts); null when neither the service nor the last list answers. */
   async function fleetOf(
     account: StoredAccount,
     serials: readonly string[],
   ): Promise<InstrumentEntry[] | null> {
-    let known: InstrumentEntry[] | null = null;
     try {
-      known = local.knownFleets().get(account.id)?.entries ?? null;
-    } catch {
-      known = null;
-    }
-    if (known !== null && serials.every((s) => known!.some((e) => e.instrument.serialNumber === s)))
-      return known;
-    try {
-      const instruments = await deps.access.withAccount(account, (client) => client.listInstruments());
-      return instruments.map((instrument) => ({ instrument, status: null, statusError: null }));
-    } catch {
-      return known;
+      return await deps.fleet.entries(account, serials);
+    } catch (error) {
+      deps.log.info('assessing without the instrument list', { error });
+      return null;
     }
   }
 
@@ -136,7 +129,7 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
   return {
     'assessment.sites': async () => {
       const account = accounts.requireActive();
-      return local.sites().list(account.id);
+      return sites.list(account.id);
     },
 
     'assessment.saveSite': async (change) => {
@@ -147,14 +140,14 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
         if (unknown !== undefined)
           throw new FieldDeskError('invalidInput', MESSAGES.unknownSerial(unknown), { field: 'serials' });
       }
-      const saved = local.sites().save(account.id, change);
+      const saved = sites.save(account.id, change);
       if (saved === null) throw new FieldDeskError('notFound', MESSAGES.noSite);
       return saved;
     },
 
     'assessment.deleteSite': async ({ id }) => {
       const account = accounts.requireActive();
-      if (!local.sites().remove(account.id, id)) throw new FieldDeskError('notFound', MESSAGES.noSite);
+      if (!sites.remove(account.id, id)) throw new FieldDeskError('notFound', MESSAGES.noSite);
       return { id };
     },
 
@@ -174,7 +167,7 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
         createdAt: deps.now(),
       };
       const exclusions = [...site.exclusions, exclusion].sort((a, b) => a.start - b.start);
-      return local.sites().put({ ...site, exclusions });
+      return sites.put({ ...site, exclusions });
     },
 
     'assessment.removeExclusion': async ({ siteId, id }) => {
@@ -182,7 +175,7 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
       const site = siteOf(account, siteId);
       if (!site.exclusions.some((e) => e.id === id))
         throw new FieldDeskError('notFound', 'That exclusion was already removed.');
-      return local.sites().put({ ...site, exclusions: site.exclusions.filter((e) => e.id !== id) });
+      return sites.put({ ...site, exclusions: site.exclusions.filter((e) => e.id !== id) });
     },
 
     'assessment.compute': ({ siteId, start, end }) => compute(siteId, start, end),

@@ -1,14 +1,12 @@
 /**
  * Whether an instrument has the Audio add-on (`subscription.addons` of the instrument record,
  * service-facts.md): from the account's last known instrument list, else asked of the service when
- * it can be reached. Null when nobody can say (the record names no add-ons, or it cannot be read):
- * then nothing is claimed.
+ * it can be reached (fleet.ts). Null when nobody can say (the record names no add-ons, or it cannot
+ * be read): then nothing is claimed.
  */
 import type { Instrument } from '../../../shared/service/schemas';
 import type { StoredAccount } from '../accounts/account-store';
-import type { ServiceAccess } from '../accounts/service-access';
-import type { ConnectivityService } from '../connectivity/connectivity';
-import type { LocalData } from '../local-data';
+import type { FleetService } from '../instruments/fleet';
 
 export function hasAudioAddon(instrument: Pick<Instrument, 'subscription'>): boolean | null {
   const addons = instrument.subscription?.addons;
@@ -18,27 +16,9 @@ export function hasAudioAddon(instrument: Pick<Instrument, 'subscription'>): boo
 
 export type AudioAddonCheck = (account: StoredAccount, serial: string) => Promise<boolean | null>;
 
-export function createAudioAddonCheck(
-  local: LocalData,
-  access: ServiceAccess,
-  connectivity: ConnectivityService,
-): AudioAddonCheck {
+export function createAudioAddonCheck(fleet: FleetService): AudioAddonCheck {
   return async (account, serial) => {
-    let known: Pick<Instrument, 'subscription'> | undefined;
-    try {
-      known = local
-        .knownFleets()
-        .get(account.id)
-        ?.entries.find((entry) => entry.instrument.serialNumber === serial)?.instrument;
-    } catch {
-      known = undefined; // No local database: ask the service.
-    }
-    if (known !== undefined) return hasAudioAddon(known);
-    if (connectivity.offlineReason(account.id) !== null) return null;
-    try {
-      return hasAudioAddon(await access.withAccount(account, (client) => client.getInstrument(serial)));
-    } catch {
-      return null;
-    }
+    const instrument = await fleet.instrument(account, serial);
+    return instrument === null ? null : hasAudioAddon(instrument);
   };
 }

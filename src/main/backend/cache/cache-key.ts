@@ -4,7 +4,8 @@
  * count; defaults the service applies are written out (no `values` = the default values, no
  * `bands` = Octave, a period equal to the endpoint's fixed default = no period).
  */
-import type { Dataset, DatasetOptions } from '../../../shared/data';
+import type { Dataset, DatasetOptions, DatasetQuery } from '../../../shared/data';
+import type { CacheKey } from './cache-store';
 import {
   DEFAULT_FREQUENCY_BANDS,
   DEFAULT_FREQUENCY_WEIGHTING,
@@ -36,4 +37,17 @@ export function canonicalParameters(dataset: Dataset, options: DatasetOptions | 
     else if (ms !== fixedDefault) parts.push(`period=${ms}`);
   }
   return parts.join(';');
+}
+
+/** The cache's key of a query of an account. */
+export function cacheKeyOf(
+  accountId: string,
+  query: Pick<DatasetQuery, 'serial' | 'dataset' | 'options'>,
+): CacheKey {
+  return {
+    accountId,
+    serial: query.serial,
+    dataset: query.dataset,
+    params: canonicalParameters(query.dataset, query.options),
+  };
 }

@@ -4,14 +4,18 @@
  */
 import type { AccountState } from '../accounts/account-state';
 import type { HandlersOf } from '../core/handler-types';
-import type { LocalData } from '../local-data';
+import type { CacheStore } from './cache-store';
 
-export function cacheHandlers(accounts: AccountState, local: LocalData): HandlersOf<'cache'> {
+export interface CacheHandlerDeps {
+  accounts: AccountState;
+  cache: CacheStore;
+}
+
+export function cacheHandlers({ accounts, cache }: CacheHandlerDeps): HandlersOf<'cache'> {
   return {
-    'cache.summary': async () => local.cache().summary(accounts.requireActive().id),
+    'cache.summary': async () => cache.summary(accounts.requireActive().id),
     'cache.clear': async ({ serial }) => {
       const account = accounts.requireActive();
-      const cache = local.cache();
       cache.clear(account.id, serial);
       return cache.summary(account.id);
     },

@@ -1,20 +1,22 @@
 /**
- * FieldDesk's local database: one SQLite file, `<dataDir>/fielddesk.db`, in WAL mode, private to
- * the user (0600, and so its -wal and -shm files). It holds the record of finished field actions,
- * the data cache and site syncs; `openDatabase` owns every migration (migrations.ts).
+ * FieldDesk's SQLite files: the data cache `<dataDir>/fielddesk.db` (cache/cache-database.ts) and
+ * the user's records `<dataDir>/records.db` (records/records-database.ts). Each is in WAL mode and
+ * private to the user (0600, and so its -wal and -shm files); `openDatabase` owns every migration.
  *
  * Migrations are applied in order, each in its own transaction together with its row in
  * `schema_migrations`, so a crash leaves the file at a known version. A file written by a newer
  * FieldDesk is refused with a clear message and left exactly as it was: an older app must never
  * "repair" a newer schema. A file that is damaged (not a database, cut short, or empty) is moved
- * aside under a dated name — never overwritten — and a fresh database takes its place; the result
- * says what was set aside and where, so the user can be told.
+ * aside under a dated name — never overwritten — and a fresh database takes its place (or, with
+ * `ifDamaged: 'fail'`, a `DamagedDatabase` error lets the caller restore it from a backup).
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, renameSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { FieldDeskError } from '../../../shared/errors';
+import { diskFailure } from './disk-errors';
 import { errorCode, fileTimestamp } from './json-file-store';
+import { sqliteDiskError } from './managed-database';
 import { MIGRATIONS, type Migration } from './migrations';
 
 export type SqliteDatabase = Database.Database;
@@ -28,11 +30,35 @@ export const PAGE_SIZE = 16_384;
 const COMPANIONS = ['-wal', '-shm'] as const;
 
 export interface OpenDatabaseOptions {
-  /** Tests supply their own list to exercise upgrades and failures. */
+  /** Default the cache's; tests supply their own list to exercise upgrades and failures. */
   migrations?: readonly Migration[];
   /** Default `fielddesk.db`. */
   fileName?: string;
   now?: () => number;
+  /**
+   * SQLite's `synchronous`: NORMAL (default) may lose the last transactions to a power cut but never
+   * corrupts; FULL makes every commit durable, for what the user made.
+   */
+  synchronous?: 'NORMAL' | 'FULL';
+  /** Page size of a new file (default 16 KB, see `migrate`). */
+  pageSize?: number;
+  /** Runs SQLite's quick_check at open, so damage is found now rather than mid-session (small files only). */
+  verify?: boolean;
+  /** What to do with a damaged file: move it aside for a fresh one (default), or throw `DamagedDatabase`. */
+  ifDamaged?: 'setAside' | 'fail';
+}
+
+/** A damaged file met at open with `ifDamaged: 'fail'`: left where it is, for the caller to restore. */
+export class DamagedDatabase extends Error {
+  constructor(
+    readonly path: string,
+    /** What was wrong with it, in plain words. */
+    readonly problem: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${path} ${problem}`, options);
+    this.name = 'DamagedDatabase';
+  }
 }
 
 /** A damaged database that was moved aside for a fresh one. */
@@ -64,7 +90,14 @@ const DAMAGE_CODES = new Set([
 
 /** Whether an error means the database file itself is damaged. */
 export function isDatabaseDamage(error: unknown): boolean {
-  return DAMAGE_CODES.has(errorCode(error) ?? '');
+  return error instanceof DamagedDatabase || DAMAGE_CODES.has(errorCode(error) ?? '');
+}
+
+/** SQLite's own check of a file's structure: null when sound, else its first complaint. */
+export function structureProblem(db: SqliteDatabase): string | null {
+  const rows = db.pragma('quick_check') as Array<{ quick_check: string }>;
+  const first = rows[0]?.quick_check ?? 'no answer';
+  return first === 'ok' ? null : first;
 }
 
 function checkMigrationList(migrations: readonly Migration[]): void {
@@ -108,6 +141,23 @@ export function moveDatabaseAside(path: string, dir: string, fileName: string, n
   return asideName;
 }
 
+/** Why a file could not be opened: the disk's refusal in its own words, else SQLite's reason. */
+function cannotOpen(path: string, dataDir: string, error: unknown): FieldDeskError {
+  const disk = diskFailure(sqliteDiskError(error) ?? error, {
+    folder: dataDir,
+    what: `anything in ${basename(path)}`,
+    advice: 'Until then FieldDesk cannot use it.',
+  });
+  return (
+    disk ??
+    new FieldDeskError(
+      'internal',
+      `FieldDesk could not open ${path} (${describe(error)}). Check that the folder can be written to.`,
+      { cause: error },
+    )
+  );
+}
+
 /** Opens (creating if needed) the database in `dataDir` and brings it to the latest schema. */
 export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {}): FieldDeskDatabase {
   const migrations = options.migrations ?? MIGRATIONS;
@@ -119,6 +169,7 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
 
   let setAside: SetAsideDatabase | null = null;
   const setAsideAs = (problem: string): void => {
+    if (options.ifDamaged === 'fail') throw new DamagedDatabase(path, problem);
     try {
       setAside = { fileName: moveDatabaseAside(path, dataDir, fileName, now()), dir: dataDir, problem };
     } catch (error) {
@@ -138,11 +189,7 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
     try {
       makePrivate(path);
     } catch (error) {
-      throw new FieldDeskError(
-        'internal',
-        `FieldDesk could not open its local database ${path} (${describe(error)}). Check that the folder can be written to.`,
-        { cause: error },
-      );
+      throw cannotOpen(path, dataDir, error);
     }
     let db: SqliteDatabase;
     try {
@@ -152,11 +199,7 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
         setAsideAs('is damaged or is not a FieldDesk database');
         continue;
       }
-      throw new FieldDeskError(
-        'internal',
-        `FieldDesk could not open its local database ${path} (${describe(error)}). Check that the folder can be written to.`,
-        { cause: error },
-      );
+      throw cannotOpen(path, dataDir, error);
     }
     // Read the version before changing anything, so a newer file stays untouched.
     let current: number;
@@ -174,8 +217,34 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
         { cause: error },
       );
     }
+    if (options.verify === true && current > 0) {
+      let problem: string | null;
+      try {
+        problem = structureProblem(db);
+      } catch (error) {
+        if (!isDatabaseDamage(error)) {
+          db.close();
+          throw error;
+        }
+        problem = describe(error);
+      }
+      if (problem !== null) {
+        db.close();
+        if (setAside === null) {
+          setAsideAs(`is damaged (${problem})`);
+          continue;
+        }
+        throw new FieldDeskError(
+          'internal',
+          `FieldDesk could not start a new local database ${path} (${problem}).`,
+        );
+      }
+    }
     try {
-      const version = migrate(db, path, current, migrations);
+      const version = migrate(db, path, current, migrations, {
+        synchronous: options.synchronous ?? 'NORMAL',
+        pageSize: options.pageSize ?? PAGE_SIZE,
+      });
       const close = (): void => {
         if (db.open) db.close();
       };
@@ -193,6 +262,7 @@ function migrate(
   path: string,
   current: number,
   migrations: readonly Migration[],
+  settings: { synchronous: 'NORMAL' | 'FULL'; pageSize: number },
 ): number {
   const latest = migrations.length;
   if (current > latest) {
@@ -206,9 +276,9 @@ function migrate(
   // A new file gets 16 KB pages: the cache stores series as blocks of megabytes, and with SQLite's
   // default 4 KB pages writing a week of 1 s values (2.4 MB) took about four times as long. Only a
   // file with nothing in it can take a page size (before WAL); an existing file keeps its own.
-  if (current === 0) db.pragma(`page_size = ${PAGE_SIZE}`);
+  if (current === 0) db.pragma(`page_size = ${settings.pageSize}`);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  db.pragma(`synchronous = ${settings.synchronous}`);
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -1,16 +1,21 @@
 /**
- * A small JSON file in the data folder (`accounts.json`, `settings.json`): `{ version, …content }`,
- * validated on load and written atomically, private to the user (0600), one write after another so
- * an older snapshot never lands after a newer one.
+ * A small JSON file in the data folder (`accounts.json`, `settings.json`, `sync-profiles.json`):
+ * `{ version, …content }`, validated on load and written atomically, private to the user (0600),
+ * one write after another so an older snapshot never lands after a newer one. A change is applied
+ * in memory only once it is on disk (`change`): a setting that could not be saved is not in effect.
  *
- * A file that cannot be used (damaged, written by a newer FieldDesk, unreadable) is moved aside,
- * never overwritten, so nothing is lost; the store then starts from nothing and carries a warning
- * in plain words for the UI. If it cannot even be moved aside, nothing is saved this session.
+ * Every write is also copied to `<dataDir>/backups` (the newest few and each recent day's newest,
+ * core/backups.ts). A file that cannot be used (damaged, written by a newer FieldDesk,
+ * unreadable) is moved aside, never overwritten, and the newest copy that reads is used instead;
+ * the store carries a warning in plain words for the UI saying which. If the file cannot even be
+ * moved aside, nothing is saved this session.
  */
 import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { z } from 'zod';
+import { BACKUP_FOLDER, listCopies, pruneCopies } from './backups';
+import type { Logger } from './logger';
 
 /** Why a file could not be used. */
 export type JsonFileProblem = 'damaged' | 'newer' | 'unreadable';
@@ -31,16 +36,25 @@ export interface JsonFileOptions<T> {
     reassurance?: string;
   };
   now?: () => number;
+  /** Where a failed backup copy is recorded (the file itself was written). */
+  log?: Logger;
 }
 
 export interface JsonFile<T> {
-  /** The content read at open; null when there was no file or it could not be used. */
+  /** The content read at open (or restored from a backup); null when there was neither. */
   readonly loaded: T | null;
   readonly problem: JsonFileProblem | null;
+  /** When the file could not be used and a backup copy was: when that copy was taken. */
+  readonly restoredFrom: number | null;
   /** What went wrong at open, in plain words; null when all was well. */
   readonly warning: string | null;
   /** Writes the content (queued behind earlier writes). */
   save(content: T): Promise<void>;
+  /**
+   * A change applied only once written: when its turn in the queue comes, `plan` gives the content
+   * to write and `apply`, called after the write succeeded; a failed write rejects and applies nothing.
+   */
+  change<R>(plan: () => { content: T; apply: () => R }): Promise<R>;
   /** Resolves once every write started so far has finished. */
   flush(): Promise<void>;
 }
@@ -57,6 +71,24 @@ export function errorCode(error: unknown): string | undefined {
 }
 
 type Read<T> = { content: T } | { problem: JsonFileProblem } | { missing: true };
+
+/** The copies' name in the backup folder: `accounts-<time>.json` for `accounts.json`. */
+const copyPrefix = (fileName: string): string => fileName.replace(/\.json$/, '');
+
+const when = (epochMs: number): string =>
+  `${new Date(epochMs).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/** The newest backup copy that reads and fits, newest first; null when none does. */
+async function newestGoodCopy<T>(
+  options: JsonFileOptions<T>,
+): Promise<{ content: T; takenAt: number } | null> {
+  const folder = join(options.dataDir, BACKUP_FOLDER);
+  for (const copy of listCopies(folder, copyPrefix(options.fileName), '.json')) {
+    const read = await readVersioned(join(folder, copy.name), options);
+    if ('content' in read) return { content: read.content, takenAt: copy.takenAt };
+  }
+  return null;
+}
 
 async function readVersioned<T>(path: string, options: JsonFileOptions<T>): Promise<Read<T>> {
   let text: string;
@@ -92,37 +124,77 @@ export async function openJsonFile<T>(options: JsonFileOptions<T>): Promise<Json
 
   const read = await readVersioned(path, options);
   let warning: string | null = null;
+  let loaded: T | null = 'content' in read ? read.content : null;
+  let restoredFrom: number | null = null;
   // False only when a bad file could not be moved aside: then saving would destroy it.
   let canSave = true;
   const problem = 'problem' in read ? read.problem : null;
   if (problem !== null) {
     const what = `${describe.subject} ${PROBLEM_TEXT[problem]}`;
     const asideName = `${fileName}.corrupt-${fileTimestamp(now())}`;
+    const copy = await newestGoodCopy(options);
+    if (copy !== null) {
+      loaded = copy.content;
+      restoredFrom = copy.takenAt;
+    }
+    const outcome =
+      copy === null
+        ? describe.fallback
+        : `so FieldDesk restored them from the backup of ${when(copy.takenAt)}`;
     try {
       await rename(path, join(dataDir, asideName));
       warning =
-        `${what}, ${describe.fallback}. The old file was kept as ${asideName} in ${dataDir}.` +
+        `${what}, ${outcome}. The old file was kept as ${asideName} in ${dataDir}.` +
         (describe.reassurance === undefined ? '' : ` ${describe.reassurance}`);
     } catch {
       canSave = false;
       warning =
-        `${what}, ${describe.fallback}, and FieldDesk could not move the file aside, so changes ` +
+        `${what}, ${outcome}, and FieldDesk could not move the file aside, so changes ` +
         `will not be saved this session. Check the file ${path}.`;
     }
   }
 
-  let writing: Promise<void> = Promise.resolve();
+  const backupFolder = join(dataDir, BACKUP_FOLDER);
+  /** Writes the file, then its dated backup copy. */
+  async function write(content: T): Promise<void> {
+    if (!canSave) return;
+    const text = `${JSON.stringify({ version: options.version, ...content }, null, 2)}\n`;
+    await writeFileAtomic(path, text, { mode: 0o600 });
+    const at = now();
+    try {
+      await mkdir(backupFolder, { recursive: true, mode: 0o700 });
+      await writeFileAtomic(join(backupFolder, `${copyPrefix(fileName)}-${fileTimestamp(at)}.json`), text, {
+        mode: 0o600,
+      });
+      await pruneCopies(backupFolder, copyPrefix(fileName), '.json', at);
+    } catch (error) {
+      // The file itself is saved; the copy is taken again at the next save.
+      options.log?.warn('backup copy of a saved file not written', { fileName, error });
+    }
+  }
+
+  let writing: Promise<unknown> = Promise.resolve();
+  function queued<R>(work: () => Promise<R>): Promise<R> {
+    const next = writing.catch(() => undefined).then(work);
+    writing = next;
+    return next;
+  }
   return {
-    loaded: 'content' in read ? read.content : null,
+    loaded,
     problem,
+    restoredFrom,
     warning,
-    save(content) {
-      if (!canSave) return Promise.resolve();
-      const text = `${JSON.stringify({ version: options.version, ...content }, null, 2)}\n`;
-      const next = writing.catch(() => undefined).then(() => writeFileAtomic(path, text, { mode: 0o600 }));
-      writing = next;
-      return next;
-    },
-    flush: () => writing.catch(() => undefined),
+    save: (content) => queued(() => write(content)),
+    change: (plan) =>
+      queued(async () => {
+        const { content, apply } = plan();
+        await write(content);
+        return apply();
+      }),
+    flush: () =>
+      writing.then(
+        () => undefined,
+        () => undefined,
+      ),
   };
 }

@@ -1,6 +1,8 @@
 /**
- * Every migration of FieldDesk's local database, numbered and applied in order by `openDatabase`
- * (database.ts). Never edit a released one: add the next number.
+ * Every migration of FieldDesk's data cache (`fielddesk.db`), numbered and applied in order by
+ * `openDatabase` (database.ts). Never edit a released one: add the next number. The user's records
+ * (action history, sites, audio library) were kept here until step 9 and now live in `records.db`
+ * (records/records-migrations.ts).
  */
 import type { SqliteDatabase } from './database';
 
@@ -11,6 +13,18 @@ export interface Migration {
   name: string;
   up(db: SqliteDatabase): void;
 }
+
+/** The tables of what the user made that lived here until step 9 (now in records.db). */
+export const MOVED_TABLES = [
+  'action_history',
+  'assessment_sites',
+  'audio_downloads',
+  'audio_library',
+  'audio_settings',
+] as const;
+
+/** The name a moved table keeps here until records.db has imported its rows. */
+export const movedName = (table: string): string => `moved_${table}`;
 
 /** Every migration FieldDesk knows, in order. Never edit a released one: add the next number. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -215,7 +229,27 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 9,
+    name: "the user's records move to records.db",
+    up(db) {
+      // What the user made must not share a file with what can be fetched again: records.db takes
+      // these tables (records-migrations.ts). An empty one is dropped; one with rows is renamed and
+      // kept until records.db holds its rows (it may not open today: a read-only folder, a newer
+      // records.db), then dropped (`dropImportedTables`). Nothing is ever dropped unread.
+      for (const table of MOVED_TABLES) {
+        const { rows } = db.prepare(`SELECT COUNT(*) AS rows FROM ${table}`).get() as { rows: number };
+        if (rows === 0) db.exec(`DROP TABLE ${table}`);
+        else db.exec(`ALTER TABLE ${table} RENAME TO ${movedName(table)}`);
+      }
+    },
+  },
 ];
+
+/** Drops the moved tables' old copies once records.db has imported them (after migration 9). */
+export function dropImportedTables(db: SqliteDatabase): void {
+  for (const table of MOVED_TABLES) db.exec(`DROP TABLE IF EXISTS ${movedName(table)}`);
+}
 
 /**
  * Migration 4's view of the record model, frozen as it was when the step was written (the parser's

@@ -20,7 +20,8 @@ import type { EventHub } from '../core/events';
 import { channelLabel, withLabels } from './labels';
 import { channelFigures } from '../../../shared/series-figures';
 import type { ServiceAccess } from '../accounts/service-access';
-import type { LocalData } from '../local-data';
+import type { EventHistories } from './event-histories';
+import type { Logger } from '../core/logger';
 import { dataRefetchAfterMs, type ReadThroughCache } from './read-through-cache';
 
 /** A failed write in plain words, with the file and the system's reason. */
@@ -36,22 +37,38 @@ function writeFailure(path: string, error: unknown): FieldDeskError {
   );
 }
 
-export function dataHandlers(
-  accounts: AccountState,
-  access: ServiceAccess,
-  read: ReadThroughCache,
-  chooseExportPath: ChooseExportPath,
-  events: EventHub,
+export interface DataHandlerDeps {
+  accounts: AccountState;
+  access: ServiceAccess;
+  read: ReadThroughCache;
+  chooseExportPath: ChooseExportPath;
+  events: EventHub;
   /** The user's "Refresh cached data older than N minutes", read at each request. */
-  refreshCachedAfterMinutes: () => number,
-  local: LocalData,
-  now: () => number,
-): HandlersOf<'data'> {
+  refreshCachedAfterMinutes: () => number;
+  eventHistories: EventHistories;
+  log: Logger;
+  now: () => number;
+}
+
+export function dataHandlers(deps: DataHandlerDeps): HandlersOf<'data'> {
+  const {
+    accounts,
+    access,
+    read,
+    chooseExportPath,
+    events,
+    refreshCachedAfterMinutes,
+    eventHistories,
+    log,
+    now,
+  } = deps;
+
   function storedHistory(accountId: string, id: string) {
     try {
-      return local.eventHistories().get(accountId, id);
-    } catch {
-      return null; // No local database: the service's error stands.
+      return eventHistories.get(accountId, id);
+    } catch (error) {
+      log.warn('stored event time history unreadable', { error });
+      return null; // The service's error stands.
     }
   }
 
@@ -104,9 +121,10 @@ export function dataHandlers(
         const source = await access.dataSourceFor(account);
         answer = await source.eventTimeHistory(id);
         try {
-          local.eventHistories().save(account.id, id, answer, now());
-        } catch {
+          eventHistories.save(account.id, id, answer, now());
+        } catch (saveError) {
           // Kept next time; the answer is shown regardless.
+          log.warn('event time history not kept', { error: saveError });
         }
       } catch (error) {
         // Without the service, the history as last read (said so), else the reason.

@@ -18,17 +18,15 @@ import type { DataReadResult, DatasetQuery, Provenance, TimeInterval } from '../
 import type { StoredAccount } from '../accounts/account-store';
 import type { ServiceAccess } from '../accounts/service-access';
 import type { ConnectivityService } from '../connectivity/connectivity';
-import type { LocalData } from '../local-data';
 import { FieldDeskError, isUnreachable, toErrorData, type FieldDeskErrorData } from '../../../shared/errors';
-import { canonicalParameters } from '../cache/cache-key';
-import type { CacheKey, CacheStore } from '../cache/cache-store';
+import { cacheKeyOf } from '../cache/cache-key';
+import type { CacheStore } from '../cache/cache-store';
+import { DEFAULT_OPEN_INTERVAL_MS, isOpen } from '../cache/open-interval';
 import type { DataSource } from '../service/data-source';
 import { gaps, intersect, normalize, subtract, totalLength } from '../core/intervals';
 import { deriveFromCache } from './derive/derive-read';
 import { narrowToValues, widerValuesQuery } from './wider-values';
 
-/** Data may still arrive for the last hour before a fetch. */
-export const DEFAULT_OPEN_INTERVAL_MS = 3_600_000;
 /**
  * For data views, an open interval fetched less than the user's refresh age ago ("Refresh cached
  * data older than N minutes") is not fetched again, so a zoom step or a second look at the same
@@ -57,23 +55,6 @@ export interface ReadContext {
   /** How old an open interval must be to be fetched again (default 0: always; see `dataRefetchAfterMs`). */
   refetchAfterMs?: number;
   signal?: AbortSignal;
-}
-
-export function cacheKeyOf(
-  accountId: string,
-  query: Pick<DatasetQuery, 'serial' | 'dataset' | 'options'>,
-): CacheKey {
-  return {
-    accountId,
-    serial: query.serial,
-    dataset: query.dataset,
-    params: canonicalParameters(query.dataset, query.options),
-  };
-}
-
-/** Whether a stored chunk may still change at the service (fetched too soon after its end). */
-export function isOpen(chunk: { end: number; fetchedAt: number }, openIntervalMs: number): boolean {
-  return chunk.fetchedAt < chunk.end + openIntervalMs;
 }
 
 /** An error that ends the read instead of becoming a `partial` answer's reason. */
@@ -246,7 +227,7 @@ export async function readDataset(context: ReadContext, query: DatasetQuery): Pr
 }
 
 export interface ReadThroughCacheOptions {
-  local: LocalData;
+  cache: CacheStore;
   access: ServiceAccess;
   connectivity: ConnectivityService;
   now: () => number;
@@ -261,7 +242,6 @@ export type ReadThroughCache = (
 
 export function createReadThroughCache(options: ReadThroughCacheOptions): ReadThroughCache {
   return async (account, query, how = {}) => {
-    const cache = options.local.cache();
     let source: DataSource | null = null;
     let sourceProblem: FieldDeskErrorData | undefined;
     try {
@@ -273,7 +253,7 @@ export function createReadThroughCache(options: ReadThroughCacheOptions): ReadTh
     }
     return readDataset(
       {
-        store: cache,
+        store: options.cache,
         source,
         now: options.now,
         accountId: account.id,

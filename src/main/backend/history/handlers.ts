@@ -13,11 +13,13 @@ import {
   sicRecordsOf,
 } from './history-records';
 
-export function historyHandlers(
-  accounts: AccountState,
-  read: ReadThroughCache,
-  now: () => number,
-): HandlersOf<'history'> {
+export interface HistoryHandlerDeps {
+  accounts: AccountState;
+  read: ReadThroughCache;
+  now: () => number;
+}
+
+export function historyHandlers({ accounts, read, now }: HistoryHandlerDeps): HandlersOf<'history'> {
   /**
    * When nothing at all could be answered (no copy, and the service unreachable or refusing), that
    * failure is thrown: the history shows it as an error (or, for a missing scope, its "no records

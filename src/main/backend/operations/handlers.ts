@@ -5,7 +5,11 @@
 import type { HandlersOf } from '../core/handler-types';
 import type { OperationRegistry } from './registry';
 
-export function operationHandlers(operations: OperationRegistry): HandlersOf<'operations'> {
+export function operationHandlers({
+  operations,
+}: {
+  operations: OperationRegistry;
+}): HandlersOf<'operations'> {
   return {
     'operations.list': async () => operations.list(),
     'operations.cancel': async ({ id }) => operations.cancel(id),

@@ -3,6 +3,7 @@
  * the age at which cached data is refreshed, kept in settings.json (settings-store.ts).
  */
 import { FieldDeskError } from '../../../shared/errors';
+import { diskFailure } from '../core/disk-errors';
 import type { HandlersOf } from '../core/handler-types';
 import type { SettingsState } from '../../../shared/operations';
 import type { NoticeBoard } from '../core/notices';
@@ -11,7 +12,18 @@ import type { SettingsStore } from './settings-store';
 /** The id of the notice raised at start when the saved settings could not be used. */
 export const SETTINGS_NOTICE_ID = 'settings-file';
 
-export function settingsHandlers(settings: SettingsStore, notices: NoticeBoard): HandlersOf<'settings'> {
+export interface SettingsHandlerDeps {
+  settings: SettingsStore;
+  notices: NoticeBoard;
+  /** The data folder the settings file is in, for messages. */
+  dataDir: string;
+}
+
+export function settingsHandlers({
+  settings,
+  notices,
+  dataDir,
+}: SettingsHandlerDeps): HandlersOf<'settings'> {
   /** Confirmed settings need no more telling. */
   const settled = (state: SettingsState): SettingsState => {
     if (!state.needsConfirmation) notices.dismiss(SETTINGS_NOTICE_ID);
@@ -19,7 +31,7 @@ export function settingsHandlers(settings: SettingsStore, notices: NoticeBoard):
   };
   return {
     'settings.get': async () => settings.state(),
-    'settings.confirm': async () => settled(await saving(settings.confirm())),
+    'settings.confirm': async () => settled(await saving(settings.confirm(), dataDir)),
     'settings.update': async (change) =>
       settled(
         await saving(
@@ -34,20 +46,31 @@ export function settingsHandlers(settings: SettingsStore, notices: NoticeBoard):
               ? {}
               : { refreshCachedAfterMinutes: change.refreshCachedAfterMinutes }),
           }),
+          dataDir,
         ),
       ),
   };
 }
 
-/** A settings write, with a disk failure in plain words. */
-async function saving<T>(work: Promise<T>): Promise<T> {
+/** A settings write, with a disk failure in plain words: the change is not in effect. */
+async function saving<T>(work: Promise<T>, dataDir: string): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    throw new FieldDeskError(
-      'internal',
-      'FieldDesk could not save its settings to disk. Check that there is free space and try again.',
-      { cause: error },
+    if (error instanceof FieldDeskError) throw error;
+    throw (
+      diskFailure(error, {
+        folder: dataDir,
+        what: 'your settings',
+        advice: 'The change is not in effect; the settings stay as they were.',
+      }) ??
+      new FieldDeskError(
+        'internal',
+        'FieldDesk could not save your settings, so the change is not in effect.',
+        {
+          cause: error,
+        },
+      )
     );
   }
 }

@@ -20,6 +20,7 @@ import {
   type SettingsState,
 } from '../../../shared/operations';
 import { openJsonFile } from '../core/json-file-store';
+import type { Logger } from '../core/logger';
 
 export const SETTINGS_FILE_NAME = 'settings.json';
 const FILE_VERSION = 1;
@@ -122,6 +123,7 @@ export interface SettingsStore {
 export async function openSettingsStore(
   dataDir: string,
   now: () => number = Date.now,
+  log?: Logger,
 ): Promise<SettingsStore> {
   const file = await openJsonFile({
     dataDir,
@@ -130,18 +132,39 @@ export async function openSettingsStore(
     schema: fileSchema,
     describe: { subject: 'Your settings', fallback: 'so the defaults apply' },
     now,
+    ...(log === undefined ? {} : { log }),
   });
   const read = readSettings(file.loaded?.settings ?? {});
   let settings: Settings = read.settings;
   const warning = file.warning ?? replacedSettingsWarning(read.replaced);
-  // Once saved calibration settings could not be used (a file set aside had them too), their
-  // defaults stay unconfirmed — across restarts too, so the file is written at once with the mark.
-  // A bad value of another setting alone is replaced and told, and asks no calibration to wait.
-  const calibrationReplaced = file.warning !== null || read.replaced.some(isCalibrationSetting);
+  // Once saved calibration settings could not be used (a file set aside had them too, and no backup
+  // copy did), their defaults stay unconfirmed — across restarts too, so the file is written at once
+  // with the mark. Values restored from a backup are the user's own. A bad value of another setting
+  // alone is replaced and told, and asks no calibration to wait.
+  const fileLost = file.warning !== null && file.restoredFrom === null;
+  const calibrationReplaced = fileLost || read.replaced.some(isCalibrationSetting);
   let unconfirmed = calibrationReplaced || file.loaded?.unconfirmed === true;
-  const save = () =>
-    file.save(unconfirmed ? { unconfirmed, settings: { ...settings } } : { settings: { ...settings } });
-  if (warning !== null) await save().catch(() => undefined);
+  const contentOf = (values: Settings, mark: boolean) =>
+    mark ? { unconfirmed: mark, settings: { ...values } } : { settings: { ...values } };
+  if (warning !== null) {
+    await file.save(contentOf(settings, unconfirmed)).catch((error: unknown) => {
+      // Written at the next change; the mark holds in memory this session.
+      log?.warn('settings with their replaced values not written', { error });
+    });
+  }
+  /** Writes the settings as they will be (worked out in turn), and only then puts them in effect. */
+  const commit = (next: () => { values: Settings; mark: boolean }) =>
+    file.change(() => {
+      const { values, mark } = next();
+      return {
+        content: contentOf(values, mark),
+        apply: () => {
+          settings = values;
+          unconfirmed = mark;
+          return state();
+        },
+      };
+    });
   const state = (): SettingsState => ({
     settings: { ...settings },
     notice: unconfirmed ? warning : null,
@@ -152,22 +175,17 @@ export async function openSettingsStore(
     warning,
     get: () => ({ ...settings }),
     state,
-    async update(change) {
-      settings = {
-        calibrationReferenceDb: change.calibrationReferenceDb ?? settings.calibrationReferenceDb,
-        calibrationToleranceDb: change.calibrationToleranceDb ?? settings.calibrationToleranceDb,
-        refreshCachedAfterMinutes: change.refreshCachedAfterMinutes ?? settings.refreshCachedAfterMinutes,
-      };
-      // Only the calibration settings' own change confirms them.
-      if (CALIBRATION_SETTINGS.some((key) => change[key] !== undefined)) unconfirmed = false;
-      await save();
-      return state();
-    },
-    async confirm() {
-      unconfirmed = false;
-      await save();
-      return state();
-    },
+    update: (change) =>
+      commit(() => ({
+        values: {
+          calibrationReferenceDb: change.calibrationReferenceDb ?? settings.calibrationReferenceDb,
+          calibrationToleranceDb: change.calibrationToleranceDb ?? settings.calibrationToleranceDb,
+          refreshCachedAfterMinutes: change.refreshCachedAfterMinutes ?? settings.refreshCachedAfterMinutes,
+        },
+        // Only the calibration settings' own change confirms them.
+        mark: unconfirmed && !CALIBRATION_SETTINGS.some((key) => change[key] !== undefined),
+      })),
+    confirm: () => commit(() => ({ values: settings, mark: false })),
     flush: () => file.flush(),
   };
 }

@@ -9,7 +9,8 @@ import type { StoredAccount } from '../accounts/account-store';
 import type { AccountState } from '../accounts/account-state';
 import type { ServiceAccess } from '../accounts/service-access';
 import type { HandlersOf } from '../core/handler-types';
-import type { LocalData } from '../local-data';
+import type { FleetService } from '../instruments/fleet';
+import type { SyncManager } from './sync-manager';
 import { UNKNOWN_SYNC } from './sync-status';
 import type { SyncProfileStore } from './sync-profiles';
 
@@ -20,12 +21,16 @@ const MESSAGES = {
     `This account has no instrument ${serial}. It may have been removed; refresh the instrument list.`,
 } as const;
 
-export function syncHandlers(
-  accounts: AccountState,
-  access: ServiceAccess,
-  local: LocalData,
-  profiles: SyncProfileStore,
-): HandlersOf<'sync'> {
+export interface SyncHandlerDeps {
+  accounts: AccountState;
+  access: ServiceAccess;
+  fleet: FleetService;
+  syncs: SyncManager;
+  profiles: SyncProfileStore;
+}
+
+export function syncHandlers(deps: SyncHandlerDeps): HandlersOf<'sync'> {
+  const { accounts, access, syncs, profiles } = deps;
   /**
    * Each serial's request series: the user's datasets (else its type's choice) with the options of
    * its type's choice, and the records kept 24 months — only what the instrument can have, so
@@ -36,7 +41,7 @@ export function syncHandlers(
     serials: readonly string[],
     request: SyncRequest,
   ): Promise<Record<string, SyncItem[]>> {
-    const instruments = await access.withAccount(account, (client) => client.listInstruments());
+    const instruments = (await deps.fleet.entries(account, serials)).map((entry) => entry.instrument);
     const choices = request.choices ?? DEFAULT_SYNC_CHOICES;
     const items: Record<string, SyncItem[]> = {};
     for (const serial of serials) {
@@ -53,23 +58,21 @@ export function syncHandlers(
   return {
     'sync.start': async (request) => {
       const account = accounts.requireActive();
-      const syncs = local.syncs();
       const serials = [...new Set(request.serials)];
       const items = await resolveItems(account, serials, request);
       const source = await access.dataSourceFor(account);
       return syncs.start(account.id, { serials, start: request.start, end: request.end, items }, source);
     },
 
-    'sync.list': async () => local.syncs().list(),
+    'sync.list': async () => syncs.list(),
 
     'sync.profiles': async () => profiles.list(),
     'sync.saveProfile': async ({ name, choices }) => profiles.save(name, choices),
     'sync.deleteProfile': async ({ name }) => profiles.remove(name),
 
-    'sync.cancel': async ({ id }) => local.syncs().cancel(id),
+    'sync.cancel': async ({ id }) => syncs.cancel(id),
 
     'sync.resume': async ({ id }) => {
-      const syncs = local.syncs();
       const accountId = syncs.accountOf(id);
       if (accountId === undefined) throw new FieldDeskError('invalidInput', UNKNOWN_SYNC, { field: 'id' });
       const account = accounts.store.get(accountId);

@@ -26,7 +26,7 @@ import { itemRange } from '../../../shared/sync-size';
 import { FieldDeskError, toErrorData } from '../../../shared/errors';
 import type { CacheStore } from '../cache/cache-store';
 import type { SqliteDatabase } from '../core/database';
-import { DEFAULT_OPEN_INTERVAL_MS } from '../data/read-through-cache';
+import { DEFAULT_OPEN_INTERVAL_MS } from '../cache/open-interval';
 import type { DataSource } from '../service/data-source';
 import { createSyncRecords, type PlannedChunk, type RunRow } from './sync-records';
 import { runSync, type RunningSync, type SyncRunContext } from './sync-runner';

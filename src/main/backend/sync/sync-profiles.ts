@@ -10,6 +10,7 @@ import { FieldDeskError } from '../../../shared/errors';
 import { syncChoicesSchema } from '../../../shared/ipc/sync-requests';
 import { BUILT_IN_PROFILES, type SyncChoices, type SyncProfile } from '../../../shared/sync-choices';
 import { openJsonFile } from '../core/json-file-store';
+import type { Logger } from '../core/logger';
 
 export const SYNC_PROFILES_FILE_NAME = 'sync-profiles.json';
 const FILE_VERSION = 1;
@@ -37,6 +38,7 @@ const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().t
 export async function openSyncProfileStore(
   dataDir: string,
   now: () => number = Date.now,
+  log?: Logger,
 ): Promise<SyncProfileStore> {
   const file = await openJsonFile({
     dataDir,
@@ -45,8 +47,9 @@ export async function openSyncProfileStore(
     schema: fileSchema,
     describe: { subject: 'Your site-sync profiles', fallback: 'so only the built-in profiles are offered' },
     now,
+    ...(log === undefined ? {} : { log }),
   });
-  const saved: SyncProfile[] = [];
+  let saved: SyncProfile[] = [];
   let unreadable = 0;
   for (const entry of file.loaded?.profiles ?? []) {
     const parsed = savedProfileSchema.safeParse(entry);
@@ -60,15 +63,23 @@ export async function openSyncProfileStore(
       ? null
       : `${unreadable === 1 ? 'One saved site-sync profile' : `${unreadable} saved site-sync profiles`} could not be read and ${unreadable === 1 ? 'was' : 'were'} left out.`);
   const list = () => [...BUILT_IN_PROFILES, ...saved.map((p) => ({ ...p }))];
-  const write = async () => {
-    await file.save({ profiles: saved.map(({ name, choices }) => ({ name, choices })) });
-    return list();
-  };
+  /** Writes the profiles as they will be (worked out in turn), and only then keeps them. */
+  const commit = (next: () => SyncProfile[]) =>
+    file.change(() => {
+      const profiles = next();
+      return {
+        content: { profiles: profiles.map(({ name, choices }) => ({ name, choices })) },
+        apply: () => {
+          saved = profiles;
+          return list();
+        },
+      };
+    });
 
   return {
     warning,
     list,
-    async save(name, choices) {
+    save(name, choices) {
       const trimmed = name.trim();
       if (BUILT_IN_PROFILES.some((p) => sameName(p.name, trimmed)))
         throw new FieldDeskError(
@@ -76,30 +87,31 @@ export async function openSyncProfileStore(
           `“${trimmed}” is a built-in profile and cannot be changed. Save yours under another name.`,
           { field: 'name' },
         );
-      const at = saved.findIndex((p) => sameName(p.name, trimmed));
-      if (at < 0 && saved.length >= MAX_SAVED_PROFILES)
-        throw new FieldDeskError(
-          'invalidInput',
-          `FieldDesk keeps up to ${MAX_SAVED_PROFILES} profiles of your own. Delete one first.`,
-          { field: 'name' },
-        );
-      const profile: SyncProfile = { name: trimmed, builtIn: false, choices };
-      if (at < 0) saved.push(profile);
-      else saved[at] = profile;
-      return write();
+      return commit(() => {
+        const at = saved.findIndex((p) => sameName(p.name, trimmed));
+        if (at < 0 && saved.length >= MAX_SAVED_PROFILES)
+          throw new FieldDeskError(
+            'invalidInput',
+            `FieldDesk keeps up to ${MAX_SAVED_PROFILES} profiles of your own. Delete one first.`,
+            { field: 'name' },
+          );
+        const profile: SyncProfile = { name: trimmed, builtIn: false, choices };
+        return at < 0 ? [...saved, profile] : saved.map((p, i) => (i === at ? profile : p));
+      });
     },
-    async remove(name) {
-      const at = saved.findIndex((p) => sameName(p.name, name));
-      if (at < 0)
-        throw new FieldDeskError(
-          'invalidInput',
-          BUILT_IN_PROFILES.some((p) => sameName(p.name, name))
-            ? `“${name.trim()}” is a built-in profile and cannot be deleted.`
-            : `There is no saved profile named “${name.trim()}”.`,
-          { field: 'name' },
-        );
-      saved.splice(at, 1);
-      return write();
+    remove(name) {
+      return commit(() => {
+        const at = saved.findIndex((p) => sameName(p.name, name));
+        if (at < 0)
+          throw new FieldDeskError(
+            'invalidInput',
+            BUILT_IN_PROFILES.some((p) => sameName(p.name, name))
+              ? `“${name.trim()}” is a built-in profile and cannot be deleted.`
+              : `There is no saved profile named “${name.trim()}”.`,
+            { field: 'name' },
+          );
+        return saved.filter((_, i) => i !== at);
+      });
     },
     flush: () => file.flush(),
   };

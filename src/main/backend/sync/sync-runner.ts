@@ -9,7 +9,8 @@ import { isSyncFinished, type SyncSnapshot } from '../../../shared/data';
 import { FieldDeskError, isUnreachable, toErrorData, type FieldDeskErrorData } from '../../../shared/errors';
 import type { CacheStore } from '../cache/cache-store';
 import { gaps, normalize } from '../core/intervals';
-import { cacheKeyOf, isOpen } from '../data/read-through-cache';
+import { cacheKeyOf } from '../cache/cache-key';
+import { isOpen } from '../cache/open-interval';
 import type { DataSource } from '../service/data-source';
 import { queryOf, type ChunkRow, type ChunkState, type SyncRecords } from './sync-records';
 import {

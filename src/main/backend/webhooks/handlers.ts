@@ -40,11 +40,13 @@ function createTestDeliveryCheck() {
   };
 }
 
-export function webhookHandlers(
-  accounts: AccountState,
-  access: ServiceAccess,
-  now: () => number,
-): HandlersOf<'webhooks'> {
+export interface WebhookHandlerDeps {
+  accounts: AccountState;
+  access: ServiceAccess;
+  now: () => number;
+}
+
+export function webhookHandlers({ accounts, access, now }: WebhookHandlerDeps): HandlersOf<'webhooks'> {
   const canSendTest = createTestDeliveryCheck();
   const withActive = <T>(work: (client: ServiceClient) => Promise<T>) =>
     access.withAccount(accounts.requireActive(), work);

@@ -1,0 +1,253 @@
+/**
+ * A finished action's result is never lost to the disk: the records database, else the journal,
+ * else memory (shown, said, and written when the disk allows) — with a full and a read-only disk
+ * for real on a small tmpfs where this machine allows mounting one, and by injected failures
+ * everywhere.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  ACTION_JOURNAL_FILE_NAME,
+  openActionJournal,
+} from '../../../src/main/backend/actions/action-journal';
+import { ACTION_NOTICE, createActionKeeper } from '../../../src/main/backend/actions/action-keeper';
+import { recordOf, type ActionRecords } from '../../../src/main/backend/actions/action-records';
+import { createEventHub } from '../../../src/main/backend/core/events';
+import { createMemoryLogger } from '../../../src/main/backend/core/logger';
+import { createNoticeBoard } from '../../../src/main/backend/core/notices';
+import { openDatabase } from '../../../src/main/backend/core/database';
+import {
+  openRecordsDatabase,
+  RECORDS_FILE_NAME,
+  type RecordsDatabase,
+} from '../../../src/main/backend/records/records-database';
+import { finishedCalibration, makeTempDir } from './helpers';
+
+const T0 = Date.UTC(2026, 10, 23, 9, 0, 0);
+let dir: { path: string; remove(): Promise<void> };
+const cleanups: Array<() => Promise<void> | void> = [];
+
+beforeEach(async () => {
+  dir = await makeTempDir();
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  await dir.remove();
+});
+
+const calibration = (id: string) => finishedCalibration({ id, serial: 'QT1' });
+
+function keeperOn(dataDir: string, records: ActionRecords, retryEveryMs = 60_000) {
+  const notices = createNoticeBoard(createEventHub(), () => T0);
+  const log = createMemoryLogger();
+  const keeper = createActionKeeper({
+    records,
+    journal: openActionJournal(dataDir),
+    notices,
+    log,
+    dataDir,
+    retryEveryMs,
+  });
+  cleanups.push(() => keeper.close());
+  return { keeper, notices, log };
+}
+
+function recordsIn(dataDir: string): RecordsDatabase {
+  const notices = createNoticeBoard(createEventHub(), () => T0);
+  const records = openRecordsDatabase({ dataDir, notices, log: createMemoryLogger(), now: () => T0 });
+  cleanups.push(() => records.close());
+  return records;
+}
+
+/** A records.db from a newer FieldDesk: refused, so the records are unavailable. */
+function writeNewerRecords(dataDir: string): void {
+  const database = openDatabase(dataDir, { fileName: RECORDS_FILE_NAME, migrations: [] });
+  database.db.exec(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT, applied_at INTEGER); INSERT INTO schema_migrations VALUES (99, 'future', 0)",
+  );
+  database.close();
+}
+
+const fsError = (code: string) => Object.assign(new Error(`${code}: refused`), { code });
+
+describe('keeping action results', () => {
+  it('keeps a result the records cannot take in the journal, shows it, and merges it later', async () => {
+    writeNewerRecords(dir.path);
+    const first = keeperOn(dir.path, recordsIn(dir.path).view('actions'));
+    first.keeper.keep(calibration('op-1'));
+    const journal = join(dir.path, ACTION_JOURNAL_FILE_NAME);
+    expect((await stat(journal)).mode & 0o777).toBe(0o600);
+    expect(first.keeper.history('acc', 'QT1').map((r) => r.id)).toEqual(['op-1']);
+    expect(first.notices.list().map((n) => n.id)).toEqual([ACTION_NOTICE.journal]);
+
+    // The newer file goes away (say, FieldDesk was updated again); the next start merges the journal.
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    rmSync(join(dir.path, RECORDS_FILE_NAME));
+    const records = recordsIn(dir.path);
+    const second = keeperOn(dir.path, records.view('actions'));
+    second.keeper.mergeJournal();
+    expect(records.view('actions').list('acc', 'QT1')[0]).toMatchObject({
+      id: 'op-1',
+      result: { level: 94.1 },
+    });
+    expect(second.notices.list()[0]?.message).toMatch(
+      /^1 field action result kept while the local database could not be written was added/,
+    );
+    await expect(stat(journal)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('skips a journal line cut short by a crash and keeps the others', async () => {
+    writeNewerRecords(dir.path);
+    const { keeper } = keeperOn(dir.path, recordsIn(dir.path).view('actions'));
+    keeper.keep(calibration('op-1'));
+    keeper.keep(calibration('op-2'));
+    const journal = join(dir.path, ACTION_JOURNAL_FILE_NAME);
+    await writeFile(journal, `${await readFile(journal, 'utf8')}{"id": "op-3", "accou`);
+    expect(
+      keeper
+        .history('acc', 'QT1')
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(['op-1', 'op-2']);
+  });
+
+  it.each([
+    ['EROFS', /is on a read-only disk/],
+    ['ENOSPC', /The disk holding .* is full/],
+    ['EACCES', /is not allowed to write to/],
+  ])(
+    'holds a result in memory when neither file takes it (%s), says why, and writes it when the disk allows',
+    async (code, wording) => {
+      let refuse = true;
+      const written: string[] = [];
+      const records: ActionRecords = {
+        put: (record) => {
+          if (refuse)
+            throw Object.assign(new Error('attempt to write a readonly database'), {
+              code: 'SQLITE_READONLY',
+            });
+          written.push(record.id);
+        },
+        record: () => undefined,
+        list: () => [],
+      };
+      const journalDir = join(dir.path, 'journal');
+      mkdirSync(journalDir);
+      const journal = openActionJournal(journalDir);
+      const notices = createNoticeBoard(createEventHub(), () => T0);
+      const log = createMemoryLogger();
+      const keeper = createActionKeeper({
+        records,
+        journal: {
+          ...journal,
+          append: (record) => {
+            if (refuse) throw fsError(code);
+            journal.append(record);
+          },
+        },
+        notices,
+        log,
+        dataDir: dir.path,
+        retryEveryMs: 5,
+      });
+      cleanups.push(() => keeper.close());
+
+      keeper.keep(calibration('op-1'));
+      expect(keeper.history('acc', 'QT1').map((r) => r.id)).toEqual(['op-1']);
+      const notice = notices.list().find((n) => n.id === ACTION_NOTICE.memory);
+      expect(notice?.message).toMatch(/could not write a field action result to disk/);
+      expect(notice?.message).toMatch(wording);
+      expect(notice?.message).toContain(dir.path);
+      expect(notice?.message).toMatch(/do not quit FieldDesk/);
+      expect(log.lines.some((l) => l.level === 'error' && l.fields['id'] === 'op-1')).toBe(true);
+
+      refuse = false;
+      await vi.waitFor(() => expect(written).toEqual(['op-1']));
+      expect(notices.list().find((n) => n.id === ACTION_NOTICE.memory)).toBeUndefined();
+    },
+  );
+});
+
+/** A small tmpfs for a real full or read-only disk; null (with the reason) where mounting is not allowed. */
+async function mountTmpfs(
+  sizeKb: number,
+): Promise<{ path: string; why: null } | { path: null; why: string }> {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0)
+    return { path: null, why: 'needs root on Linux to mount a tmpfs' };
+  const path = await mkdtemp(join(tmpdir(), 'fielddesk-disk-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeKb}k`, 'tmpfs', path], { stdio: 'pipe' });
+  } catch (error) {
+    await rm(path, { recursive: true, force: true });
+    return { path: null, why: `mount refused here (${String(error).split('\n')[0]})` };
+  }
+  cleanups.push(async () => {
+    execFileSync('umount', ['-l', path]);
+    await rm(path, { recursive: true, force: true });
+  });
+  return { path, why: null };
+}
+
+describe('keeping action results on a real full or read-only disk', () => {
+  it('a full disk: the result is held, said as a full disk, and written once space is freed', async (ctx) => {
+    const disk = await mountTmpfs(1_024);
+    if (disk.path === null)
+      return ctx.skip(`skipped: ${disk.why}; the injected ENOSPC test above covers the logic`);
+    const records = recordsIn(disk.path);
+    const { keeper, notices } = keeperOn(disk.path, records.view('actions'), 5);
+    keeper.keep(calibration('op-0'));
+    // Fill the disk to the last byte.
+    const filler = join(disk.path, 'filler');
+    const block = Buffer.alloc(4_096, 1);
+    writeFileSync(filler, '');
+    try {
+      for (;;) writeFileSync(filler, block, { flag: 'a' });
+    } catch (error) {
+      expect((error as NodeJS.ErrnoException).code).toBe('ENOSPC');
+    }
+    // A result big enough not to fit in any page SQLite has free.
+    keeper.keep({ ...calibration('op-1'), message: 'x'.repeat(200_000) });
+    expect(keeper.history('acc', 'QT1').map((r) => r.id)).toEqual(['op-1', 'op-0']);
+    expect(notices.list().find((n) => n.id === ACTION_NOTICE.memory)?.message).toMatch(
+      new RegExp(`The disk holding ${disk.path} is full`),
+    );
+    rmSync(filler);
+    await vi.waitFor(() => expect(notices.list().find((n) => n.id === ACTION_NOTICE.memory)).toBeUndefined());
+    expect(
+      records
+        .view('actions')
+        .list('acc', 'QT1')
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(['op-0', 'op-1']);
+    expect(statSync(join(disk.path, RECORDS_FILE_NAME)).size).toBeGreaterThan(0);
+  });
+
+  it('a read-only disk: the result is held, said as read-only, and written once it is writable', async (ctx) => {
+    const disk = await mountTmpfs(4_096);
+    if (disk.path === null)
+      return ctx.skip(`skipped: ${disk.why}; the injected EROFS test above covers the logic`);
+    // The data folder as a disk remounted read-only finds it: records written before, nothing open.
+    const before = recordsIn(disk.path);
+    before.view('actions').put(recordOf(calibration('op-0'))!);
+    await before.close();
+    execFileSync('mount', ['-o', 'remount,ro', disk.path]);
+    const records = recordsIn(disk.path);
+    expect(records.problem()?.message).toMatch(/read-only/);
+    const { keeper, notices } = keeperOn(disk.path, records.view('actions'), 5);
+    keeper.keep(calibration('op-1'));
+    expect(keeper.history('acc', 'QT1').map((r) => r.id)).toEqual(['op-1']);
+    expect(notices.list().find((n) => n.id === ACTION_NOTICE.memory)?.message).toMatch(
+      new RegExp(`${disk.path} is on a read-only disk`),
+    );
+    execFileSync('mount', ['-o', 'remount,rw', disk.path]);
+    await vi.waitFor(() => expect(notices.list().find((n) => n.id === ACTION_NOTICE.memory)).toBeUndefined());
+    // Written to the journal (the records stay closed until the next start), and read back from the file.
+    expect(readFileSync(join(disk.path, ACTION_JOURNAL_FILE_NAME), 'utf8')).toContain('"id":"op-1"');
+    expect(keeper.history('acc', 'QT1').map((r) => r.id)).toEqual(['op-1']);
+  });
+});
