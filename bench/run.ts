@@ -91,6 +91,12 @@ const BENCHES: Record<string, () => Promise<void>> = {
 /** `npm run bench` runs them all; `npm run bench -- chart cache` only those named (one at a time while profiling). */
 async function main(): Promise<void> {
   const named = process.argv.slice(2);
+  if (named.includes('--help') || named.includes('-h')) {
+    console.log(
+      `npm run bench -- [name ...]\n\nBenchmarks, each printed as a ratio against a baseline measured in the same run.\nNames: ${Object.keys(BENCHES).join(', ')} (default: all).`,
+    );
+    return;
+  }
   const unknown = named.filter((name) => !(name in BENCHES));
   if (unknown.length > 0) {
     throw new Error(`Unknown bench ${unknown.join(', ')}: choose from ${Object.keys(BENCHES).join(', ')}.`);

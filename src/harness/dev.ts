@@ -34,9 +34,23 @@ async function main(): Promise<void> {
       'keychain-service': { type: 'string' },
       token: { type: 'string' },
       'demo-time-scale': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     },
     strict: true,
   });
+  if (values.help) {
+    console.log(`npm run dev:web -- [options]
+
+The UI with hot reload in your browser, against the real backend (in Node) and the demo service.
+
+  --data-dir DIR          FieldDesk's data folder (default ~/.fielddesk-dev)
+  --port N                the Vite dev server's port (default 5173)
+  --harness-port N        the backend's port (default: any free one)
+  --keychain-service NAME the keychain entry's service name (default FieldDesk-dev)
+  --token T               the session token the address carries (default: a new one)
+  --demo-time-scale X     shorten the demo's calibrations and checks (0.05: seconds)`);
+    return;
+  }
   // startHarness refuses a scale that is not a number greater than 0, with a message saying so.
   const timeScale = values['demo-time-scale'] === undefined ? 1 : Number(values['demo-time-scale']);
   const dataDir = resolve(values['data-dir'] ?? join(homedir(), '.fielddesk-dev'));
