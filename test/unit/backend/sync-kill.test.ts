@@ -162,5 +162,5 @@ describe('site sync killed part-way', () => {
     } finally {
       after.close();
     }
-  });
+  }, 180_000); // Two backends, a child process started, killed and resumed: long on a loaded machine.
 });
