@@ -20,6 +20,7 @@ import { cacheHandlers } from './cache/handlers';
 import { createConnectivity } from './connectivity/connectivity';
 import { connectivityHandlers } from './connectivity/handlers';
 import { createEventHub } from './core/events';
+import { createSecretRegistry } from './core/secrets';
 import { createNoticeBoard } from './core/notices';
 import { appHandlers } from './app/handlers';
 import { assessmentHandlers } from './assessment/handlers';
@@ -96,7 +97,9 @@ export interface Backend {
 export async function createBackend(options: BackendOptions): Promise<Backend> {
   const now = options.now ?? Date.now;
   const { vault } = options;
-  const events = createEventHub();
+  // Every key and webhook secret met is redacted from events.
+  const secrets = createSecretRegistry();
+  const events = createEventHub({ redact: secrets.redactValue });
   const notices = createNoticeBoard(events, now);
   const store = await openAccountStore(options.dataDir, { now });
   const settings = await openSettingsStore(options.dataDir, now);
@@ -134,6 +137,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     vault,
     demo,
     connectivity,
+    secrets,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     ...(options.clientOptions === undefined ? {} : { clientOptions: options.clientOptions }),
     ...(options.createDataSource === undefined ? {} : { createDataSource: options.createDataSource }),
@@ -217,7 +221,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     ...cacheHandlers(accounts, local),
     ...connectivityHandlers(connectivity),
     ...settingsHandlers(settings, notices),
-    ...webhookHandlers(accounts, access, now),
+    ...webhookHandlers(accounts, access, now, secrets),
     ...audioHandlers({
       accounts,
       read: readThroughCache,
