@@ -20,6 +20,8 @@ import { cacheHandlers } from './cache/handlers';
 import { createConnectivity } from './connectivity/connectivity';
 import { connectivityHandlers } from './connectivity/handlers';
 import { createEventHub } from './core/events';
+import { createLogger, logFolder, openLogFile, type Logger, type LogWriter } from './core/log';
+import { withRequestLog } from './core/request-log';
 import { createSecretRegistry } from './core/secrets';
 import { createNoticeBoard } from './core/notices';
 import { appHandlers } from './app/handlers';
@@ -78,6 +80,8 @@ export interface BackendOptions {
   revealInFileManager?: RevealInFileManager;
   /** Audio downloads running at once (default 2). */
   audioConcurrency?: number;
+  /** Where log records go (tests keep them in memory); default `<dataDir>/logs/fielddesk.log`. */
+  log?: LogWriter;
 }
 
 export interface Backend {
@@ -90,6 +94,8 @@ export interface Backend {
    * `/audio-library/:key` route both answer with it.
    */
   audioFile(key: string, request: PlayRequest): Promise<Response>;
+  /** The backend's log, for what the transports see fail outside a request. */
+  log: Logger;
   /** Stops the demo service (if started) and waits for pending saves. */
   close(): Promise<void>;
 }
@@ -97,8 +103,12 @@ export interface Backend {
 export async function createBackend(options: BackendOptions): Promise<Backend> {
   const now = options.now ?? Date.now;
   const { vault } = options;
-  // Every key and webhook secret met is redacted from events.
+  // Every key and webhook secret met is redacted from events and the log.
   const secrets = createSecretRegistry();
+  const log = createLogger(options.log ?? openLogFile(logFolder(options.dataDir)), {
+    redact: secrets.redactValue,
+  });
+  log.info('FieldDesk backend starting', { version: options.appInfo.version, shell: options.appInfo.shell });
   const events = createEventHub({ redact: secrets.redactValue });
   const notices = createNoticeBoard(events, now);
   const store = await openAccountStore(options.dataDir, { now });
@@ -247,7 +257,8 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
   downloads.start();
 
   return {
-    handlers: withDatabaseRecovery(handlers, local),
+    handlers: withRequestLog(withDatabaseRecovery(handlers, local), log),
+    log,
     subscribe: (sink) => events.subscribe(sink),
     audioFile: (key, request) => serveLibraryFile(audioLibrary, key, request),
     async close() {
@@ -260,6 +271,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       events.clear();
       await Promise.all([store.flush(), settings.flush(), syncProfiles.flush()]);
       await demo.close();
+      await log.flush();
     },
   };
 }
