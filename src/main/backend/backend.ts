@@ -32,6 +32,7 @@ import { audioHandlers, type ChooseAudioFolder, type RevealInFileManager } from 
 import { createAudioLibrary } from './audio/library';
 import { serveLibraryFile, type PlayRequest } from './audio/serve-library';
 import { dataHandlers } from './data/handlers';
+import { diagnosticsHandlers } from './diagnostics/handlers';
 import { exportsFolder, type ChooseExportPath } from './core/export-path';
 import { createReadThroughCache } from './data/read-through-cache';
 import { historyHandlers } from './history/handlers';
@@ -103,7 +104,7 @@ export interface Backend {
 export async function createBackend(options: BackendOptions): Promise<Backend> {
   const now = options.now ?? Date.now;
   const { vault } = options;
-  // Every key and webhook secret met is redacted from events and the log.
+  // Every key and webhook secret met is redacted from events, the log and the diagnostics.
   const secrets = createSecretRegistry();
   const log = createLogger(options.log ?? openLogFile(logFolder(options.dataDir)), {
     redact: secrets.redactValue,
@@ -232,6 +233,16 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     ...connectivityHandlers(connectivity),
     ...settingsHandlers(settings, notices),
     ...webhookHandlers(accounts, access, now, secrets),
+    ...diagnosticsHandlers({
+      dataDir: options.dataDir,
+      appInfo: options.appInfo,
+      accounts,
+      vault,
+      secrets,
+      log,
+      chooseExportPath,
+      now,
+    }),
     ...audioHandlers({
       accounts,
       read: readThroughCache,
