@@ -54,7 +54,11 @@ export function diagnosticsHandlers(deps: DiagnosticsDeps): HandlersOf<'diagnost
   return {
     'diagnostics.save': async () => {
       const now = deps.now();
-      const path = await deps.chooseExportPath(fileName(now), 'zip');
+      const path = await deps.chooseExportPath(fileName(now), 'zip').catch((error: unknown) => {
+        // Without a dialog the exports folder is made first, and the disk may refuse it.
+        const folder = (error as NodeJS.ErrnoException).path ?? 'the exports folder';
+        throw diskFailure(error, { folder, what: 'the diagnostics' }) ?? error;
+      });
       if (path === null) return { saved: false };
       await learnSavedKeys();
       log.info('Saving diagnostics', { shell: deps.appInfo.shell, version: deps.appInfo.version });
