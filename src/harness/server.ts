@@ -260,8 +260,9 @@ export async function startHarness(options: HarnessOptions): Promise<RunningHarn
         try {
           send(channel, JSON.stringify(payload, refuseTypedArrays));
         } catch (error) {
-          // Said where the developer sees it; the backend and the other events go on.
+          // Said where the developer sees it, and logged; the backend and the other events go on.
           console.error(`FieldDesk harness: the ${channel} event was not sent: ${String(error)}`);
+          backend.log.error(`The ${channel} event was not sent to a harness page`, { error });
         }
       });
       const keepAlive = setInterval(() => send(null, 'keep-alive'), SSE_KEEPALIVE_MS);

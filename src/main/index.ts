@@ -36,6 +36,7 @@ const EXPORT_DIALOGS: Record<ExportKind, { title: string; filter: { name: string
     png: { title: 'Save chart', filter: { name: 'PNG image', extensions: ['png'] } },
     pdf: { title: 'Save report', filter: { name: 'PDF document', extensions: ['pdf'] } },
     xlsx: { title: 'Save report tables', filter: { name: 'Excel workbook', extensions: ['xlsx'] } },
+    zip: { title: 'Save diagnostics', filter: { name: 'Zip archive', extensions: ['zip'] } },
   };
 
 let mainWindow: BrowserWindow | null = null;

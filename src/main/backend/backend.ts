@@ -22,6 +22,9 @@ import { cacheHandlers } from './cache/handlers';
 import { createConnectivity } from './connectivity/connectivity';
 import { connectivityHandlers } from './connectivity/handlers';
 import { createEventHub } from './core/events';
+import { createLogger, logFolder, openLogFile, type Logger, type LogWriter } from './core/log';
+import { withRequestLog } from './core/request-log';
+import { createSecretRegistry } from './core/secrets';
 import { createNoticeBoard } from './core/notices';
 import { appHandlers } from './app/handlers';
 import { assessmentHandlers } from './assessment/handlers';
@@ -31,12 +34,12 @@ import { audioHandlers, type ChooseAudioFolder, type RevealInFileManager } from 
 import { createAudioLibrary } from './audio/library';
 import { serveLibraryFile, type PlayRequest } from './audio/serve-library';
 import { dataHandlers } from './data/handlers';
+import { diagnosticsHandlers } from './diagnostics/handlers';
 import { exportsFolder, type ChooseExportPath } from './core/export-path';
 import { createReadThroughCache } from './data/read-through-cache';
 import { openActionJournal } from './actions/action-journal';
 import { createActionKeeper } from './actions/action-keeper';
 import { openCacheDatabase } from './cache/cache-database';
-import { createMemoryLogger, type Logger } from './core/logger';
 import { createFleetService } from './instruments/fleet';
 import { openRecordsDatabase } from './records/records-database';
 import { historyHandlers } from './history/handlers';
@@ -84,8 +87,8 @@ export interface BackendOptions {
   revealInFileManager?: RevealInFileManager;
   /** Audio downloads running at once (default 2). */
   audioConcurrency?: number;
-  /** Where unexpected errors are recorded. */
-  log?: Logger;
+  /** Where log records go (tests keep them in memory); default `<dataDir>/logs/fielddesk.log`. */
+  log?: LogWriter;
   /** How long after a change to the user's records their backup is taken, and how far apart (ms). */
   recordsBackup?: { delayMs?: number; spacingMs?: number };
 }
@@ -100,6 +103,8 @@ export interface Backend {
    * `/audio-library/:key` route both answer with it.
    */
   audioFile(key: string, request: PlayRequest): Promise<Response>;
+  /** The backend's log, for what the transports see fail outside a request. */
+  log: Logger;
   /** Stops the demo service (if started) and waits for pending saves. */
   close(): Promise<void>;
 }
@@ -107,8 +112,13 @@ export interface Backend {
 export async function createBackend(options: BackendOptions): Promise<Backend> {
   const now = options.now ?? Date.now;
   const { vault, dataDir } = options;
-  const log = options.log ?? createMemoryLogger();
-  const events = createEventHub();
+  // Every key and webhook secret met is redacted from events, the log and the diagnostics.
+  const secrets = createSecretRegistry();
+  const log = createLogger(options.log ?? openLogFile(logFolder(dataDir)), {
+    redact: secrets.redactValue,
+  });
+  log.info('FieldDesk backend starting', { version: options.appInfo.version, shell: options.appInfo.shell });
+  const events = createEventHub({ redact: secrets.redactValue });
   const notices = createNoticeBoard(events, now);
   const store = await openAccountStore(dataDir, { now, log });
   const settings = await openSettingsStore(dataDir, now, log);
@@ -174,6 +184,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     vault,
     demo,
     connectivity,
+    secrets,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     ...(options.clientOptions === undefined ? {} : { clientOptions: options.clientOptions }),
     ...(options.createDataSource === undefined ? {} : { createDataSource: options.createDataSource }),
@@ -257,7 +268,17 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     ...cacheHandlers({ accounts, cache }),
     ...connectivityHandlers({ connectivity }),
     ...settingsHandlers({ settings, notices, dataDir }),
-    ...webhookHandlers({ accounts, access, now }),
+    ...webhookHandlers({ accounts, access, now, secrets }),
+    ...diagnosticsHandlers({
+      dataDir,
+      appInfo: options.appInfo,
+      accounts,
+      vault,
+      secrets,
+      log,
+      chooseExportPath,
+      now,
+    }),
     ...audioHandlers({
       accounts,
       read: readThroughCache,
@@ -284,7 +305,8 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
   downloads.start();
 
   return {
-    handlers,
+    handlers: withRequestLog(handlers, log),
+    log,
     subscribe: (sink) => events.subscribe(sink),
     audioFile: (key, request) => serveLibraryFile(audioLibrary, key, request),
     async close() {
@@ -300,6 +322,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       events.clear();
       await Promise.all([store.flush(), settings.flush(), syncProfiles.flush()]);
       await demo.close();
+      await log.flush();
     },
   };
 }

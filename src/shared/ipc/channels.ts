@@ -45,6 +45,7 @@ export const REQUEST_CHANNELS = [
   'cache.summary',
   'cache.clear',
   'connectivity.get',
+  'diagnostics.save',
   'webhooks.list',
   'webhooks.create',
   'webhooks.delete',

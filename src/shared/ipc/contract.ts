@@ -15,6 +15,7 @@ import { ASSESSMENT_REQUESTS } from './assessment-requests';
 import type { ReportProgress } from '../assessment';
 import type { DownloadSnapshot } from '../audio';
 import type { AccountCheck, AccountSummary, AccountsState } from '../accounts';
+import type { DiagnosticsResult } from '../diagnostics';
 import { accountNameSchema, apiKeySchema, baseUrlSchema } from '../accounts';
 import { FieldDeskError, toErrorData, type FieldDeskErrorData } from '../errors';
 import type { Instrument, InstrumentStatus } from '../service/schemas';
@@ -234,6 +235,11 @@ export const REQUESTS = {
   'cache.clear': request<CacheSummary>()(z.object({ serial: serialSchema.optional() }).strict()),
   /** Whether the active account's service can be reached, as the backend last saw it. */
   'connectivity.get': request<Connectivity>()(noArgs),
+  /**
+   * Writes a zip for support where the user chooses: the log files, versions, settings and the data
+   * folder's file list — every text redacted, never a key, a secret or cached data.
+   */
+  'diagnostics.save': request<DiagnosticsResult>()(noArgs),
   ...WEBHOOK_REQUESTS,
   ...AUDIO_REQUESTS,
   ...ASSESSMENT_REQUESTS,

@@ -17,7 +17,6 @@ import {
 import { ACTION_NOTICE, createActionKeeper } from '../../../src/main/backend/actions/action-keeper';
 import { recordOf, type ActionRecords } from '../../../src/main/backend/actions/action-records';
 import { createEventHub } from '../../../src/main/backend/core/events';
-import { createMemoryLogger } from '../../../src/main/backend/core/logger';
 import { createNoticeBoard } from '../../../src/main/backend/core/notices';
 import { openDatabase } from '../../../src/main/backend/core/database';
 import {
@@ -25,7 +24,7 @@ import {
   RECORDS_FILE_NAME,
   type RecordsDatabase,
 } from '../../../src/main/backend/records/records-database';
-import { finishedCalibration, makeTempDir } from './helpers';
+import { finishedCalibration, makeTempDir, memoryLogger } from './helpers';
 
 const T0 = Date.UTC(2026, 10, 23, 9, 0, 0);
 let dir: { path: string; remove(): Promise<void> };
@@ -43,7 +42,7 @@ const calibration = (id: string) => finishedCalibration({ id, serial: 'QT1' });
 
 function keeperOn(dataDir: string, records: ActionRecords, retryEveryMs = 60_000) {
   const notices = createNoticeBoard(createEventHub(), () => T0);
-  const log = createMemoryLogger();
+  const log = memoryLogger();
   const keeper = createActionKeeper({
     records,
     journal: openActionJournal(dataDir),
@@ -58,7 +57,7 @@ function keeperOn(dataDir: string, records: ActionRecords, retryEveryMs = 60_000
 
 function recordsIn(dataDir: string): RecordsDatabase {
   const notices = createNoticeBoard(createEventHub(), () => T0);
-  const records = openRecordsDatabase({ dataDir, notices, log: createMemoryLogger(), now: () => T0 });
+  const records = openRecordsDatabase({ dataDir, notices, log: memoryLogger(), now: () => T0 });
   cleanups.push(() => records.close());
   return records;
 }
@@ -139,7 +138,7 @@ describe('keeping action results', () => {
       mkdirSync(journalDir);
       const journal = openActionJournal(journalDir);
       const notices = createNoticeBoard(createEventHub(), () => T0);
-      const log = createMemoryLogger();
+      const log = memoryLogger();
       const keeper = createActionKeeper({
         records,
         journal: {
@@ -163,7 +162,7 @@ describe('keeping action results', () => {
       expect(notice?.message).toMatch(wording);
       expect(notice?.message).toContain(dir.path);
       expect(notice?.message).toMatch(/do not quit FieldDesk/);
-      expect(log.lines.some((l) => l.level === 'error' && l.fields['id'] === 'op-1')).toBe(true);
+      expect(log.records.some((l) => l.level === 'error' && l['id'] === 'op-1')).toBe(true);
 
       refuse = false;
       await vi.waitFor(() => expect(written).toEqual(['op-1']));

@@ -8,6 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KeytarLike } from '../../../src/main/backend/accounts/vault';
 import type { OperationSnapshot } from '../../../src/shared/operations';
+import {
+  createLogger,
+  memoryLogWriter,
+  type Logger,
+  type LogRecord,
+} from '../../../src/main/backend/core/log';
 
 export interface RecordedRequest {
   method: string;
@@ -189,4 +195,12 @@ export async function failureOf(promise: Promise<unknown>): Promise<FieldDeskErr
     return error as FieldDeskError;
   }
   throw new Error('expected the call to fail');
+}
+
+/** A logger whose records are kept in `records` (redacting nothing), for tests of one module. */
+export function memoryLogger(): Logger & { records: LogRecord[] } {
+  const writer = memoryLogWriter();
+  return Object.assign(createLogger(writer, { redact: (value) => value, level: 'debug' }), {
+    records: writer.records,
+  });
 }

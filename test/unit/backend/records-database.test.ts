@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createEventHub } from '../../../src/main/backend/core/events';
 import { createNoticeBoard, type NoticeBoard } from '../../../src/main/backend/core/notices';
-import { createMemoryLogger } from '../../../src/main/backend/core/logger';
 import { DATABASE_FILE_NAME, MIGRATIONS, openDatabase } from '../../../src/main/backend/core/database';
 import { MOVED_TABLES } from '../../../src/main/backend/core/migrations';
 import {
@@ -25,7 +24,7 @@ import { openCacheDatabase } from '../../../src/main/backend/cache/cache-databas
 import { createMemoryVault } from '../../../src/main/backend/accounts/vault';
 import { createRecordingBackend, DEMO_TEST_KEY, demoBackendOptions, TEST_APP_INFO } from './backend-helpers';
 import { startDemoService } from '../../../src/simulator';
-import { finishedCalibration, makeTempDir } from './helpers';
+import { finishedCalibration, makeTempDir, memoryLogger } from './helpers';
 import { recordOf } from '../../../src/main/backend/actions/action-records';
 
 const T0 = Date.UTC(2026, 10, 23, 9, 0, 0);
@@ -42,7 +41,7 @@ afterEach(async () => {
 
 function openRecords(at: number = T0, backupDelayMs = 60_000) {
   const notices: NoticeBoard = createNoticeBoard(createEventHub(), () => at);
-  const log = createMemoryLogger();
+  const log = memoryLogger();
   const records = openRecordsDatabase({
     dataDir: dir.path,
     notices,
@@ -227,7 +226,7 @@ describe('records.db on a damaged disk', () => {
         .list('acc')
         .sites.map((s) => s.name),
     ).toEqual(['A']);
-    expect(again.log.lines.some((l) => l.message.includes('not sound'))).toBe(true);
+    expect(again.log.records.some((l) => l.message.includes('not sound'))).toBe(true);
   });
 
   it('keeps the newest five copies and the newest of each of the last seven days', () => {

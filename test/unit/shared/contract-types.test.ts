@@ -97,6 +97,7 @@ const NO_ARGUMENT_REQUESTS = [
   'sync.profiles',
   'cache.summary',
   'connectivity.get',
+  'diagnostics.save',
   'webhooks.list',
   'audio.downloads',
   'audio.folder',

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { isScope, type Scope } from '../../../shared/service/scopes';
 import { openJsonFile } from '../core/json-file-store';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../core/log';
 
 export const ACCOUNTS_FILE_NAME = 'accounts.json';
 const FILE_VERSION = 1;

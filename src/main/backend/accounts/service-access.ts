@@ -5,6 +5,7 @@
  */
 import { FieldDeskError } from '../../../shared/errors';
 import type { ConnectivityService } from '../connectivity/connectivity';
+import type { SecretRegistry } from '../core/secrets';
 import {
   createServiceClient,
   type ServiceClient,
@@ -34,6 +35,8 @@ export interface ServiceAccessOptions {
   clientOptions?: Partial<Pick<ServiceClientOptions, 'timeoutMs' | 'retry'>>;
   /** Makes the data client of an account (default `createDataClient`); tests inject fakes. */
   createDataSource?: (options: ServiceClientOptions) => DataSource;
+  /** Learns every key a client is made with, so events, the log and diagnostics never show it. */
+  secrets?: SecretRegistry;
 }
 
 export interface ServiceAccess {
@@ -96,6 +99,7 @@ export function createServiceAccess(options: ServiceAccessOptions): ServiceAcces
     credentials: Credentials,
     onExchange: (exchange: ServiceExchange) => void,
   ): ServiceClientOptions {
+    options.secrets?.add(credentials.apiKey, 'API key');
     return {
       ...options.clientOptions,
       ...credentials,

@@ -7,7 +7,7 @@
  */
 import type { ActionRecord, OperationSnapshot } from '../../../shared/operations';
 import { diskFailure } from '../core/disk-errors';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../core/log';
 import type { NoticeBoard } from '../core/notices';
 import type { ActionJournal } from './action-journal';
 import { ACTION_JOURNAL_FILE_NAME } from './action-journal';

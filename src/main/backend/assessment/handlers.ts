@@ -14,7 +14,7 @@ import type { EventHub } from '../core/events';
 import type { HandlersOf } from '../core/handler-types';
 import type { ChooseExportPath } from '../core/export-path';
 import type { ReadThroughCache } from '../data/read-through-cache';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../core/log';
 import type { FleetService } from '../instruments/fleet';
 import { assess } from './assess';
 import { readAssessmentInputs } from './assessment-inputs';

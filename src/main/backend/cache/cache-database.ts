@@ -7,7 +7,7 @@
 import type { FieldDeskDatabase } from '../core/database';
 import { DATABASE_FILE_NAME, moveDatabaseAside, openDatabase, type SetAsideDatabase } from '../core/database';
 import type { EventHub } from '../core/events';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../core/log';
 import { manageDatabase, type ManagedDatabase } from '../core/managed-database';
 import { dropImportedTables } from '../core/migrations';
 import type { NoticeBoard } from '../core/notices';

@@ -15,13 +15,24 @@ export interface EventHub {
   clear(): void;
 }
 
-export function createEventHub(): EventHub {
+export interface EventHubOptions {
+  /**
+   * Applied to every payload before it leaves: the backend's secrets redactor (core/secrets.ts), so
+   * no event carries a key or a secret whatever text it repeats.
+   */
+  redact?: <T>(value: T) => T;
+}
+
+export function createEventHub(options: EventHubOptions = {}): EventHub {
   const sinks = new Set<EventSink>();
+  const redact = options.redact ?? (<T>(value: T) => value);
   return {
     emit(channel, payload) {
+      if (sinks.size === 0) return;
+      const sent = redact(payload);
       for (const sink of sinks) {
         try {
-          sink(channel, payload);
+          sink(channel, sent);
         } catch {
           // A failing receiver (e.g. a closed window) must not break the backend or other receivers.
         }

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { z } from 'zod';
 import { BACKUP_FOLDER, listCopies, pruneCopies } from './backups';
-import type { Logger } from './logger';
+import type { Logger } from './log';
 
 /** Why a file could not be used. */
 export type JsonFileProblem = 'damaged' | 'newer' | 'unreadable';

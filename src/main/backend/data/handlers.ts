@@ -21,7 +21,7 @@ import { channelLabel, withLabels } from './labels';
 import { channelFigures } from '../../../shared/series-figures';
 import type { ServiceAccess } from '../accounts/service-access';
 import type { EventHistories } from './event-histories';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../core/log';
 import { dataRefetchAfterMs, type ReadThroughCache } from './read-through-cache';
 
 /** A failed write in plain words, with the file and the system's reason. */

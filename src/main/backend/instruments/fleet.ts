@@ -17,7 +17,7 @@ import type { Instrument } from '../../../shared/service/schemas';
 import type { StoredAccount } from '../accounts/account-store';
 import type { ServiceAccess } from '../accounts/service-access';
 import type { ConnectivityService } from '../connectivity/connectivity';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../core/log';
 import type { ServiceClient } from '../service/client';
 import type { KnownFleets, StoredFleet } from './known-fleet';
 

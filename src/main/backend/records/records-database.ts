@@ -26,7 +26,7 @@ import {
   type SqliteDatabase,
 } from '../core/database';
 import { diskFailure } from '../core/disk-errors';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../core/log';
 import { manageDatabase, type ManagedDatabase } from '../core/managed-database';
 import type { NoticeBoard } from '../core/notices';
 import {

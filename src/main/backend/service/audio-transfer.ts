@@ -26,6 +26,7 @@ import { FieldDeskError } from '../../../shared/errors';
 import { durationWords } from '../../../shared/format';
 import { API_KEY_HEADER } from '../../../shared/service/limits';
 import { findEndpointRule } from '../../../shared/service/scopes';
+import { apiKeyRedactor } from '../core/secrets';
 import {
   classifyTransportFailure,
   httpFailure,
@@ -170,7 +171,7 @@ export async function transferAudio(transfer: AudioTransfer): Promise<void> {
   const baseUrl = service.baseUrl.replace(/\/+$/, '');
   const host = new URL(baseUrl).host;
   const apiKey = service.apiKey;
-  const redact = (text: string) => (apiKey === '' ? text : text.split(apiKey).join('[API key]'));
+  const redact = apiKeyRedactor(apiKey);
   const timeoutMs = service.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs;
   const retry = { ...CLIENT_DEFAULTS.retry, ...service.retry };
   const endpoint: Endpoint & { timeoutMs: number } = { host, baseUrl, redact, timeoutMs };

@@ -176,7 +176,7 @@ export function httpFailure(
   const body = readErrorBody(error.data);
   const description = body.description === undefined ? undefined : endpoint.redact(body.description.trim());
   // No `cause`: the HTTPError holds the request headers, and with them the key.
-  const extra = { status, ...(body.error === undefined ? {} : { serverCode: body.error }) };
+  const extra = { status, ...(body.error === undefined ? {} : { serverCode: endpoint.redact(body.error) }) };
   const said = description ? ` The service said: “${description}”` : '';
 
   if (status >= 300 && status < 400) {

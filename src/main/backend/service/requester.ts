@@ -5,13 +5,15 @@
  * body ends early is asked again by ky like any other failure; a POST never is: it could start an
  * action twice). Through an injected fetch (Electron's `net.fetch` in the app, Node's elsewhere).
  *
- * The API key goes only into the `X-Api-Key` header: it is never part of a message, and any server
- * text that echoes it is redacted.
+ * The API key goes only into the `X-Api-Key` header: it is never part of a message, and wherever a
+ * server echoes it — in an answer's body (read and kept: names, record texts) or an error's
+ * description — it is redacted in every spelling (core/secrets.ts) before anything reads the text.
  */
 import ky, { HTTPError, isTimeoutError, type KyInstance } from 'ky';
 import { FieldDeskError } from '../../../shared/errors';
 import { API_KEY_HEADER } from '../../../shared/service/limits';
 import { findEndpointRule, type Scope } from '../../../shared/service/scopes';
+import { apiKeyRedactor } from '../core/secrets';
 import { cutOffAnswer, parseJson, UnreadableAnswer, validateAnswer, type Resource } from './answers';
 import {
   classifyTransportFailure,
@@ -88,11 +90,6 @@ export function backoffDelay(
   const exponent = Math.min(Math.max(attempt, 1) - 1, 30);
   const capped = Math.min(maxDelayMs, baseDelayMs * 2 ** exponent);
   return capped / 2 + (random() * capped) / 2;
-}
-
-/** Replaces every occurrence of the key in text that came from elsewhere (a server, a library). */
-function redactKey(text: string, apiKey: string): string {
-  return apiKey.length === 0 ? text : text.split(apiKey).join('[API key]');
 }
 
 /**
@@ -173,7 +170,7 @@ export function createServiceRequester(options: ServiceClientOptions): ServiceRe
   const apiKey = options.apiKey;
   const retry = { ...CLIENT_DEFAULTS.retry, ...options.retry };
   const timeoutMs = options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs;
-  const redact = (text: string) => redactKey(text, apiKey);
+  const redact = apiKeyRedactor(apiKey);
   const endpoint = { host, baseUrl, redact, timeoutMs };
 
   const http: KyInstance = ky.create({
@@ -210,7 +207,8 @@ export function createServiceRequester(options: ServiceClientOptions): ServiceRe
           const slot = requestOptions.context['answer'] as AnswerSlot | undefined;
           if (slot === undefined || !response.ok) return undefined;
           try {
-            slot.value = readWith(slot.read, await readBody(response, slot.resource));
+            // Redacted before it is read: whatever the answer holds may be kept or shown.
+            slot.value = readWith(slot.read, redact(await readBody(response, slot.resource)));
             slot.done = true;
           } catch (error) {
             // A cut-off answer is asked again like a dropped connection; an answer that is merely

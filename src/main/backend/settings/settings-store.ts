@@ -20,7 +20,7 @@ import {
   type SettingsState,
 } from '../../../shared/operations';
 import { openJsonFile } from '../core/json-file-store';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../core/log';
 
 export const SETTINGS_FILE_NAME = 'settings.json';
 const FILE_VERSION = 1;

@@ -10,7 +10,7 @@ import { FieldDeskError } from '../../../shared/errors';
 import { syncChoicesSchema } from '../../../shared/ipc/sync-requests';
 import { BUILT_IN_PROFILES, type SyncChoices, type SyncProfile } from '../../../shared/sync-choices';
 import { openJsonFile } from '../core/json-file-store';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../core/log';
 
 export const SYNC_PROFILES_FILE_NAME = 'sync-profiles.json';
 const FILE_VERSION = 1;

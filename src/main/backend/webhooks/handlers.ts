@@ -9,6 +9,7 @@ import type { Webhook, WebhookDelivery } from '../../../shared/webhooks';
 import type { AccountState } from '../accounts/account-state';
 import type { ServiceAccess } from '../accounts/service-access';
 import type { HandlersOf } from '../core/handler-types';
+import type { SecretRegistry } from '../core/secrets';
 import type { ServiceClient } from '../service/client';
 
 function toWebhook({ secret, notes, ...record }: WebhookRecord): Webhook {
@@ -44,10 +45,20 @@ export interface WebhookHandlerDeps {
   accounts: AccountState;
   access: ServiceAccess;
   now: () => number;
+  /** Learns every secret read or given, so no event, log line or diagnostics file shows it. */
+  secrets: SecretRegistry;
 }
 
-export function webhookHandlers({ accounts, access, now }: WebhookHandlerDeps): HandlersOf<'webhooks'> {
+export function webhookHandlers({
+  accounts,
+  access,
+  now,
+  secrets,
+}: WebhookHandlerDeps): HandlersOf<'webhooks'> {
   const canSendTest = createTestDeliveryCheck();
+  const known = (secret: string | null | undefined): void => {
+    if (secret) secrets.add(secret, 'webhook secret');
+  };
   const withActive = <T>(work: (client: ServiceClient) => Promise<T>) =>
     access.withAccount(accounts.requireActive(), work);
   const requireTestDelivery = async (client: ServiceClient) => {
@@ -62,6 +73,7 @@ export function webhookHandlers({ accounts, access, now }: WebhookHandlerDeps): 
           client.webhooks.list(),
           canSendTest(client),
         ]);
+        for (const webhook of webhooks) known(webhook.secret);
         return {
           accountId: account.id,
           webhooks: webhooks.map(toWebhook),
@@ -74,6 +86,7 @@ export function webhookHandlers({ accounts, access, now }: WebhookHandlerDeps): 
 
     'webhooks.create': ({ type, instrument, url, secret }) =>
       withActive(async (client) => {
+        known(secret);
         const given = secret === undefined || secret === '' ? {} : { secret };
         const record = await client.webhooks.create({ type, instrument, url, ...given });
         if (record.secret === null || record.secret === '') {
@@ -82,6 +95,7 @@ export function webhookHandlers({ accounts, access, now }: WebhookHandlerDeps): 
             'The webhook was added, but the service did not send its secret. Open it to read the secret.',
           );
         }
+        known(record.secret);
         return { webhook: toWebhook(record), secret: record.secret };
       }),
 
@@ -94,6 +108,7 @@ export function webhookHandlers({ accounts, access, now }: WebhookHandlerDeps): 
     'webhooks.revealSecret': ({ id }) =>
       withActive(async (client) => {
         const { secret } = await client.webhooks.get(id);
+        known(secret);
         if (secret === null || secret === '') {
           throw new FieldDeskError('badResponse', 'The service did not send the secret of this webhook.');
         }

@@ -1,0 +1,119 @@
+/**
+ * What "Save diagnostics…" puts in its zip, each text passed through the redactor: the log files,
+ * the versions (app, Electron/Node, OS), settings.json as it is on disk, the accounts as the
+ * renderer sees them (names, addresses, where each key is kept — never a key), and the data folder's
+ * file list with sizes and dates (never a file's contents: no cached data, no user records).
+ */
+import { lstat, readdir, readFile } from 'node:fs/promises';
+import { arch, platform, release, type, version as osVersion } from 'node:os';
+import { basename, join } from 'node:path';
+import { strToU8, zipSync, type Zippable } from 'fflate';
+import type { AccountsState } from '../../../shared/accounts';
+import { DIAGNOSTICS_FILES } from '../../../shared/diagnostics';
+import type { AppInfo } from '../../../shared/ipc/contract';
+import { logFiles, LOG_FOLDER_NAME } from '../core/log';
+import type { Redact } from '../core/secrets';
+import { SETTINGS_FILE_NAME } from '../settings/settings-store';
+
+/** Entries listed of the data folder at most (an audio library inside it can hold many). */
+export const FILE_LIST_LIMIT = 5_000;
+
+const errorCodeOf = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? String(error);
+
+/** The data folder's files, one line each: path, size in bytes, last modified (UTC). */
+export async function listDataFolder(dataDir: string, limit = FILE_LIST_LIMIT): Promise<string> {
+  const lines: string[] = [];
+  let more = false;
+  async function walk(folder: string, relative: string): Promise<void> {
+    let names: string[];
+    try {
+      names = (await readdir(folder)).sort();
+    } catch (error) {
+      lines.push(`${relative || '.'}/\t-\t(could not be read: ${errorCodeOf(error)})`);
+      return;
+    }
+    for (const name of names) {
+      if (lines.length >= limit) {
+        more = true;
+        return;
+      }
+      const path = join(folder, name);
+      const shown = relative === '' ? name : `${relative}/${name}`;
+      try {
+        const info = await lstat(path);
+        const modified = info.mtime.toISOString();
+        if (info.isDirectory()) {
+          lines.push(`${shown}/\t-\t${modified}`);
+          await walk(path, shown);
+        } else {
+          lines.push(`${shown}${info.isSymbolicLink() ? ' (link)' : ''}\t${info.size}\t${modified}`);
+        }
+      } catch (error) {
+        lines.push(`${shown}\t-\t(could not be read: ${errorCodeOf(error)})`);
+      }
+    }
+  }
+  await walk(dataDir, '');
+  const header = `Files in ${dataDir} (path, bytes, last modified UTC)`;
+  return (
+    [header, ...lines, ...(more ? [`… more not listed (the first ${limit} are)`] : [])].join('\n') + '\n'
+  );
+}
+
+/** Versions of what runs: the app, Electron and Chromium (in the app), Node, the OS. */
+export function describeRuntime(appInfo: AppInfo, now: number): Record<string, unknown> {
+  const { electron, chrome, node, v8 } = process.versions as NodeJS.ProcessVersions & {
+    electron?: string;
+    chrome?: string;
+  };
+  return {
+    app: { name: 'FieldDesk', version: appInfo.version, shell: appInfo.shell },
+    versions: { ...(electron ? { electron } : {}), ...(chrome ? { chrome } : {}), node, v8 },
+    os: { platform: platform(), arch: arch(), type: type(), release: release(), version: osVersion() },
+    createdAt: new Date(now).toISOString(),
+  };
+}
+
+async function settingsText(dataDir: string): Promise<string> {
+  try {
+    return await readFile(join(dataDir, SETTINGS_FILE_NAME), 'utf8');
+  } catch (error) {
+    const reason =
+      errorCodeOf(error) === 'ENOENT'
+        ? 'There is no settings.json: the defaults apply.'
+        : `settings.json could not be read (${errorCodeOf(error)}).`;
+    return `${JSON.stringify({ note: reason }, null, 2)}\n`;
+  }
+}
+
+export interface DiagnosticsSources {
+  dataDir: string;
+  appInfo: AppInfo;
+  /** The accounts as the renderer sees them: no key in it. */
+  accounts: AccountsState;
+  redact: Redact;
+  now: number;
+}
+
+/** The zip's bytes. */
+export async function buildDiagnostics(sources: DiagnosticsSources): Promise<Uint8Array> {
+  const { redact } = sources;
+  const mtime = new Date(sources.now);
+  const files: Zippable = {};
+  const add = (name: string, text: string) => {
+    files[name] = [strToU8(redact(text)), { mtime }];
+  };
+  for (const path of await logFiles(sources.dataDir)) {
+    try {
+      add(`${LOG_FOLDER_NAME}/${basename(path)}`, await readFile(path, 'utf8'));
+    } catch (error) {
+      // Rotated away between the listing and the read: said in its place, the others still go.
+      add(`${LOG_FOLDER_NAME}/${basename(path)}.missing.txt`, `Not read: ${errorCodeOf(error)}\n`);
+    }
+  }
+  add(DIAGNOSTICS_FILES.about, `${JSON.stringify(describeRuntime(sources.appInfo, sources.now), null, 2)}\n`);
+  add(DIAGNOSTICS_FILES.settings, await settingsText(sources.dataDir));
+  add(DIAGNOSTICS_FILES.accounts, `${JSON.stringify(sources.accounts, null, 2)}\n`);
+  add(DIAGNOSTICS_FILES.files, await listDataFolder(sources.dataDir));
+  return zipSync(files, { level: 6 });
+}

@@ -1,0 +1,34 @@
+/**
+ * features/diagnostics — diagnostics.save: this store and the "Save diagnostics…" section the
+ * settings screen shows.
+ */
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import { api } from '../../api';
+import type { DiagnosticsResult } from '../../../../shared/diagnostics';
+import { errorMessage } from '../../errors';
+
+/** Writing the diagnostics zip for support, and what came of the last attempt. */
+export const useDiagnosticsStore = defineStore('diagnostics', () => {
+  const saving = ref(false);
+  /** Where the zip went and how big it is; null until saved (and after a cancelled save dialog). */
+  const saved = ref<Extract<DiagnosticsResult, { saved: true }> | null>(null);
+  const error = ref<string | null>(null);
+
+  /** Writes the zip where the user chooses; a cancelled choice leaves nothing said. */
+  async function save(): Promise<void> {
+    saving.value = true;
+    saved.value = null;
+    error.value = null;
+    try {
+      const answer = await api.diagnostics.save();
+      if (answer.saved) saved.value = answer;
+    } catch (failure) {
+      error.value = errorMessage(failure);
+    } finally {
+      saving.value = false;
+    }
+  }
+
+  return { saving, saved, error, save };
+});
