@@ -169,6 +169,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
   const operations = createOperationRegistry({
     onChange: (snapshot) => events.emit('operations.progress', snapshot),
     onFinished: (snapshot) => kept.keep(snapshot),
+    log,
   });
   const demo = createDemoRunner(options.startDemo);
   const accounts = createAccountState(store, vault, events, dataDir);
@@ -177,6 +178,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     now,
     activeId: () => store.activeId(),
     probe: (accountId) => access.probe(accountId),
+    log,
     ...(options.offlineProbeMs === undefined ? {} : { probeEveryMs: options.offlineProbeMs }),
   });
   const access = createServiceAccess({

@@ -6,6 +6,7 @@
 import { isUnreachable, type FieldDeskError, type FieldDeskErrorData } from '../../../shared/errors';
 import type { Connectivity, ConnectivityState } from '../../../shared/ipc/contract';
 import type { EventHub } from '../core/events';
+import type { Logger } from '../core/log';
 
 /** While the service cannot be reached, one light request this often notices its return. */
 export const OFFLINE_PROBE_MS = 20_000;
@@ -19,6 +20,7 @@ export interface ConnectivityOptions {
   probe: (accountId: string) => Promise<void>;
   /** How often to probe while offline (ms; 0 = never). */
   probeEveryMs?: number;
+  log?: Logger;
 }
 
 export interface ConnectivityService {
@@ -69,8 +71,9 @@ export function createConnectivity(options: ConnectivityOptions): ConnectivitySe
     probing = true;
     try {
       await options.probe(accountId);
-    } catch {
+    } catch (error) {
       // Still offline (noted by the request itself), or a problem the next real request will explain.
+      options.log?.debug('service still not reachable', { error });
     } finally {
       probing = false;
     }

@@ -146,7 +146,8 @@ export async function openJsonFile<T>(options: JsonFileOptions<T>): Promise<Json
       warning =
         `${what}, ${outcome}. The old file was kept as ${asideName} in ${dataDir}.` +
         (describe.reassurance === undefined ? '' : ` ${describe.reassurance}`);
-    } catch {
+    } catch (error) {
+      options.log?.error('a file that could not be used could not be moved aside either', { path, error });
       canSave = false;
       warning =
         `${what}, ${outcome}, and FieldDesk could not move the file aside, so changes ` +

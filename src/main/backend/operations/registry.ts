@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { FieldDeskError } from '../../../shared/errors';
 import { isFinishedState, type OperationSnapshot } from '../../../shared/operations';
+import type { Logger } from '../core/log';
 
 /** How many finished operations are kept for re-attaching. */
 export const KEEP_FINISHED_OPERATIONS = 50;
@@ -25,6 +26,8 @@ export interface OperationRegistryOptions {
   /** Called once when an operation finishes (feeds the local history). */
   onFinished?(snapshot: OperationSnapshot): void;
   keepFinished?: number;
+  /** Where a failing receiver is recorded. */
+  log?: Logger;
 }
 
 export interface OperationRegistry {
@@ -58,8 +61,9 @@ export function createOperationRegistry(options: OperationRegistryOptions): Oper
   function report(snapshot: OperationSnapshot): void {
     try {
       options.onChange(snapshot);
-    } catch {
+    } catch (error) {
       // A failing receiver must not stop the operation.
+      options.log?.warn('operation progress not delivered', { id: snapshot.id, error });
     }
   }
 
@@ -72,8 +76,9 @@ export function createOperationRegistry(options: OperationRegistryOptions): Oper
       if (finished.length > keepFinished) finished.splice(0, finished.length - keepFinished);
       try {
         options.onFinished?.(snapshot);
-      } catch {
+      } catch (error) {
         // Storing the history is best effort: the operation's outcome is still reported.
+        options.log?.error('finished operation not kept', { id: snapshot.id, error });
       }
     } else {
       entry.snapshot = snapshot;
@@ -123,8 +128,9 @@ export function createOperationRegistry(options: OperationRegistryOptions): Oper
       for (const { handle } of [...running.values()]) {
         try {
           handle.cancel();
-        } catch {
+        } catch (error) {
           // Keep cancelling the others.
+          options.log?.warn('operation could not be cancelled', { error });
         }
       }
     },
