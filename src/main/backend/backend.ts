@@ -21,6 +21,12 @@ import { createConnectivity } from './connectivity/connectivity';
 import { connectivityHandlers } from './connectivity/handlers';
 import { createEventHub } from './core/events';
 import { createNoticeBoard } from './core/notices';
+import {
+  openUnfinishedFiles,
+  sweepMessage,
+  sweepUnfinished,
+  UNFINISHED_NOTICE_ID,
+} from './core/unfinished-files';
 import { appHandlers } from './app/handlers';
 import { assessmentHandlers } from './assessment/handlers';
 import { createAudioAddonCheck } from './audio/audio-addon';
@@ -101,10 +107,12 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
   const store = await openAccountStore(options.dataDir, { now });
   const settings = await openSettingsStore(options.dataDir, now);
   const syncProfiles = await openSyncProfileStore(options.dataDir, now);
+  const unfinished = await openUnfinishedFiles(options.dataDir, now);
   for (const [id, warning] of [
     ['accounts-file', store.warning],
     [SETTINGS_NOTICE_ID, settings.warning],
     ['sync-profiles-file', syncProfiles.warning],
+    ['unfinished-files-list', unfinished.warning],
   ] as const) {
     if (warning !== null) notices.raise({ id, tone: 'warning', message: warning });
   }
@@ -212,6 +220,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       () => settings.get().refreshCachedAfterMinutes,
       local,
       now,
+      unfinished,
     ),
     ...syncHandlers(accounts, access, local, syncProfiles),
     ...cacheHandlers(accounts, local),
@@ -237,8 +246,14 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       chooseExportPath,
       toleranceDb: () => settings.get().calibrationToleranceDb,
       now,
+      unfinished,
     }),
   };
+  // What a stopped FieldDesk left half-written is removed, and said, before anything new is written.
+  const swept = await sweepUnfinished(unfinished, () => false);
+  const sweptMessage = sweepMessage(swept);
+  if (sweptMessage !== null)
+    notices.raise({ id: UNFINISHED_NOTICE_ID, tone: 'warning', message: sweptMessage });
   // Downloads a previous run left queued or running continue now.
   downloads.start();
 
@@ -254,7 +269,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       await downloads.close();
       await local.close();
       events.clear();
-      await Promise.all([store.flush(), settings.flush(), syncProfiles.flush()]);
+      await Promise.all([store.flush(), settings.flush(), syncProfiles.flush(), unfinished.flush()]);
       await demo.close();
     },
   };

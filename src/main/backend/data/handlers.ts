@@ -16,25 +16,14 @@ import { forChart } from './chart-view';
 import { isPng, writeCsv, writeImage } from './csv-export';
 import { exportFileName } from '../../../shared/export-names';
 import type { ChooseExportPath } from '../core/export-path';
+import { saveFailure } from '../core/disk-errors';
+import type { UnfinishedFiles } from '../core/unfinished-files';
 import type { EventHub } from '../core/events';
 import { channelLabel, withLabels } from './labels';
 import { channelFigures } from '../../../shared/series-figures';
 import type { ServiceAccess } from '../accounts/service-access';
 import type { LocalData } from '../local-data';
 import { dataRefetchAfterMs, type ReadThroughCache } from './read-through-cache';
-
-/** A failed write in plain words, with the file and the system's reason. */
-function writeFailure(path: string, error: unknown): FieldDeskError {
-  const reason = (error as NodeJS.ErrnoException).code ?? 'an error of the disk';
-  return new FieldDeskError(
-    'internal',
-    `FieldDesk could not write ${path} (${reason}). Choose another place.`,
-    {
-      cause: error,
-      retryable: true,
-    },
-  );
-}
 
 export function dataHandlers(
   accounts: AccountState,
@@ -46,6 +35,8 @@ export function dataHandlers(
   refreshCachedAfterMinutes: () => number,
   local: LocalData,
   now: () => number,
+  /** Where temporary files are listed, so one left by a crash is removed at the next start. */
+  unfinished: UnfinishedFiles,
 ): HandlersOf<'data'> {
   function storedHistory(accountId: string, id: string) {
     try {
@@ -149,13 +140,14 @@ export function dataHandlers(
       const path = await chooseExportPath(exportFileName(query, 'csv'), 'csv');
       if (path === null) return { saved: false };
       const fileName = basename(path);
+      const target = { path, what: `the export “${fileName}”`, unfinished };
       try {
-        const { rows, bytes } = await writeCsv(path, result, (fraction, rowsWritten) =>
+        const { rows, bytes } = await writeCsv(target, result, (fraction, rowsWritten) =>
           events.emit('data.exportProgress', { fileName, fraction, rows: rowsWritten }),
         );
         return { saved: true, path, fileName, rows, bytes };
       } catch (error) {
-        throw writeFailure(path, error);
+        throw saveFailure(error, target);
       }
     },
 
@@ -165,11 +157,12 @@ export function dataHandlers(
         throw new FieldDeskError('invalidInput', 'The chart image is not a PNG, so it was not saved.');
       const path = await chooseExportPath(fileName, 'png');
       if (path === null) return { saved: false };
+      const target = { path, what: `the chart image “${basename(path)}”`, unfinished };
       try {
-        await writeImage(path, bytes);
+        await writeImage(target, bytes);
         return { saved: true, path, fileName: basename(path), bytes: bytes.length };
       } catch (error) {
-        throw writeFailure(path, error);
+        throw saveFailure(error, target);
       }
     },
   };
