@@ -22,6 +22,7 @@ import { pipeline } from 'node:stream/promises';
 import type { DownloadSnapshot, Recording } from '../src/shared/audio';
 import { createAudioRecords } from '../src/main/backend/audio/audio-records';
 import { createDownloadManager } from '../src/main/backend/audio/download-manager';
+import { UNLISTED } from '../src/main/backend/core/unfinished-files';
 import { createAudioLibrary } from '../src/main/backend/audio/library';
 import { openDatabase } from '../src/main/backend/core/database';
 import { middleOf } from './timing';
@@ -146,6 +147,7 @@ export async function benchAudio(): Promise<void> {
       records: () => records,
       library,
       serviceFor: async () => ({ baseUrl: url, apiKey: KEY }),
+      unfinished: UNLISTED,
       emit: (snapshot) => {
         progressEvents++;
         if (snapshot.state === 'done' || snapshot.state === 'failed') waiting.get(snapshot.id)?.(snapshot);

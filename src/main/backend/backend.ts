@@ -22,6 +22,7 @@ import { connectivityHandlers } from './connectivity/handlers';
 import { createEventHub } from './core/events';
 import { createNoticeBoard } from './core/notices';
 import {
+  isTemporaryPath,
   openUnfinishedFiles,
   sweepMessage,
   sweepUnfinished,
@@ -176,6 +177,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       return account === undefined ? null : audioAddon(account, serial);
     },
     emit: (snapshot) => events.emit('audio.progress', snapshot),
+    unfinished,
     now,
     ...(options.audioConcurrency === undefined ? {} : { concurrency: options.audioConcurrency }),
   });
@@ -249,8 +251,12 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       unfinished,
     }),
   };
-  // What a stopped FieldDesk left half-written is removed, and said, before anything new is written.
-  const swept = await sweepUnfinished(unfinished, () => false);
+  // What a stopped FieldDesk left half-written is removed, and said, before anything new is written;
+  // only a download's `.part` can still be wanted (it is continued), never an export's or a report's.
+  const swept = await sweepUnfinished(
+    unfinished,
+    (path) => !isTemporaryPath(path) && local.audio().usesPart(path),
+  );
   const sweptMessage = sweepMessage(swept);
   if (sweptMessage !== null)
     notices.raise({ id: UNFINISHED_NOTICE_ID, tone: 'warning', message: sweptMessage });

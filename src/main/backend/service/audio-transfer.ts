@@ -14,6 +14,8 @@
  *   the file is emptied and written from the start. Without ranges every attempt starts from 0.
  * - Verify: the file must end with exactly the size the service declared (`Content-Length` of a
  *   200, the total of `Content-Range`); shorter is a cut connection (tried again), longer a bad body.
+ *   A file that already holds the declared size (FieldDesk stopped after the last byte) is whole:
+ *   nothing is asked for.
  * - Retry: a dropped connection (before or during the body), a body that stalls for the time limit,
  *   a 429 or 5xx are tried again with backoff, up to `retry.limit` attempts in a row that kept no
  *   new bytes — an attempt that added to a resumable file starts the count again.
@@ -220,6 +222,12 @@ export async function transferAudio(transfer: AudioTransfer): Promise<void> {
 
   async function attempt(attemptSignal: AbortSignal, stall: AbortController): Promise<void> {
     const onDisk = await sizeOf(partPath);
+    if (state.total !== null && onDisk === state.total && onDisk > 0) {
+      // Already whole (FieldDesk stopped after the last byte, before the file was renamed): the
+      // declared size was reached, so nothing is asked for, continuable or not.
+      state.bytes = onDisk;
+      return;
+    }
     let from = state.ranges ? onDisk : 0;
     if (state.total !== null && from > state.total) from = 0;
     if (from === 0 && onDisk > 0) {
@@ -228,7 +236,6 @@ export async function transferAudio(transfer: AudioTransfer): Promise<void> {
       state.restarted++;
     }
     state.bytes = from;
-    if (state.total !== null && from === state.total && from > 0) return;
 
     const headers: Record<string, string> = {
       [API_KEY_HEADER]: apiKey,
