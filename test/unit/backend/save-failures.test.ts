@@ -1,8 +1,9 @@
 /**
  * Exports and reports the disk refuses, told by the one `saveFailure` (core/disk-errors.ts): a full
  * disk, a read-only one and a folder FieldDesk may not write to each have their own sentence naming
- * the folder and what was not saved, for a data CSV, a chart image and a report (PDF and CSV alike);
- * a failure that is not the disk's says what failed.
+ * the folder and what was not saved, for a data CSV, a chart image and a report (PDF and CSV alike),
+ * and an audio download whose folder is refused the same way; a failure that is not the disk's
+ * says what failed.
  *
  * Full and read-only disks cannot be made here, and these tests may run as root, for whom chmod
  * denies nothing: the refusals are injected into `node:fs/promises` (as the system reports them:
@@ -16,7 +17,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FieldDeskError } from '../../../src/shared/errors';
 import { saveFailure } from '../../../src/main/backend/core/disk-errors';
-import { startDemoBackend } from './backend-helpers';
+import { createMemoryVault } from '../../../src/main/backend/accounts/vault';
+import type { Recording } from '../../../src/shared/audio';
+import { audioBody, startAudioServer, TEST_SERIAL } from './audio-server';
+import { createRecordingBackend, startDemoBackend, TEST_APP_INFO } from './backend-helpers';
 import { failureOf, useTempDirs } from './helpers';
 
 /** Paths under this folder are refused with `refusal` (null: nothing refused). */
@@ -27,11 +31,12 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   /** The error Node gives when the system refuses: an Error with errno code, syscall and path. */
   const refuse = (syscall: string, path: unknown): Error | null => {
     if (injected.folder === null || injected.refusal === null) return null;
-    if (!String(path).startsWith(`${injected.folder}/`)) return null;
+    const target = String(path);
+    if (target !== injected.folder && !target.startsWith(`${injected.folder}/`)) return null;
     const error = Object.assign(new Error(`${injected.refusal}: ${syscall} '${String(path)}'`), {
       code: injected.refusal,
       syscall,
-      path: String(path),
+      path: target,
     });
     return error;
   };
@@ -51,6 +56,27 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 });
 
 const tempDir = useTempDirs();
+
+const RECORDING: Recording = {
+  id: 'au_recording-one_0123456789abcdef',
+  source: 'recording',
+  serial: TEST_SERIAL,
+  start: Date.UTC(2026, 10, 23, 9, 15, 0),
+  end: Date.UTC(2026, 10, 23, 9, 15, 30),
+  triggerStart: null,
+  triggerEnd: null,
+  triggerName: '',
+};
+
+/** Polls until `check` answers a value (the download runs on its own); never a fixed wait. */
+async function waitFor<T>(check: () => Promise<T | undefined>): Promise<T> {
+  for (let i = 0; i < 1_000; i++) {
+    const value = await check();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('the condition never came true');
+}
 afterEach(() => {
   injected.folder = null;
   injected.refusal = null;
@@ -119,6 +145,41 @@ describe('an export or report the disk refuses', () => {
       expect(await readdir(folder.path)).toEqual([]);
     }, 60_000);
   }
+
+  it('an audio download into a folder the disk refuses says which refusal, for each of the three', async () => {
+    const server = await startAudioServer({ body: audioBody(64 * 1024), ranges: true });
+    try {
+      for (const refusal of Object.keys(MESSAGES)) {
+        const dataDir = await tempDir();
+        const made = await createRecordingBackend({
+          dataDir,
+          vault: createMemoryVault('tests keep keys in memory'),
+          appInfo: TEST_APP_INFO,
+          startDemo: async () => ({ baseUrl: server.baseUrl, apiKey: 'k', close: async () => undefined }),
+        });
+        try {
+          await made.handlers['accounts.tryDemo']({});
+          const folder = join(dataDir, 'audio');
+          injected.folder = folder;
+          injected.refusal = refusal;
+          const [queued] = await made.handlers['audio.download']({ recordings: [RECORDING], format: 'WAV' });
+          const failed = await waitFor(async () =>
+            (await made.handlers['audio.downloads']({})).find(
+              (d) => d.id === queued!.id && d.state === 'failed',
+            ),
+          );
+          expect(failed.error).toMatchObject({ code: 'diskError', retryable: true });
+          expect(failed.error!.message).toBe(MESSAGES[refusal]!(folder, 'the recording'));
+          expect(server.audioRequests).toHaveLength(0);
+        } finally {
+          injected.folder = null;
+          await made.backend.close();
+        }
+      }
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 
   it('(ENOTDIR, not injected) a folder that is really a file is named as missing, and nothing is left', async () => {
     const parent = await tempDir();

@@ -33,6 +33,7 @@ import type { AudioFormat, DownloadSnapshot, Recording } from '../../../shared/a
 import { FieldDeskError } from '../../../shared/errors';
 import { transferAudio, type TransferState } from '../service/audio-transfer';
 import type { ServiceClientOptions } from '../service/requester';
+import { diskFailure } from '../core/disk-errors';
 import { syncFolder, type UnfinishedFiles } from '../core/unfinished-files';
 import {
   parseError,
@@ -323,14 +324,23 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
     return true;
   }
 
-  /** A failure as the engineer should read it: a recording not found says why, when it can. */
-  async function explain(error: unknown, accountId: string, recording: Recording): Promise<FieldDeskError> {
+  /**
+   * A failure as the engineer should read it: a recording not found says why, when it can; a
+   * folder the disk refused (full, read-only, not allowed) says which and what to do.
+   */
+  async function explain(
+    error: unknown,
+    accountId: string,
+    recording: Recording,
+    folder: string,
+  ): Promise<FieldDeskError> {
     const failure =
       error instanceof FieldDeskError
         ? error
-        : new FieldDeskError('internal', 'Something went wrong inside FieldDesk. Try again.', {
+        : (diskFailure(error, { folder, what: 'the recording' }) ??
+          new FieldDeskError('internal', 'Something went wrong inside FieldDesk. Try again.', {
             cause: error,
-          });
+          }));
     if (failure.code !== 'notFound') return failure;
     const addon = await (options.audioAddon?.(accountId, recording.serial) ?? Promise.resolve(null)).catch(
       () => null,
@@ -440,7 +450,8 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
             error_json: JSON.stringify(new FieldDeskError('cancelled', MESSAGES.cancelled).toData()),
           });
         } else {
-          const failure = await explain(error, row.account_id, recording);
+          const folder = partPath === null ? options.library.folder() : dirname(partPath);
+          const failure = await explain(error, row.account_id, recording, folder);
           // What can be continued is kept for the next try; anything else is of no use.
           const keep = live.state.ranges && partPath !== null;
           if (!keep) {

@@ -22,9 +22,11 @@
  */
 import { createWriteStream } from 'node:fs';
 import { stat, truncate } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FieldDeskError } from '../../../shared/errors';
+import { diskFailure } from '../core/disk-errors';
 import { durationWords } from '../../../shared/format';
 import { API_KEY_HEADER } from '../../../shared/service/limits';
 import { findEndpointRule } from '../../../shared/service/scopes';
@@ -211,8 +213,9 @@ export async function transferAudio(transfer: AudioTransfer): Promise<void> {
     if (error instanceof FieldDeskError) return { error, retry: false, waitMs: null };
     const fsError = error as NodeJS.ErrnoException;
     if (typeof fsError?.path === 'string' && typeof fsError.code === 'string') {
-      const message = `FieldDesk could not write the recording to ${fsError.path} (${fsError.code}). Check that the downloads folder can be written to and has room.`;
-      return { error: new FieldDeskError('internal', message, { cause: error }), retry: false, waitMs: null };
+      // The disk's refusal in its own words: full, read-only and not allowed each need another action.
+      const refused = diskFailure(error, { folder: dirname(partPath), what: 'the recording' });
+      if (refused !== null) return { error: refused, retry: false, waitMs: null };
     }
     const failed = requestFailure('GET', transfer.path, error, attemptSignal, endpoint);
     const kind = classifyTransportFailure(error);
