@@ -22,8 +22,10 @@ import { pipeline } from 'node:stream/promises';
 import type { DownloadSnapshot, Recording } from '../src/shared/audio';
 import { createAudioRecords } from '../src/main/backend/audio/audio-records';
 import { createDownloadManager } from '../src/main/backend/audio/download-manager';
+import { UNLISTED } from '../src/main/backend/core/unfinished-files';
 import { createAudioLibrary } from '../src/main/backend/audio/library';
 import { openDatabase } from '../src/main/backend/core/database';
+import { recordsMigrations } from '../src/main/backend/records/records-migrations';
 import { middleOf } from './timing';
 
 /** The long recording's WAV is at least this big (the issue asks for 200 MB or more). */
@@ -136,7 +138,7 @@ async function measured(work: () => Promise<void>): Promise<{ ms: number; rss: n
 export async function benchAudio(): Promise<void> {
   const { url, child, recording, size } = await startDemoWithLongRecording();
   const dir = mkdtempSync(join(tmpdir(), 'fielddesk-bench-audio-'));
-  const database = openDatabase(join(dir, 'db'));
+  const database = openDatabase(join(dir, 'db'), { fileName: 'records.db', migrations: recordsMigrations() });
   try {
     const records = createAudioRecords(database.db);
     const library = createAudioLibrary(() => records, join(dir, 'library'));
@@ -146,6 +148,7 @@ export async function benchAudio(): Promise<void> {
       records: () => records,
       library,
       serviceFor: async () => ({ baseUrl: url, apiKey: KEY }),
+      unfinished: UNLISTED,
       emit: (snapshot) => {
         progressEvents++;
         if (snapshot.state === 'done' || snapshot.state === 'failed') waiting.get(snapshot.id)?.(snapshot);

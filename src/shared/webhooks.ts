@@ -3,6 +3,7 @@
  * which the renderer sees only once after creation or when the user asks), and the demo service's
  * delivery attempts behind "Send a test". Wire forms are in service/webhooks.ts.
  */
+import { classifyHost } from './network-address';
 import type { DeliveryState, WebhookType } from './service/webhooks';
 
 export interface Webhook {
@@ -54,13 +55,21 @@ export interface WebhookDelivery {
   attempts: WebhookDeliveryAttempt[];
 }
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+export interface WebhookTargetRules {
+  /**
+   * Whether a receiver on this computer may be named: only the demo service started with
+   * `--allow-loopback-webhooks` delivers there (the app's and the harness's are), for trying one out.
+   */
+  loopback: boolean;
+}
 
 /**
- * Why an address cannot take webhooks, in words, or null when it can: https for any host; plain
- * http only for this computer (a receiver under test), which the real service refuses anyway.
+ * Why an address cannot take webhooks, in words, or null when it can: https to a host on the open
+ * internet. Refused before the service is asked: an address only reachable from inside a network —
+ * private, link-local, unique-local, unspecified, a cloud's metadata service, in any spelling (see
+ * network-address.ts) — and this computer unless `rules.loopback`, where plain http is allowed too.
  */
-export function webhookUrlProblem(text: string): string | null {
+export function webhookUrlProblem(text: string, rules: WebhookTargetRules): string | null {
   let url: URL;
   try {
     url = new URL(text);
@@ -69,7 +78,24 @@ export function webhookUrlProblem(text: string): string | null {
   }
   if (url.username !== '' || url.password !== '')
     return 'Leave the user name and password out of the address.';
-  if (url.protocol === 'https:' && url.hostname !== '') return null;
-  if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return null;
-  return 'The address must start with https:// (plain http only for a receiver on this computer).';
+  const httpsOnly = 'The address must start with https://';
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.hostname === '')
+    return rules.loopback
+      ? `${httpsOnly} (plain http only for a receiver on this computer).`
+      : `${httpsOnly}.`;
+  const host = url.hostname;
+  const place = classifyHost(host);
+  if (place.kind === 'loopback') {
+    if (rules.loopback) return null;
+    return `${host} is ${place.why}: the service cannot deliver messages to your computer. Only FieldDesk’s demo service can, for trying a receiver out; give the receiver’s public https address.`;
+  }
+  if (place.kind === 'metadata')
+    return `${host} is ${place.why}, where servers read their own credentials: FieldDesk never points a webhook there.`;
+  if (place.kind !== 'public')
+    return `${host} is ${place.why}: the service sends from the internet and cannot reach it. Give the receiver’s public https address.`;
+  if (url.protocol !== 'https:')
+    return rules.loopback
+      ? `${httpsOnly} (plain http only for a receiver on this computer).`
+      : `${httpsOnly}.`;
+  return null;
 }

@@ -26,6 +26,13 @@ import { createLogger, logFolder, openLogFile, type Logger, type LogWriter } fro
 import { withRequestLog } from './core/request-log';
 import { createSecretRegistry } from './core/secrets';
 import { createNoticeBoard } from './core/notices';
+import {
+  isTemporaryPath,
+  openUnfinishedFiles,
+  sweepMessage,
+  sweepUnfinished,
+  UNFINISHED_NOTICE_ID,
+} from './core/unfinished-files';
 import { appHandlers } from './app/handlers';
 import { assessmentHandlers } from './assessment/handlers';
 import { createAudioAddonCheck } from './audio/audio-addon';
@@ -123,10 +130,12 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
   const store = await openAccountStore(dataDir, { now, log });
   const settings = await openSettingsStore(dataDir, now, log);
   const syncProfiles = await openSyncProfileStore(dataDir, now, log);
+  const unfinished = await openUnfinishedFiles(dataDir, now);
   for (const [id, warning] of [
     ['accounts-file', store.warning],
     [SETTINGS_NOTICE_ID, settings.warning],
     ['sync-profiles-file', syncProfiles.warning],
+    ['unfinished-files-list', unfinished.warning],
   ] as const) {
     if (warning !== null) notices.raise({ id, tone: 'warning', message: warning });
   }
@@ -219,6 +228,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       return account === undefined ? null : audioAddon(account, serial);
     },
     emit: (snapshot) => events.emit('audio.progress', snapshot),
+    unfinished,
     now,
     ...(options.audioConcurrency === undefined ? {} : { concurrency: options.audioConcurrency }),
   });
@@ -265,6 +275,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       eventHistories: cacheDatabase.view('eventHistories'),
       log,
       now,
+      unfinished,
     }),
     ...syncHandlers({ accounts, access, fleet, syncs, profiles: syncProfiles }),
     ...cacheHandlers({ accounts, cache }),
@@ -301,8 +312,18 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       chooseExportPath,
       toleranceDb: () => settings.get().calibrationToleranceDb,
       now,
+      unfinished,
     }),
   };
+  // What a stopped FieldDesk left half-written is removed, and said, before anything new is written;
+  // only a download's `.part` can still be wanted (it is continued), never an export's or a report's.
+  const swept = await sweepUnfinished(
+    unfinished,
+    (path) => !isTemporaryPath(path) && audioRecords.usesPart(path),
+  );
+  const sweptMessage = sweepMessage(swept);
+  if (sweptMessage !== null)
+    notices.raise({ id: UNFINISHED_NOTICE_ID, tone: 'warning', message: sweptMessage });
   // Downloads a previous run left queued or running continue now.
   downloads.start();
 
@@ -322,7 +343,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       await cacheDatabase.close();
       await records.close();
       events.clear();
-      await Promise.all([store.flush(), settings.flush(), syncProfiles.flush()]);
+      await Promise.all([store.flush(), settings.flush(), syncProfiles.flush(), unfinished.flush()]);
       await demo.close();
       await log.flush();
     },

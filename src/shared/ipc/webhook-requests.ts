@@ -19,7 +19,9 @@ export const webhookCreateSchema = z
       .trim()
       .max(WEBHOOK_URL_MAX_LENGTH, `Keep the address to ${WEBHOOK_URL_MAX_LENGTH} characters or fewer.`)
       .superRefine((url, ctx) => {
-        const problem = webhookUrlProblem(url);
+        // Whether this service delivers to this computer is the backend's to say (it asks the
+        // service); everything else is refused here, so the form says it before sending.
+        const problem = webhookUrlProblem(url, { loopback: true });
         if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
       }),
     secret: z

@@ -93,8 +93,12 @@ export const DEMO_WEBHOOK_TEST_PATH = '/demo/webhooks/:webhookId/test';
 /** `GET`: the webhook's recent deliveries with every attempt, newest first. */
 export const DEMO_WEBHOOK_DELIVERIES_PATH = '/demo/webhooks/:webhookId/deliveries';
 
-/** The extensions a demo service offers, so a client offers only what it can do. */
-export const DEMO_EXTENSIONS = ['webhookTest'] as const;
+/**
+ * The extensions a demo service offers, so a client offers only what it can do: `webhookTest`
+ * delivers a sample message on request; `loopbackWebhooks` (only when started with
+ * `--allow-loopback-webhooks`) accepts receivers on this computer.
+ */
+export const DEMO_EXTENSIONS = ['webhookTest', 'loopbackWebhooks'] as const;
 export type DemoExtension = (typeof DEMO_EXTENSIONS)[number];
 
 export interface WireDemoAbout {

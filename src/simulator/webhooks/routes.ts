@@ -54,7 +54,11 @@ export function webhookRoutes(service: WebhookService, options: WebhookRouteOpti
       service.remove(accountOf(c), c.req.param('webhookId') ?? '') ? c.body(null, 204) : notFound(c),
 
     'GET /demo/about': (c) =>
-      c.json({ service: DEMO_SERVICE_NAME, extensions: [...DEMO_EXTENSIONS] } satisfies WireDemoAbout),
+      c.json({
+        service: DEMO_SERVICE_NAME,
+        // Receivers on this computer only when the demo was started to accept them.
+        extensions: DEMO_EXTENSIONS.filter((name) => name !== 'loopbackWebhooks' || options.allowLoopback),
+      } satisfies WireDemoAbout),
 
     'POST /demo/webhooks/:webhookId/test': (c) => {
       const delivery = service.test(accountOf(c), c.req.param('webhookId') ?? '');

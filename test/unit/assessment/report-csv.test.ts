@@ -1,20 +1,23 @@
 /**
- * The report's tables as CSV files beside the chosen name, parsed back: RFC 4180 quoting, UTF-8 with
- * a byte order mark, times in ISO 8601 UTC with a site-time column; a failure leaves neither part
- * files nor some of the tables behind.
+ * The report's tables as CSV files in a folder named as chosen, parsed back: RFC 4180 quoting, UTF-8
+ * with a byte order mark, times in ISO 8601 UTC with a site-time column; the set appears whole or
+ * not at all, a failure leaves neither a temporary folder nor some of the tables behind, and a name
+ * already taken is never written over.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  reportCsvPath,
+  reportCsvFolder,
+  reportCsvName,
   reportCsvText,
   writeReportCsv,
 } from '../../../src/main/backend/assessment/report/report-csv';
 import { reportTables } from '../../../src/main/backend/assessment/report/report-tables';
-import { formulaFixture, reportFixture } from './report-fixture';
+import { openUnfinishedFiles } from '../../../src/main/backend/core/unfinished-files';
+import { formulaFixture, reportFixture, reportTarget } from './report-fixture';
 
 /** RFC 4180, as a spreadsheet reads it: quoted fields may hold commas, quotes and line breaks. */
 function parseCsv(text: string): string[][] {
@@ -50,13 +53,17 @@ afterEach(async () => {
 });
 
 describe('assessment report CSV', () => {
-  it('writes one file per table beside the chosen name, with a BOM, headers and rows', async () => {
+  it('writes one file per table in a folder named as chosen, with a BOM, headers and rows', async () => {
     const chosen = join(dir, 'Site A 2026-11-23.csv');
-    const { paths, bytes } = await writeReportCsv(chosen, reportFixture());
+    const { folder, paths, bytes } = await writeReportCsv(reportTarget(chosen), reportFixture());
     const tables = reportTables(reportFixture());
-    expect(paths).toEqual(tables.map((t) => join(dir, `Site A 2026-11-23 – ${t.name}.csv`)));
-    expect((await readdir(dir)).sort()).toEqual(paths.map((p) => p.slice(dir.length + 1)).sort());
-    expect(reportCsvPath(join(dir, 'x'), { name: 'figures' })).toBe(join(dir, 'x – figures.csv'));
+    expect(folder).toBe(join(dir, 'Site A 2026-11-23'));
+    expect(paths).toEqual(tables.map((t) => join(folder, `Site A 2026-11-23 – ${t.name}.csv`)));
+    // The folder and nothing else: no temporary folder left beside it.
+    expect(await readdir(dir)).toEqual(['Site A 2026-11-23']);
+    expect((await readdir(folder)).sort()).toEqual(paths.map((p) => p.slice(folder.length + 1)).sort());
+    expect(reportCsvFolder(join(dir, 'x.CSV'))).toBe(join(dir, 'x'));
+    expect(reportCsvName(join(dir, 'x'), { name: 'figures' })).toBe('x – figures.csv');
 
     let total = 0;
     for (const [i, path] of paths.entries()) {
@@ -69,7 +76,9 @@ describe('assessment report CSV', () => {
     }
     expect(bytes).toBe(total);
 
-    const figures = parseCsv((await readFile(join(dir, 'Site A 2026-11-23 – figures.csv'), 'utf8')).slice(1));
+    const figures = parseCsv(
+      (await readFile(join(folder, 'Site A 2026-11-23 – figures.csv'), 'utf8')).slice(1),
+    );
     const [header, first] = [figures[0]!, figures[1]!];
     // A figure a row, every figure (the PDF alone tabulates them by day).
     expect(figures).toHaveLength(1 + reportFixture().figures.length);
@@ -95,7 +104,7 @@ describe('assessment report CSV', () => {
     expect(cell(first, 'Result')).toBe('ok');
     expect(figures.some((row) => cell(row, 'Unit') === 'm/s¹·⁷⁵')).toBe(true);
 
-    const exclusions = await readFile(join(dir, 'Site A 2026-11-23 – exclusions.csv'), 'utf8');
+    const exclusions = await readFile(join(folder, 'Site A 2026-11-23 – exclusions.csv'), 'utf8');
     expect(exclusions).toContain('"Road works on Riverside Close (resurfacing, plate compactor)"');
     expect(exclusions.split('\r\n')[0]).toBe(
       '\uFEFFStart (UTC),End (UTC),Start (Europe/London),End (Europe/London),Duration (min),Instrument,Cause,Reason',
@@ -103,7 +112,7 @@ describe('assessment report CSV', () => {
   });
 
   it('writes text that starts like a formula with a leading quote, and numbers as numbers', async () => {
-    const paths = (await writeReportCsv(join(dir, 'r.csv'), formulaFixture())).paths;
+    const paths = (await writeReportCsv(reportTarget(join(dir, 'r.csv')), formulaFixture())).paths;
     const read = async (name: string) => {
       const raw = await readFile(
         paths.find((p) => p.endsWith(`– ${name}.csv`))!,
@@ -134,19 +143,51 @@ describe('assessment report CSV', () => {
     expect(reportCsvText(table)).toBe(`\uFEFFa,b,c,d\r\n'\tx,"'\rx",-1.5,a=b-c\r\n`);
   });
 
-  it('rejects when the folder does not exist and leaves no .part file behind', async () => {
+  it('rejects when the folder does not exist and leaves no temporary folder behind', async () => {
     const missing = join(dir, 'no-such-folder');
-    await expect(writeReportCsv(join(missing, 'report.csv'), reportFixture())).rejects.toMatchObject({
-      code: 'ENOENT',
-    });
+    await expect(
+      writeReportCsv(reportTarget(join(missing, 'report.csv')), reportFixture()),
+    ).rejects.toMatchObject({ code: 'ENOENT' });
     expect(existsSync(missing)).toBe(false);
     expect(await readdir(dir)).toEqual([]);
   });
 
-  it('removes the tables it already wrote when a later one fails', async () => {
-    // A folder under the hourly table's name: that rename fails after several files were written.
-    await mkdir(join(dir, 'report – hourly.csv'));
-    await expect(writeReportCsv(join(dir, 'report.csv'), reportFixture())).rejects.toThrow();
-    expect(await readdir(dir)).toEqual(['report – hourly.csv']);
+  it('leaves nothing when it fails part-way: neither the tables written so far nor a temporary folder', async () => {
+    const tables = reportTables(reportFixture());
+    const started: string[] = [];
+    const failing = writeReportCsv(reportTarget(join(dir, 'report.csv')), reportFixture(), (stage) => {
+      started.push(stage);
+      // Three tables are on disk when the fourth one fails.
+      if (started.length === 4) throw new Error('stopped at the fourth table');
+    });
+    await expect(failing).rejects.toThrow('stopped at the fourth table');
+    expect(tables.length).toBeGreaterThan(4);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('never writes over a folder of the same name: the set goes to "… (2)", the old one untouched', async () => {
+    await mkdir(join(dir, 'report'));
+    await writeFile(join(dir, 'report', 'notes.txt'), 'mine');
+    const { folder } = await writeReportCsv(reportTarget(join(dir, 'report.csv')), reportFixture());
+    expect(folder).toBe(join(dir, 'report (2)'));
+    expect(await readdir(join(dir, 'report'))).toEqual(['notes.txt']);
+    expect(await readFile(join(dir, 'report', 'notes.txt'), 'utf8')).toBe('mine');
+    expect((await readdir(dir)).sort()).toEqual(['report', 'report (2)']);
+  });
+
+  it('lists its temporary folder while it writes and takes it off the list once in place', async () => {
+    const unfinished = await openUnfinishedFiles(join(dir, 'data'), Date.now);
+    const listedDuring: string[][] = [];
+    const { folder } = await writeReportCsv(
+      { path: join(dir, 'report.csv'), what: 'the CSV report “report”', unfinished },
+      reportFixture(),
+      () => listedDuring.push(unfinished.entries().map((entry) => entry.path)),
+    );
+    const temporary = listedDuring[0]![0]!;
+    expect(temporary).toMatch(/report\.fielddesk-[0-9a-f]{8}\.part$/);
+    expect(listedDuring[0]).toEqual([temporary]);
+    expect(unfinished.entries()).toEqual([]);
+    expect(existsSync(temporary)).toBe(false);
+    expect(existsSync(folder)).toBe(true);
   });
 });

@@ -9,6 +9,7 @@
 import type { AssessmentResult, CheckEvidence, Figure } from '../../../src/shared/assessment';
 import { DEFAULT_ASSESSMENT_SETTINGS } from '../../../src/shared/assessment';
 import type { Dataset } from '../../../src/shared/data';
+import { UNLISTED, type SaveTarget } from '../../../src/main/backend/core/unfinished-files';
 import {
   at,
   CHARTS,
@@ -24,6 +25,13 @@ import {
 export { END, NOISE, START, VIBRATION } from './report-fixture-readings';
 
 export const SITE_NAME = 'Riverside Close';
+
+/** Saving a report to `path` with no list of unfinished files (the writers' tests look at one file). */
+export const reportTarget = (path: string): SaveTarget => ({
+  path,
+  what: 'the report',
+  unfinished: UNLISTED,
+});
 
 const source = (serial: string, dataset: Dataset, channel: string, start: number, end: number) => ({
   serial,

@@ -17,7 +17,7 @@ import {
   writeReportPdf,
 } from '../../../src/main/backend/assessment/report/report-pdf';
 import { SiteClock } from '../../../src/main/backend/assessment/report/report-format';
-import { reportFixture, SITE_NAME } from './report-fixture';
+import { reportFixture, reportTarget, SITE_NAME } from './report-fixture';
 import { WEEK_SERIALS, weekFixture } from './report-week';
 
 const has = (tool: string) => spawnSync(tool, ['-v'], { stdio: 'ignore' }).error === undefined;
@@ -50,12 +50,14 @@ describe('assessment report PDF', () => {
   it('writes through a .part file and says how many pages it has', async () => {
     const path = join(dir, 'report.pdf');
     const stages: Array<[string, number]> = [];
-    const written = await writeReportPdf(path, result(), (stage, fraction) => stages.push([stage, fraction]));
+    const written = await writeReportPdf(reportTarget(path), result(), (stage, fraction) =>
+      stages.push([stage, fraction]),
+    );
     const bytes = await readFile(path);
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(written.bytes).toBe(bytes.byteLength);
     expect(written.pages).toBeGreaterThanOrEqual(4);
-    expect(await readdir(dir)).not.toContain('report.pdf.part');
+    expect((await readdir(dir)).filter((name) => name.endsWith('.part'))).toEqual([]);
     // Progress only goes forward and ends done.
     const fractions = stages.map(([, f]) => f);
     expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
@@ -67,7 +69,7 @@ describe('assessment report PDF', () => {
     const base = result();
     const chart = base.charts[0]!;
     const { pages } = await writeReportPdf(
-      path,
+      reportTarget(path),
       reportFixture({
         instruments: [],
         exclusions: [],
@@ -118,7 +120,7 @@ describe('assessment report PDF', () => {
 
   it('rejects when the folder does not exist and leaves no .part file behind', async () => {
     const missing = join(dir, 'no-such-folder');
-    await expect(writeReportPdf(join(missing, 'report.pdf'), result())).rejects.toMatchObject({
+    await expect(writeReportPdf(reportTarget(join(missing, 'report.pdf')), result())).rejects.toMatchObject({
       code: 'ENOENT',
     });
     expect(existsSync(missing)).toBe(false);
@@ -129,7 +131,7 @@ describe('assessment report PDF', () => {
     `prints what the planning officer reads, fonts embedded${NEEDS_POPPLER}`,
     async () => {
       const path = join(dir, 'content.pdf');
-      const { pages } = await writeReportPdf(path, result());
+      const { pages } = await writeReportPdf(reportTarget(path), result());
       const text = spawnSync('pdftotext', ['-layout', '-enc', 'UTF-8', path, '-'], {
         encoding: 'utf8',
       }).stdout;
@@ -241,7 +243,7 @@ describe('assessment report PDF of a realistic week', () => {
     `tabulates two noise monitors' week by day, ten figures over two tables${NEEDS_POPPLER}`,
     async () => {
       const path = join(dir, 'week.pdf');
-      const { pages } = await writeReportPdf(path, weekFixture());
+      const { pages } = await writeReportPdf(reportTarget(path), weekFixture());
       const texts = pagesText(path);
       const text = texts.join('\n');
       // The figures of both instruments take two pages (a figure a row took six).
@@ -278,7 +280,7 @@ describe('assessment report PDF of a realistic week', () => {
     `runs two months' daily table on to the next page under its head again${NEEDS_POPPLER}`,
     async () => {
       const path = join(dir, 'months.pdf');
-      await writeReportPdf(path, weekFixture(62));
+      await writeReportPdf(reportTarget(path), weekFixture(62));
       const text = pagesText(path).join('\n');
       expect(text).toMatch(
         /NM-1043: daily figures \(1 of 2\) \(continued\)\n\s*Date\s+LAeq,day\s+LA10,day\s+LA90,day\s+LAeq,evening\n/,

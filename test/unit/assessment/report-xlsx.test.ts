@@ -11,7 +11,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeReportXlsx } from '../../../src/main/backend/assessment/report/report-xlsx';
 import { reportTables } from '../../../src/main/backend/assessment/report/report-tables';
-import { formulaFixture, reportFixture } from './report-fixture';
+import { formulaFixture, reportFixture, reportTarget } from './report-fixture';
 
 let dir: string;
 beforeAll(async () => {
@@ -25,7 +25,9 @@ describe('assessment report workbook', () => {
   it('has a sheet per table with a bold, frozen header and numbers as numbers', async () => {
     const path = join(dir, 'report.xlsx');
     const stages: number[] = [];
-    const { bytes } = await writeReportXlsx(path, reportFixture(), (_, fraction) => stages.push(fraction));
+    const { bytes } = await writeReportXlsx(reportTarget(path), reportFixture(), (_, fraction) =>
+      stages.push(fraction),
+    );
     expect(bytes).toBe((await stat(path)).size);
     expect(await readdir(dir)).toEqual(['report.xlsx']);
     expect(stages.at(-1)).toBe(1);
@@ -72,7 +74,7 @@ describe('assessment report workbook', () => {
 
   it('writes text that starts like a formula as text, never as a formula', async () => {
     const path = join(dir, 'formulas.xlsx');
-    await writeReportXlsx(path, formulaFixture());
+    await writeReportXlsx(reportTarget(path), formulaFixture());
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.readFile(path);
     const cell = (sheet: string, row: number, header: string) => {
@@ -105,7 +107,9 @@ describe('assessment report workbook', () => {
 
   it('rejects when the folder does not exist and leaves no .part file behind', async () => {
     const missing = join(dir, 'no-such-folder');
-    await expect(writeReportXlsx(join(missing, 'report.xlsx'), reportFixture())).rejects.toMatchObject({
+    await expect(
+      writeReportXlsx(reportTarget(join(missing, 'report.xlsx')), reportFixture()),
+    ).rejects.toMatchObject({
       code: 'ENOENT',
     });
     expect(existsSync(missing)).toBe(false);

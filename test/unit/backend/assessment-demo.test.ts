@@ -5,6 +5,7 @@
  * a site sync, and the report files written whole.
  */
 import { readFile, stat } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Site } from '../../../src/shared/assessment';
 import type { BackendHandlers } from '../../../src/shared/ipc/contract';
@@ -171,6 +172,12 @@ describe('assessment against the demo service', () => {
     });
     if (!csv.saved) throw new Error('not saved');
     expect(csv.paths.length).toBeGreaterThan(3);
+    // One folder holding the set, named as the report.
+    const csvFolders = new Set(csv.paths.map((path) => dirname(path)));
+    expect(csvFolders.size).toBe(1);
+    const csvFolder = basename([...csvFolders][0]!);
+    expect(csvFolder).toMatch(/^Mill Lane assessment \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}$/);
+    for (const path of csv.paths) expect(basename(path).startsWith(`${csvFolder} – `)).toBe(true);
   });
 });
 
@@ -183,8 +190,9 @@ describe('a report that cannot be written', () => {
     const site = await newSite(handlers, [NOISE]);
     const query = { siteId: site.id, start: START, end: END, format: 'pdf' as const };
     await expect(handlers['assessment.report'](query)).rejects.toMatchObject({
+      code: 'diskError',
       message: expect.stringMatching(
-        /could not write Mill Lane assessment .*\.pdf \(ENOENT\)\. Choose another place\./,
+        /^The folder \/nonexistent-fielddesk-folder does not exist \(any more\), so the report “Mill Lane assessment .*\.pdf” could not be saved\. Choose another folder\.$/,
       ),
       retryable: true,
     });

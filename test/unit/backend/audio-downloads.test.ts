@@ -3,13 +3,15 @@
  * range request, restart without one, cancel, refusals, the queue across a restart, playing with
  * ranges, delete. No test waits for a fixed time: a transfer "still running" is held by the server.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DownloadSnapshot, Recording } from '../../../src/shared/audio';
 import { audioPlayUrl, libraryKeyOfAudioUrl } from '../../../src/shared/audio';
 import type { BackendOptions } from '../../../src/main/backend/backend';
 import { createMemoryVault } from '../../../src/main/backend/accounts/vault';
+import { DATABASE_FILE_NAME } from '../../../src/main/backend/core/database';
+import { UNFINISHED_NOTICE_ID } from '../../../src/main/backend/core/unfinished-files';
 import { dispatchRequest } from '../../../src/shared/ipc/contract';
 import { createRecordingBackend, TEST_APP_INFO, type RecordedEvent } from './backend-helpers';
 import { useTempDirs } from './helpers';
@@ -24,6 +26,7 @@ import {
 
 const tempDir = useTempDirs();
 const MB = 1024 * 1024;
+const FLAC_NAME = 'QT100001 2026-11-23 091500 Level over 65 dB(A).flac';
 
 const toClose: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -285,6 +288,31 @@ describe('audio downloads', () => {
     const [item] = await second.handlers['audio.library']({});
     expect(sha256(await readFile(item!.path))).toBe(server.sha256);
     expect(await readdir(join(item!.path, '..'))).toEqual([item!.fileName]);
+  });
+
+  it('removes, at the next start, a `.part` whose download record is gone, and says so', async () => {
+    const body = audioBody(2 * MB);
+    const half = Math.floor(body.length / 2);
+    const server = await startService({ body, ranges: true, answers: [{ kind: 'hold', at: half }] });
+    const dataDir = await tempDir();
+    const first = await startBackend(dataDir, server);
+    const [queued] = await first.handlers['audio.download']({ recordings: [recording()], format: 'FLAC' });
+    await progressWhere(first.events, (s) => s.id === queued!.id && s.bytes >= half);
+    await first.close();
+    const folder = join(dataDir, 'audio');
+    const part = `${FLAC_NAME}.part`;
+    expect(await readdir(folder)).toEqual([part]);
+
+    // The database is lost (as when a damaged one is set aside): no download continues that `.part`.
+    for (const name of await readdir(dataDir))
+      if (name.startsWith(DATABASE_FILE_NAME)) await rm(join(dataDir, name));
+    const second = await startBackend(dataDir, server, false);
+    expect(await readdir(folder)).toEqual([]);
+    const notices = await second.handlers['app.notices']({});
+    expect(notices.find((n) => n.id === UNFINISHED_NOTICE_ID)?.message).toContain(
+      `the recording “${FLAC_NAME}” (temporary file ${part} in ${folder})`,
+    );
+    expect(await second.handlers['audio.downloads']({})).toEqual([]);
   });
 
   it('runs two downloads at once; the others wait their turn', async () => {

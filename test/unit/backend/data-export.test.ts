@@ -155,7 +155,10 @@ describe('data.export against the demo service', () => {
 
     answer = join(dataDir, 'no-such-folder', 'export.csv');
     const refused = await failureOf(handlers['data.export'](query));
-    expect(refused.message).toMatch(/could not write .*no-such-folder.*\(ENOENT\)/);
+    expect(refused).toMatchObject({ code: 'diskError', retryable: true });
+    expect(refused.message).toBe(
+      `The folder ${join(dataDir, 'no-such-folder')} does not exist (any more), so the export “export.csv” could not be saved. Choose another folder.`,
+    );
   });
 
   it('tells how far a long export is after each chunk, ending at the whole', async () => {

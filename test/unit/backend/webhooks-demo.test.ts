@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Backend } from '../../../src/main/backend/backend';
-import { parseRequestArg } from '../../../src/shared/ipc/contract';
+import { dispatchRequest, parseRequestArg } from '../../../src/shared/ipc/contract';
 import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER } from '../../../src/shared/service/webhooks';
 import { startDemoService, type RunningDemoService } from '../../../src/simulator';
 import { startReceiver } from '../simulator/webhook-helpers';
@@ -131,6 +131,80 @@ describe('webhooks against the demo service', () => {
         url: 'https://a.example',
       }),
     ).toThrow(/Choose what the webhook should report/);
+  });
+
+  it('refuses an address inside a network, in every spelling, before asking the service', async () => {
+    const posted: string[] = [];
+    const handlers = await demoBackend(async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const method = input instanceof Request ? input.method : (init?.method ?? 'GET');
+      if (method === 'POST' && url.pathname.endsWith('/webhooks')) posted.push(url.pathname);
+      return fetch(input, init);
+    });
+    const instrument = await serialOf(handlers);
+    for (const url of [
+      'https://169.254.169.254/latest/meta-data/',
+      'https://2852039166/',
+      'https://0xa9fea9fe/',
+      'https://0251.0376.0251.0376/',
+      'https://0xa9.0xfe.0xa9.0xfe/',
+      'https://169.254.43518/',
+      'https://[::ffff:169.254.169.254]/',
+      'https://metadata.google.internal/',
+      'https://10.0.0.1/',
+      'https://[fd00::1]/',
+      'https://[fe80::1]/',
+      'https://0.0.0.0/',
+      'https://[::]/',
+    ]) {
+      // As the window sends it: the shared request check says it, before the backend runs.
+      const sent = await dispatchRequest(handlers, 'webhooks.create', { type: 'NewEvent', instrument, url });
+      expect(sent, url).toMatchObject({ ok: false, error: { code: 'invalidInput', field: 'url' } });
+      // Straight to the handler (no request check): the backend says the same.
+      const direct = await failureOf(handlers['webhooks.create']({ type: 'NewEvent', instrument, url }));
+      expect(direct, url).toMatchObject({ code: 'invalidInput', field: 'url' });
+      expect(direct.message).toBe(sent.ok ? '' : sent.error.message);
+    }
+    expect(posted).toEqual([]);
+    expect((await handlers['webhooks.list']({})).webhooks).toEqual([]);
+  });
+
+  it('refuses a receiver on this computer when the demo service does not deliver there', async () => {
+    const strict = await startDemoService({
+      port: 0,
+      keys: { [DEMO_TEST_KEY]: '*' },
+      rateLimit: 10_000,
+      allowLoopbackWebhooks: false,
+    });
+    try {
+      const posted: string[] = [];
+      const made = await createRecordingBackend({
+        ...demoBackendOptions(dataDir.path, strict),
+        fetch: async (input, init) => {
+          const url = new URL(input instanceof Request ? input.url : String(input));
+          const method = input instanceof Request ? input.method : (init?.method ?? 'GET');
+          if (method === 'POST' && url.pathname.endsWith('/webhooks')) posted.push(url.pathname);
+          return fetch(input, init);
+        },
+      });
+      backends.push(made.backend);
+      await made.handlers['accounts.tryDemo']({});
+      const instrument = await serialOf(made.handlers);
+      // The window's check lets it through (it cannot know the service)…
+      const sent = await dispatchRequest(made.handlers, 'webhooks.create', {
+        type: 'NewEvent',
+        instrument,
+        url: 'http://127.0.0.1:9/hook',
+      });
+      // …the backend, asking the service what it offers, refuses it.
+      expect(sent).toMatchObject({ ok: false, error: { code: 'invalidInput', field: 'url' } });
+      expect(sent.ok ? '' : sent.error.message).toBe(
+        '127.0.0.1 is this computer (a loopback address): the service cannot deliver messages to your computer. Only FieldDesk’s demo service can, for trying a receiver out; give the receiver’s public https address.',
+      );
+      expect(posted).toEqual([]);
+    } finally {
+      await strict.close();
+    }
   });
 
   it('names the missing scope for a key that may read webhooks but not add them', async () => {

@@ -67,6 +67,19 @@ describe('the add form', () => {
       /user name and password/,
     );
   });
+
+  it('says before sending that an address inside a network or a metadata service cannot take webhooks', () => {
+    expect(logic.validateWebhookForm({ ...form, url: 'https://0xa9fea9fe/latest' }).url).toMatch(
+      /^169\.254\.169\.254 is the cloud metadata address .*FieldDesk never points a webhook there\.$/,
+    );
+    expect(logic.validateWebhookForm({ ...form, url: 'https://metadata.google.internal/' }).url).toMatch(
+      /metadata/,
+    );
+    expect(logic.validateWebhookForm({ ...form, url: 'https://10.0.0.1/hook' }).url).toMatch(
+      /^10\.0\.0\.1 is a private network address/,
+    );
+    expect(logic.validateWebhookForm({ ...form, url: 'https://[fd00::5]/hook' }).url).toMatch(/unique local/);
+  });
 });
 
 describe('deliveries in words', () => {

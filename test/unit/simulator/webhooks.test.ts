@@ -253,8 +253,18 @@ describe('scopes and the gate', () => {
     const { app } = startDemo({ rateLimit: 1, keys: { none: [] } });
     const about = await call(app, 'GET', '/demo/about', { key: 'none' });
     expect(about.status).toBe(200);
-    expect(await about.json()).toEqual({ service: 'FieldDesk demo service', extensions: ['webhookTest'] });
+    // This demo accepts receivers on this computer (the helpers' default), and says so.
+    expect(await about.json()).toEqual({
+      service: 'FieldDesk demo service',
+      extensions: ['webhookTest', 'loopbackWebhooks'],
+    });
     expect((await call(app, 'GET', '/demo/about', { key: 'none' })).status).toBe(429);
+    const strict = startDemo({ allowLoopbackWebhooks: false, keys: { none: [] } });
+    const strictAbout = await call(strict.app, 'GET', '/demo/about', { key: 'none' });
+    expect(await strictAbout.json()).toEqual({
+      service: 'FieldDesk demo service',
+      extensions: ['webhookTest'],
+    });
   });
 });
 

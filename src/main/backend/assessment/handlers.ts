@@ -13,12 +13,14 @@ import type { StoredAccount } from '../accounts/account-store';
 import type { EventHub } from '../core/events';
 import type { HandlersOf } from '../core/handler-types';
 import type { ChooseExportPath } from '../core/export-path';
+import { saveFailure } from '../core/disk-errors';
+import type { SaveTarget, UnfinishedFiles } from '../core/unfinished-files';
 import type { ReadThroughCache } from '../data/read-through-cache';
 import type { Logger } from '../core/log';
 import type { FleetService } from '../instruments/fleet';
 import { assess } from './assess';
 import { readAssessmentInputs } from './assessment-inputs';
-import { writeReportCsv } from './report/report-csv';
+import { reportCsvFolder, writeReportCsv } from './report/report-csv';
 import { writeReportPdf } from './report/report-pdf';
 import { writeReportXlsx } from './report/report-xlsx';
 import { newExclusionId, type SiteStore } from './site-store';
@@ -35,6 +37,8 @@ export interface AssessmentDeps {
   /** The calibration tolerance in force (settings), that drift is judged against. */
   toleranceDb: () => number;
   now: () => number;
+  /** Where a report's temporary files are listed, so what a crash left is removed at the next start. */
+  unfinished: UnfinishedFiles;
 }
 
 const MESSAGES = {
@@ -42,24 +46,6 @@ const MESSAGES = {
   unknownSerial: (serial: string) =>
     `This account has no instrument ${serial}. Refresh the instrument list, or leave it out of the site.`,
 } as const;
-
-/**
- * A report that could not be written, in words: the disk's reason with the advice to choose another
- * place, or — when the disk was not the cause — what went wrong, since another place would not help.
- */
-function reportFailure(path: string, error: unknown): FieldDeskError {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (typeof code === 'string')
-    return new FieldDeskError(
-      'internal',
-      `FieldDesk could not write ${basename(path)} (${code}). Choose another place.`,
-      { cause: error, retryable: true },
-    );
-  const reason = error instanceof Error ? error.message : String(error);
-  return new FieldDeskError('internal', `FieldDesk could not make the report ${basename(path)}: ${reason}`, {
-    cause: error,
-  });
-}
 
 export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment'> {
   const { accounts, sites } = deps;
@@ -107,7 +93,7 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
   const WRITERS: Record<
     ReportFormat,
     (
-      path: string,
+      target: SaveTarget,
       result: AssessmentResult,
       onProgress: (stage: string, fraction: number) => void,
     ) => Promise<{
@@ -115,16 +101,22 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
       bytes: number;
     }>
   > = {
-    pdf: async (path, result, onProgress) => ({
-      paths: [path],
-      bytes: (await writeReportPdf(path, result, onProgress)).bytes,
+    pdf: async (target, result, onProgress) => ({
+      paths: [target.path],
+      bytes: (await writeReportPdf(target, result, onProgress)).bytes,
     }),
-    xlsx: async (path, result, onProgress) => ({
-      paths: [path],
-      bytes: (await writeReportXlsx(path, result, onProgress)).bytes,
+    xlsx: async (target, result, onProgress) => ({
+      paths: [target.path],
+      bytes: (await writeReportXlsx(target, result, onProgress)).bytes,
     }),
-    csv: (path, result, onProgress) => writeReportCsv(path, result, onProgress),
+    csv: (target, result, onProgress) => writeReportCsv(target, result, onProgress),
   };
+
+  /** How the user knows the report being saved: its file, or for CSV the folder of its tables. */
+  const reportWhat = (path: string, format: ReportFormat): string =>
+    format === 'csv'
+      ? `the CSV report “${basename(reportCsvFolder(path))}”`
+      : `the report “${basename(path)}”`;
 
   return {
     'assessment.sites': async () => {
@@ -193,14 +185,15 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
       const result = await compute(siteId, start, end, (fraction) =>
         emit('Reading the data', fraction * 0.5),
       );
+      const target: SaveTarget = { path, what: reportWhat(path, format), unfinished: deps.unfinished };
       try {
-        const written = await WRITERS[format](path, result, (stage, fraction) =>
+        const written = await WRITERS[format](target, result, (stage, fraction) =>
           emit(stage, 0.5 + fraction * 0.5),
         );
         emit('Saved', 1);
         return { saved: true, format, paths: written.paths, bytes: written.bytes };
       } catch (error) {
-        throw reportFailure(path, error);
+        throw saveFailure(error, target);
       }
     },
   };

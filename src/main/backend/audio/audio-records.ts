@@ -1,6 +1,6 @@
 /**
  * Audio downloads and the library as SQLite keeps them (tables `audio_downloads`, `audio_library`
- * and `audio_settings`, migration 6 of `core/migrations.ts`): the row types and every statement.
+ * and `audio_settings`, migrations 6 and 9 of `core/migrations.ts`): the row types and every statement.
  * Reading a row's JSON is tolerant: a row that cannot be read is left out, never a crash.
  */
 import { AUDIO_FORMATS, type AudioFormat, type DownloadState, type Recording } from '../../../shared/audio';
@@ -22,6 +22,11 @@ export interface DownloadRow {
   total: number | null;
   /** The temporary file, once the download has started; it sits in the folder of the final file. */
   part_path: string | null;
+  /**
+   * The name the finished file is given, recorded once the `.part` is whole and synced and before
+   * it is renamed (migration 9): found there at the next start when FieldDesk stopped in between.
+   */
+  final_path: string | null;
   /** 1 when the service said it can continue the body (`Accept-Ranges: bytes`). */
   ranges: number;
   /** The ETag or Last-Modified to continue with (`If-Range`). */
@@ -102,6 +107,8 @@ export interface AudioRecords {
   downloads(): DownloadRow[];
   /** Rows left `downloading` by a FieldDesk that stopped are queued again (their `.part` stays). */
   requeueInterrupted(): void;
+  /** Whether a row, in any state, still has `path` as its `.part` (one to continue or to finish). */
+  usesPart(path: string): boolean;
   /** Drops finished rows beyond `KEEP_FINISHED_DOWNLOADS`. */
   pruneFinished(): void;
   /** The file is in the library and the download done, in one transaction. */
@@ -123,6 +130,7 @@ const DOWNLOAD_COLUMNS = [
   'bytes',
   'total',
   'part_path',
+  'final_path',
   'ranges',
   'validator',
   'resumed',
@@ -152,6 +160,9 @@ export function createAudioRecords(db: SqliteDatabase): AudioRecords {
      ORDER BY updated_at DESC, rowid DESC LIMIT ?`,
   );
   const requeue = db.prepare("UPDATE audio_downloads SET state = 'queued' WHERE state = 'downloading'");
+  const partUser = db.prepare<[string], { id: string }>(
+    'SELECT id FROM audio_downloads WHERE part_path = ? LIMIT 1',
+  );
   const prune = db.prepare(
     `DELETE FROM audio_downloads WHERE state NOT IN (${ACTIVE.map((s) => `'${s}'`).join(', ')})
      AND id NOT IN (SELECT id FROM audio_downloads WHERE state NOT IN (${ACTIVE.map((s) => `'${s}'`).join(', ')})
@@ -212,6 +223,7 @@ export function createAudioRecords(db: SqliteDatabase): AudioRecords {
     activeDownloads: () => active.all(),
     downloads: () => [...active.all(), ...finished.all(KEEP_FINISHED_DOWNLOADS)],
     requeueInterrupted: () => void requeue.run(),
+    usesPart: (path) => partUser.get(path) !== undefined,
     pruneFinished: () => void prune.run(KEEP_FINISHED_DOWNLOADS),
     finish: (id, libraryRow, change) => finishTx(id, libraryRow, change),
     library: (serial) => (serial === undefined ? allItems.all() : itemsOf.all(serial)),

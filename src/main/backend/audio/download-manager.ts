@@ -10,6 +10,18 @@
  * - Closing FieldDesk stops the transfers and leaves them `queued` with their `.part`; the next
  *   start continues them (with a range request where the service allows it).
  * - A download that fails keeps its `.part` when it can be continued, so asking again resumes it.
+ *
+ * Finishing survives being stopped at any moment (a crash, a kill, a power cut). The bytes are
+ * synced to the `.part` (audio-transfer.ts); then the final name is chosen and recorded in the row
+ * (`final_path`); then the `.part` is renamed to it and the folder synced; then the library entry
+ * and the row's `done` are written in one transaction. At the next start:
+ * - stopped before the name was recorded: the `.part` holds the declared size, so it is taken as
+ *   whole without a request (audio-transfer.ts) and finished;
+ * - stopped after it was recorded, before the rename: the same, under the recorded name;
+ * - stopped after the rename, before the library entry: the `.part` is gone and the file under the
+ *   recorded name has the declared size, so the download is finished from it, nothing fetched.
+ * Every `.part` is listed with the unfinished files (core/unfinished-files.ts) before it is made, so
+ * one no download uses any more (its row pruned, or lost with a damaged database) is removed then.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
@@ -21,6 +33,8 @@ import type { AudioFormat, DownloadSnapshot, Recording } from '../../../shared/a
 import { FieldDeskError } from '../../../shared/errors';
 import { transferAudio, type TransferState } from '../service/audio-transfer';
 import type { ServiceClientOptions } from '../service/requester';
+import { diskFailure } from '../core/disk-errors';
+import { syncFolder, type UnfinishedFiles } from '../core/unfinished-files';
 import {
   parseError,
   parseFormat,
@@ -47,6 +61,8 @@ const MESSAGES = {
   closing: 'FieldDesk is closing; the download continues at the next start.',
   unknown: 'Unknown download.',
   unreadable: 'This download’s record could not be read, so it cannot run. Download the recording again.',
+  notRecorded: (path: string) =>
+    `The recording was saved as ${path}, but FieldDesk could not add it to the library. Download it again to add it: it will not be fetched again.`,
   gone: 'This recording no longer exists at the service: it may have been deleted, or be older than the service keeps audio.',
   noAddon: (serial: string) =>
     `${serial} has no Audio add-on in its subscription, so the service keeps no audio of it.`,
@@ -61,6 +77,8 @@ export interface DownloadManagerOptions {
   /** Whether an instrument has the Audio add-on (null: not known), to explain a recording not found. */
   audioAddon?: (accountId: string, serial: string) => Promise<boolean | null>;
   emit: (snapshot: DownloadSnapshot) => void;
+  /** Where `.part` files are listed before they are made (see the top of this file). */
+  unfinished: UnfinishedFiles;
   now?: () => number;
   concurrency?: number;
   progressIntervalMs?: number;
@@ -104,10 +122,6 @@ export function rateOf(samples: ReadonlyArray<{ at: number; bytes: number }>): n
 function audioPath(recording: Recording): string {
   const id = encodeURIComponent(recording.id);
   return recording.source === 'event' ? `/data/events/audio/${id}` : `/data/audio/${id}`;
-}
-
-async function removeQuietly(path: string | null): Promise<void> {
-  if (path !== null) await rm(path, { force: true }).catch(() => undefined);
 }
 
 export function createDownloadManager(options: DownloadManagerOptions): DownloadManager {
@@ -159,6 +173,19 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
     options.records().updateDownload(id, { ...change, updated_at: now() });
   }
 
+  /** Removes a `.part` no download needs any more, and takes it off the unfinished list. */
+  async function removePart(path: string | null): Promise<void> {
+    if (path === null) return;
+    try {
+      await rm(path, { force: true });
+    } catch (error) {
+      // It stays on the unfinished list and is removed at the next start.
+      void error;
+      return;
+    }
+    await options.unfinished.end(path);
+  }
+
   const stateFields = (state: TransferState): DownloadChange => ({
     bytes: state.bytes,
     total: state.total,
@@ -205,18 +232,115 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
     const partPath = join(folder, `${name}.part`);
     // Claimed until its download ends: another one starting meanwhile picks another name.
     claimed.add(partPath);
-    update(row.id, { part_path: partPath });
+    await options.unfinished.begin(partPath, 'file', `the recording “${name}”`);
+    update(row.id, { part_path: partPath, final_path: null });
     return partPath;
   }
 
-  /** A failure as the engineer should read it: a recording not found says why, when it can. */
-  async function explain(error: unknown, accountId: string, recording: Recording): Promise<FieldDeskError> {
+  /**
+   * The name a whole `.part` is given: the one recorded before, while it is free, else the first
+   * free one (its own name, or "… (2)"). Claimed at once, so no other download picks it.
+   */
+  function finalPathFor(row: DownloadRow, partPath: string): string {
+    const recorded = row.final_path;
+    if (recorded !== null && !claimed.has(recorded) && !existsSync(recorded)) {
+      claimed.add(recorded);
+      return recorded;
+    }
+    const folder = dirname(partPath);
+    const fileName = freeFileName(folder, basename(partPath, '.part'), {
+      except: partPath,
+      reserved: claimed,
+    });
+    const path = join(folder, fileName);
+    claimed.add(path);
+    return path;
+  }
+
+  /** The library entry and the row's `done`, in one transaction. */
+  function recordFinished(
+    row: DownloadRow,
+    recording: Recording,
+    format: AudioFormat,
+    path: string,
+    state: TransferState,
+  ): void {
+    const at = now();
+    const bytes = statSync(path).size;
+    // The database in use now (it may have been replaced while the bytes arrived).
+    const current = options.records();
+    current.finish(
+      row.id,
+      {
+        key: row.key,
+        account_id: row.account_id,
+        serial: recording.serial,
+        recording_json: row.recording_json,
+        format,
+        path,
+        bytes,
+        downloaded_at: at,
+      },
+      {
+        ...stateFields(state),
+        bytes,
+        total: bytes,
+        state: 'done',
+        part_path: null,
+        final_path: null,
+        error_json: null,
+        updated_at: at,
+      },
+    );
+    current.pruneFinished();
+  }
+
+  /**
+   * A download FieldDesk stopped after renaming its `.part` and before recording it (see the top of
+   * this file): its `.part` is gone and the recorded file holds the declared size. Finished from it
+   * (true), without a request; false when that is not the case (then it runs as usual).
+   */
+  async function finishRenamed(
+    row: DownloadRow,
+    recording: Recording,
+    format: AudioFormat,
+  ): Promise<boolean> {
+    if (row.final_path === null || row.total === null) return false;
+    if (row.part_path !== null && existsSync(row.part_path)) return false;
+    if (sizeIfFile(row.final_path) !== row.total) {
+      // Not the file it was renamed to (moved, deleted, replaced): fetched again from the start.
+      update(row.id, { final_path: null });
+      return false;
+    }
+    recordFinished(row, recording, format, row.final_path, {
+      bytes: row.total,
+      total: row.total,
+      ranges: row.ranges === 1,
+      validator: row.validator,
+      resumed: row.resumed,
+      restarted: row.restarted,
+    });
+    if (row.part_path !== null) await options.unfinished.end(row.part_path);
+    return true;
+  }
+
+  /**
+   * A failure as the engineer should read it: a recording not found says why, when it can; a
+   * folder the disk refused (full, read-only, not allowed) says which and what to do.
+   */
+  async function explain(
+    error: unknown,
+    accountId: string,
+    recording: Recording,
+    folder: string,
+  ): Promise<FieldDeskError> {
     const failure =
       error instanceof FieldDeskError
         ? error
-        : new FieldDeskError('internal', 'Something went wrong inside FieldDesk. Try again.', {
+        : (diskFailure(error, { folder, what: 'the recording' }) ??
+          new FieldDeskError('internal', 'Something went wrong inside FieldDesk. Try again.', {
             cause: error,
-          });
+          }));
     if (failure.code !== 'notFound') return failure;
     const addon = await (options.audioAddon?.(accountId, recording.serial) ?? Promise.resolve(null)).catch(
       () => null,
@@ -268,8 +392,10 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
     emit(id);
     let partPath: string | null = row.part_path;
     let finalPath: string | null = null;
+    let renamed = false;
     if (partPath !== null) claimed.add(partPath);
     try {
+      if (await finishRenamed(row, recording, format)) return;
       const service = await options.serviceFor(row.account_id);
       if (live.abort.signal.aborted) throw live.abort.signal.reason;
       partPath = await partPathFor(row, recording, format);
@@ -290,68 +416,53 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
         },
       });
       if (live.abort.signal.aborted) throw live.abort.signal.reason;
-      const folder = dirname(partPath);
-      const fileName = freeFileName(folder, basename(partPath, '.part'), {
-        except: partPath,
-        reserved: claimed,
-      });
-      const path = join(folder, fileName);
-      claimed.add(path);
-      finalPath = path;
-      await rename(partPath, path);
-      const at = now();
-      const bytes = statSync(path).size;
-      // The database in use now (it may have been replaced while the bytes arrived).
-      const current = options.records();
-      current.finish(
-        id,
-        {
-          key: row.key,
-          account_id: row.account_id,
-          serial: recording.serial,
-          recording_json: row.recording_json,
-          format,
-          path,
-          bytes,
-          downloaded_at: at,
-        },
-        {
-          ...stateFields(live.state),
-          bytes,
-          total: bytes,
-          state: 'done',
-          part_path: null,
-          error_json: null,
-          updated_at: at,
-        },
-      );
-      current.pruneFinished();
+      // The bytes are synced (audio-transfer.ts); the name is recorded before the rename, so a
+      // FieldDesk stopped in between finds the file at the next start (see the top of this file).
+      const current = options.records().download(id) ?? row;
+      finalPath = finalPathFor(current, partPath);
+      update(id, { ...stateFields(live.state), final_path: finalPath });
+      await rename(partPath, finalPath);
+      renamed = true;
+      await syncFolder(dirname(finalPath));
+      recordFinished(row, recording, format, finalPath, live.state);
+      await options.unfinished.end(partPath);
     } catch (error) {
       const why = live.stopping;
       try {
-        if (why === 'closing') {
+        if (renamed) {
+          // The file is whole under its recorded name; only its library entry failed (the
+          // database). Asking again finishes it from the file (finishRenamed), nothing fetched.
+          const failure = new FieldDeskError('internal', MESSAGES.notRecorded(finalPath ?? ''), {
+            cause: error,
+            retryable: true,
+          });
+          update(id, { state: 'failed', error_json: JSON.stringify(failure.toData()) });
+        } else if (why === 'closing') {
           update(id, { ...stateFields(live.state), state: 'queued' });
         } else if (why === 'cancelled') {
-          await removeQuietly(partPath);
+          await removePart(partPath);
           live.state.bytes = 0;
           update(id, {
             ...stateFields(live.state),
             state: 'cancelled',
             part_path: null,
+            final_path: null,
             error_json: JSON.stringify(new FieldDeskError('cancelled', MESSAGES.cancelled).toData()),
           });
         } else {
-          const failure = await explain(error, row.account_id, recording);
+          const folder = partPath === null ? options.library.folder() : dirname(partPath);
+          const failure = await explain(error, row.account_id, recording, folder);
           // What can be continued is kept for the next try; anything else is of no use.
           const keep = live.state.ranges && partPath !== null;
           if (!keep) {
-            await removeQuietly(partPath);
+            await removePart(partPath);
             live.state.bytes = 0;
           }
           update(id, {
             ...stateFields(live.state),
             state: 'failed',
             part_path: keep ? partPath : null,
+            final_path: null,
             error_json: JSON.stringify(failure.toData()),
           });
         }
@@ -400,6 +511,7 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
           bytes: 0,
           total: null,
           part_path: null,
+          final_path: null,
           ranges: 0,
           validator: null,
           resumed: 0,
@@ -461,11 +573,12 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
         const row = options.records().download(id);
         if (row === undefined) throw new FieldDeskError('invalidInput', MESSAGES.unknown, { field: 'id' });
         if (row.state === 'queued' || row.state === 'failed') {
-          await removeQuietly(row.part_path);
+          await removePart(row.part_path);
           update(id, {
             state: 'cancelled',
             bytes: 0,
             part_path: null,
+            final_path: null,
             error_json: JSON.stringify(new FieldDeskError('cancelled', MESSAGES.cancelled).toData()),
           });
           emit(id);

@@ -15,6 +15,7 @@ import { isAbsolute, join, normalize } from 'node:path';
 import filenamify from 'filenamify';
 import { AUDIO_EXTENSIONS, type AudioFormat, type LibraryItem, type Recording } from '../../../shared/audio';
 import { FieldDeskError } from '../../../shared/errors';
+import { systemFolderProblem } from '../core/system-folders';
 import { parseFormat, parseRecording, type AudioRecords, type LibraryRow } from './audio-records';
 
 const FOLDER_SETTING = 'folder';
@@ -63,10 +64,16 @@ export function freeFileName(
   }
 }
 
-/** Why a folder cannot hold downloads, in plain words; null when it can. */
+/**
+ * Why a folder cannot hold downloads, in plain words; null when it can: not a whole path, a folder
+ * of the operating system (core/system-folders.ts), a file, or one FieldDesk cannot write to.
+ */
 export async function folderProblem(path: string): Promise<string | null> {
   if (!isAbsolute(path))
     return `Give the whole path of the folder (for example /home/you/Recordings), not “${path}”.`;
+  // Judged before anything is created there, where the folder really is (links resolved).
+  const system = await systemFolderProblem(path, 'recordings');
+  if (system !== null) return system;
   try {
     await mkdir(path, { recursive: true });
   } catch (error) {

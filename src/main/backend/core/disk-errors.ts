@@ -4,6 +4,7 @@
  * from the user, so each has its own sentence (never "Something went wrong", never "check free
  * space" for a read-only disk).
  */
+import { dirname } from 'node:path';
 import { FieldDeskError } from '../../../shared/errors';
 import { errorCode } from './json-file-store';
 
@@ -63,6 +64,31 @@ export function diskFailure(error: unknown, write: DiskWrite): FieldDeskError | 
   const message = sentence(problem, errorCode(error) ?? 'unknown', write);
   return new FieldDeskError('diskError', message.charAt(0).toUpperCase() + message.slice(1), {
     retryable: true,
+    cause: error,
+  });
+}
+
+/** What the user asked to save and where: an export, a report, a chart image. */
+export interface SaveAttempt {
+  /** The path the user chose (for a set of files, the folder or name it is saved under). */
+  path: string;
+  /** What was not saved, as the subject of a sentence: `the report “Site A.pdf”`. */
+  what: string;
+}
+
+/**
+ * The one way an export or a report that could not be saved is told: the disk's reason through
+ * `diskFailure`, naming the folder; anything else (a report that could not be made) says what
+ * failed and that trying another place would not help.
+ */
+export function saveFailure(error: unknown, attempt: SaveAttempt): FieldDeskError {
+  const disk = diskFailure(error, { folder: dirname(attempt.path), what: attempt.what });
+  if (disk !== null) return disk;
+  if (error instanceof FieldDeskError) return error;
+  const text = error instanceof Error && error.message !== '' ? error.message : String(error);
+  const reason = text.replace(/[.!]\s*$/, '');
+  const message = `FieldDesk could not make ${attempt.what}: ${reason}. Nothing was saved.`;
+  return new FieldDeskError('internal', message.charAt(0).toUpperCase() + message.slice(1), {
     cause: error,
   });
 }

@@ -38,6 +38,8 @@ export interface JsonFileOptions<T> {
   now?: () => number;
   /** Where a failed backup copy is recorded (the file itself was written). */
   log?: Logger;
+  /** Whether each write is copied to `backups/` (default yes; not for bookkeeping rewritten all the time). */
+  backups?: boolean;
 }
 
 export interface JsonFile<T> {
@@ -132,7 +134,7 @@ export async function openJsonFile<T>(options: JsonFileOptions<T>): Promise<Json
   if (problem !== null) {
     const what = `${describe.subject} ${PROBLEM_TEXT[problem]}`;
     const asideName = `${fileName}.corrupt-${fileTimestamp(now())}`;
-    const copy = await newestGoodCopy(options);
+    const copy = options.backups === false ? null : await newestGoodCopy(options);
     if (copy !== null) {
       loaded = copy.content;
       restoredFrom = copy.takenAt;
@@ -161,6 +163,7 @@ export async function openJsonFile<T>(options: JsonFileOptions<T>): Promise<Json
     if (!canSave) return;
     const text = `${JSON.stringify({ version: options.version, ...content }, null, 2)}\n`;
     await writeFileAtomic(path, text, { mode: 0o600 });
+    if (options.backups === false) return;
     const at = now();
     try {
       await mkdir(backupFolder, { recursive: true, mode: 0o700 });

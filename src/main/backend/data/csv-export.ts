@@ -2,12 +2,12 @@
  * Writing a data answer to CSV, as engineers take it into a spreadsheet: times in ISO 8601 UTC, one
  * column per series with its unit in the header (or the record table's columns for datasets
  * without series), every reading at full resolution. Written in chunks to a temporary name and
- * renamed when complete, so a half-written file is never presented as the export; a chart's PNG
- * is written the same way.
+ * renamed when complete (core/unfinished-files.ts), so a half-written file is never presented as
+ * the export and one left by a crash is removed at the next start; a chart's PNG is written the
+ * same way.
  */
-import { open, rename, rm, type FileHandle } from 'node:fs/promises';
-import writeFileAtomic from 'write-file-atomic';
 import type { CellValue, DataReadResult, RecordColumn } from '../../../shared/data';
+import { writeThroughPart, type SaveTarget } from '../core/unfinished-files';
 
 /** Rows per write: large enough to be quick, small enough to keep memory flat for a week of 1 s data. */
 const ROWS_PER_CHUNK = 5_000;
@@ -94,41 +94,15 @@ export function* csvLines(
 }
 
 /**
- * Writes a file through `path.part`: synced, then renamed to `path`, so a half-written file is never
- * left under the name the user chose; on failure the part file is removed.
- */
-export async function writeThroughPart<T>(
-  path: string,
-  write: (handle: FileHandle) => Promise<T>,
-): Promise<T> {
-  const partial = `${path}.part`;
-  try {
-    const handle = await open(partial, 'w', 0o600);
-    let written: T;
-    try {
-      written = await write(handle);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(partial, path);
-    return written;
-  } catch (error) {
-    await rm(partial, { force: true });
-    throw error;
-  }
-}
-
-/**
- * Writes the CSV to `path`; the data rows and bytes written. `onProgress` hears the fraction done
+ * Writes the CSV to the target's path; the data rows and bytes written. `onProgress` hears the fraction done
  * and the rows written after each chunk.
  */
 export function writeCsv(
-  path: string,
+  target: SaveTarget,
   result: DataReadResult,
   onProgress: (fraction: number, rows: number) => void = () => {},
 ): Promise<{ rows: number; bytes: number }> {
-  return writeThroughPart(path, async (handle) => {
+  return writeThroughPart(target, async (handle) => {
     let rows = -1; // the header is not a data row
     let bytes = 0;
     const progress: CsvProgress = { fraction: 0 };
@@ -149,9 +123,7 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 export const isPng = (bytes: Uint8Array): boolean =>
   bytes.length > PNG_SIGNATURE.length && Buffer.from(bytes.subarray(0, 8)).equals(PNG_SIGNATURE);
 
-/** Writes an image whole with write-file-atomic, as the settings files are: a temporary name, then renamed. */
-export function writeImage(path: string, bytes: Uint8Array): Promise<void> {
-  return writeFileAtomic(path, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
-    mode: 0o600,
-  });
+/** Writes an image whole, as the CSV: a listed temporary name, synced, then renamed. */
+export function writeImage(target: SaveTarget, bytes: Uint8Array): Promise<void> {
+  return writeThroughPart(target, (handle) => handle.writeFile(bytes));
 }

@@ -16,6 +16,8 @@ import { forChart } from './chart-view';
 import { isPng, writeCsv, writeImage } from './csv-export';
 import { exportFileName } from '../../../shared/export-names';
 import type { ChooseExportPath } from '../core/export-path';
+import { saveFailure } from '../core/disk-errors';
+import type { UnfinishedFiles } from '../core/unfinished-files';
 import type { EventHub } from '../core/events';
 import { channelLabel, withLabels } from './labels';
 import { channelFigures } from '../../../shared/series-figures';
@@ -23,19 +25,6 @@ import type { ServiceAccess } from '../accounts/service-access';
 import type { EventHistories } from './event-histories';
 import type { Logger } from '../core/log';
 import { dataRefetchAfterMs, type ReadThroughCache } from './read-through-cache';
-
-/** A failed write in plain words, with the file and the system's reason. */
-function writeFailure(path: string, error: unknown): FieldDeskError {
-  const reason = (error as NodeJS.ErrnoException).code ?? 'an error of the disk';
-  return new FieldDeskError(
-    'internal',
-    `FieldDesk could not write ${path} (${reason}). Choose another place.`,
-    {
-      cause: error,
-      retryable: true,
-    },
-  );
-}
 
 export interface DataHandlerDeps {
   accounts: AccountState;
@@ -46,6 +35,8 @@ export interface DataHandlerDeps {
   /** The user's "Refresh cached data older than N minutes", read at each request. */
   refreshCachedAfterMinutes: () => number;
   eventHistories: EventHistories;
+  /** Where temporary files are listed, so one left by a crash is removed at the next start. */
+  unfinished: UnfinishedFiles;
   log: Logger;
   now: () => number;
 }
@@ -59,6 +50,7 @@ export function dataHandlers(deps: DataHandlerDeps): HandlersOf<'data'> {
     events,
     refreshCachedAfterMinutes,
     eventHistories,
+    unfinished,
     log,
     now,
   } = deps;
@@ -167,13 +159,14 @@ export function dataHandlers(deps: DataHandlerDeps): HandlersOf<'data'> {
       const path = await chooseExportPath(exportFileName(query, 'csv'), 'csv');
       if (path === null) return { saved: false };
       const fileName = basename(path);
+      const target = { path, what: `the export “${fileName}”`, unfinished };
       try {
-        const { rows, bytes } = await writeCsv(path, result, (fraction, rowsWritten) =>
+        const { rows, bytes } = await writeCsv(target, result, (fraction, rowsWritten) =>
           events.emit('data.exportProgress', { fileName, fraction, rows: rowsWritten }),
         );
         return { saved: true, path, fileName, rows, bytes };
       } catch (error) {
-        throw writeFailure(path, error);
+        throw saveFailure(error, target);
       }
     },
 
@@ -183,11 +176,12 @@ export function dataHandlers(deps: DataHandlerDeps): HandlersOf<'data'> {
         throw new FieldDeskError('invalidInput', 'The chart image is not a PNG, so it was not saved.');
       const path = await chooseExportPath(fileName, 'png');
       if (path === null) return { saved: false };
+      const target = { path, what: `the chart image “${basename(path)}”`, unfinished };
       try {
-        await writeImage(path, bytes);
+        await writeImage(target, bytes);
         return { saved: true, path, fileName: basename(path), bytes: bytes.length };
       } catch (error) {
-        throw writeFailure(path, error);
+        throw saveFailure(error, target);
       }
     },
   };

@@ -124,6 +124,16 @@ export function recordsMigrations(
       name: 'records kept in the cache database by earlier versions',
       up: (db) => importLegacy(db, legacyPath, outcome),
     },
+    {
+      version: 3,
+      name: 'audio download final path',
+      up(db) {
+        // The name a finished download is given, recorded before its `.part` is renamed to it: a
+        // FieldDesk stopped between the rename and the library entry finds the file whole at the
+        // next start instead of fetching it again under "… (2)".
+        db.exec('ALTER TABLE audio_downloads ADD COLUMN final_path TEXT');
+      },
+    },
   ];
 }
 

@@ -14,15 +14,19 @@
  *   the file is emptied and written from the start. Without ranges every attempt starts from 0.
  * - Verify: the file must end with exactly the size the service declared (`Content-Length` of a
  *   200, the total of `Content-Range`); shorter is a cut connection (tried again), longer a bad body.
+ *   A file that already holds the declared size (FieldDesk stopped after the last byte) is whole:
+ *   nothing is asked for.
  * - Retry: a dropped connection (before or during the body), a body that stalls for the time limit,
  *   a 429 or 5xx are tried again with backoff, up to `retry.limit` attempts in a row that kept no
  *   new bytes — an attempt that added to a resumable file starts the count again.
  */
 import { createWriteStream } from 'node:fs';
 import { stat, truncate } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FieldDeskError } from '../../../shared/errors';
+import { diskFailure } from '../core/disk-errors';
 import { durationWords } from '../../../shared/format';
 import { API_KEY_HEADER } from '../../../shared/service/limits';
 import { findEndpointRule } from '../../../shared/service/scopes';
@@ -210,8 +214,9 @@ export async function transferAudio(transfer: AudioTransfer): Promise<void> {
     if (error instanceof FieldDeskError) return { error, retry: false, waitMs: null };
     const fsError = error as NodeJS.ErrnoException;
     if (typeof fsError?.path === 'string' && typeof fsError.code === 'string') {
-      const message = `FieldDesk could not write the recording to ${fsError.path} (${fsError.code}). Check that the downloads folder can be written to and has room.`;
-      return { error: new FieldDeskError('internal', message, { cause: error }), retry: false, waitMs: null };
+      // The disk's refusal in its own words: full, read-only and not allowed each need another action.
+      const refused = diskFailure(error, { folder: dirname(partPath), what: 'the recording' });
+      if (refused !== null) return { error: refused, retry: false, waitMs: null };
     }
     const failed = requestFailure('GET', transfer.path, error, attemptSignal, endpoint);
     const kind = classifyTransportFailure(error);
@@ -221,6 +226,12 @@ export async function transferAudio(transfer: AudioTransfer): Promise<void> {
 
   async function attempt(attemptSignal: AbortSignal, stall: AbortController): Promise<void> {
     const onDisk = await sizeOf(partPath);
+    if (state.total !== null && onDisk === state.total && onDisk > 0) {
+      // Already whole (FieldDesk stopped after the last byte, before the file was renamed): the
+      // declared size was reached, so nothing is asked for, continuable or not.
+      state.bytes = onDisk;
+      return;
+    }
     let from = state.ranges ? onDisk : 0;
     if (state.total !== null && from > state.total) from = 0;
     if (from === 0 && onDisk > 0) {
@@ -229,7 +240,6 @@ export async function transferAudio(transfer: AudioTransfer): Promise<void> {
       state.restarted++;
     }
     state.bytes = from;
-    if (state.total !== null && from === state.total && from > 0) return;
 
     const headers: Record<string, string> = {
       [API_KEY_HEADER]: apiKey,

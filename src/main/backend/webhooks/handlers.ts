@@ -1,11 +1,15 @@
 /**
  * Webhooks of the active account, read from the service on every request (they change in the web
  * console too, and are never cached). Secrets stay here: a list carries only whether a webhook has
- * one; the screen gets a secret once after creation and when the user asks to reveal it.
+ * one; the screen gets a secret once after creation and when the user asks to reveal it. A new
+ * webhook's address is refused before the service is asked when it is not on the open internet
+ * (shared/webhooks.ts), or on this computer for a service that does not deliver there.
  */
 import { FieldDeskError } from '../../../shared/errors';
 import type { WebhookRecord } from '../../../shared/service/webhook-schemas';
-import type { Webhook, WebhookDelivery } from '../../../shared/webhooks';
+import { classifyHost } from '../../../shared/network-address';
+import type { DemoExtension } from '../../../shared/service/webhooks';
+import { webhookUrlProblem, type Webhook, type WebhookDelivery } from '../../../shared/webhooks';
 import type { AccountState } from '../accounts/account-state';
 import type { ServiceAccess } from '../accounts/service-access';
 import type { HandlersOf } from '../core/handler-types';
@@ -20,22 +24,23 @@ const NO_TEST_DELIVERY =
   'This service cannot send a test message: only the FieldDesk demo service can. Check the receiving side with a real event instead.';
 
 /**
- * Whether a service delivers test messages (FieldDesk's demo service does; the real one answers its
- * extension's address with 404). A definite answer is remembered per address for the session.
+ * Which of FieldDesk's demo extensions a service offers (the demo service lists them; the real one
+ * answers their address with 404): test messages, receivers on this computer. A definite answer is
+ * remembered per address for the session.
  */
-function createTestDeliveryCheck() {
-  const known = new Map<string, boolean>();
-  return async (client: ServiceClient): Promise<boolean> => {
+function createDemoExtensionCheck() {
+  const known = new Map<string, readonly DemoExtension[]>();
+  return async (client: ServiceClient, extension: DemoExtension): Promise<boolean> => {
     const remembered = known.get(client.baseUrl);
-    if (remembered !== undefined) return remembered;
+    if (remembered !== undefined) return remembered.includes(extension);
     try {
-      const can = (await client.webhooks.demoExtensions()).includes('webhookTest');
-      known.set(client.baseUrl, can);
-      return can;
+      const offered = await client.webhooks.demoExtensions();
+      known.set(client.baseUrl, offered);
+      return offered.includes(extension);
     } catch (error) {
       if (!(error instanceof FieldDeskError)) throw error;
       // Not found or not readable: not the demo service. Anything else may pass: ask next time.
-      if (error.code === 'notFound' || error.code === 'badResponse') known.set(client.baseUrl, false);
+      if (error.code === 'notFound' || error.code === 'badResponse') known.set(client.baseUrl, []);
       return false;
     }
   };
@@ -55,7 +60,8 @@ export function webhookHandlers({
   now,
   secrets,
 }: WebhookHandlerDeps): HandlersOf<'webhooks'> {
-  const canSendTest = createTestDeliveryCheck();
+  const offers = createDemoExtensionCheck();
+  const canSendTest = (client: ServiceClient) => offers(client, 'webhookTest');
   const known = (secret: string | null | undefined): void => {
     if (secret) secrets.add(secret, 'webhook secret');
   };
@@ -87,6 +93,12 @@ export function webhookHandlers({
     'webhooks.create': ({ type, instrument, url, secret }) =>
       withActive(async (client) => {
         known(secret);
+        // Checked again here, now knowing the service: a receiver on this computer only for a demo
+        // service that delivers there (the form's check leaves that to us).
+        const onThisComputer = classifyHost(new URL(url).hostname).kind === 'loopback';
+        const loopback = onThisComputer && (await offers(client, 'loopbackWebhooks'));
+        const problem = webhookUrlProblem(url, { loopback });
+        if (problem !== null) throw new FieldDeskError('invalidInput', problem, { field: 'url' });
         const given = secret === undefined || secret === '' ? {} : { secret };
         const record = await client.webhooks.create({ type, instrument, url, ...given });
         if (record.secret === null || record.secret === '') {

@@ -1,17 +1,22 @@
 /**
- * The report's tables as CSV, one file per table beside the name chosen: "Site A 2026-11-23.csv"
- * gives "Site A 2026-11-23 – figures.csv", "… – hourly.csv" and so on. RFC 4180 fields, CRLF line
- * ends, UTF-8 with a byte order mark so Excel reads µ, ³ and ¹·⁷⁵ right; times as ISO 8601 in UTC
- * with a site-time column beside them. Each file goes through its `.part` name; when one fails, the
- * ones this call already wrote are removed too, so a report is never left half written.
+ * The report's tables as CSV, one file per table in a folder named as chosen: "Site A 2026-11-23.csv"
+ * gives the folder "Site A 2026-11-23" holding "Site A 2026-11-23 – figures.csv", "… – hourly.csv"
+ * and so on. RFC 4180 fields, CRLF line ends, UTF-8 with a byte order mark so Excel reads µ, ³ and
+ * ¹·⁷⁵ right; times as ISO 8601 in UTC with a site-time column beside them.
+ *
+ * The set is whole or absent: the tables are written into a temporary folder that is renamed into
+ * place in one step (core/unfinished-files.ts), so a failure, or FieldDesk stopped part-way, never
+ * leaves some of the tables looking like a finished report; a temporary folder left by a crash is
+ * removed at the next start.
  *
  * Text typed by people (exclusion reasons, site names, event triggers) that starts like a formula is
  * written with a leading `'`, so a spreadsheet opening the file shows it rather than running it
  * (CSV injection). Numbers, negative ones too, are written as numbers.
  */
-import { rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { AssessmentResult } from '../../../../shared/assessment';
-import { csvField, writeThroughPart } from '../../data/csv-export';
+import { writeFolderWhole, writeSyncedFile, type SaveTarget } from '../../core/unfinished-files';
+import { csvField } from '../../data/csv-export';
 import type { ReportCell, ReportTable } from './report-columns';
 import { reportTables, type ReportProgressSink } from './report-tables';
 
@@ -33,33 +38,43 @@ export function reportCsvText(table: ReportTable): string {
   return `${BOM}${lines.join('\r\n')}\r\n`;
 }
 
-/** "<path without .csv> – <table>.csv" */
-export function reportCsvPath(path: string, table: Pick<ReportTable, 'name'>): string {
-  return `${path.replace(/\.csv$/i, '')} – ${table.name}.csv`;
+/** The folder a CSV report chosen as `path` is saved as: the name without `.csv`. */
+export function reportCsvFolder(path: string): string {
+  return path.replace(/\.csv$/i, '');
 }
 
-/** Writes one CSV per table beside `path`; every path written and their total size. */
+/** A table's file name inside the report's folder: "<folder name> – <table>.csv". */
+export function reportCsvName(folder: string, table: Pick<ReportTable, 'name'>): string {
+  return `${basename(folder)} – ${table.name}.csv`;
+}
+
+/**
+ * Writes one CSV per table, as one folder (see the top of this file); the folder (the chosen name,
+ * or "… (2)" when taken), every file's path in it and their total size.
+ */
 export async function writeReportCsv(
-  path: string,
+  target: SaveTarget,
   result: AssessmentResult,
   onProgress: ReportProgressSink = () => {},
-): Promise<{ paths: string[]; bytes: number }> {
+): Promise<{ folder: string; paths: string[]; bytes: number }> {
   const tables = reportTables(result);
-  const paths: string[] = [];
-  let bytes = 0;
-  try {
-    for (const [i, table] of tables.entries()) {
-      onProgress(`Writing ${table.title.toLowerCase()}`, i / tables.length);
-      const file = reportCsvPath(path, table);
-      const data = Buffer.from(reportCsvText(table), 'utf8');
-      await writeThroughPart(file, (handle) => handle.writeFile(data));
-      paths.push(file);
-      bytes += data.byteLength;
-    }
-  } catch (error) {
-    await Promise.all(paths.map((file) => rm(file, { force: true })));
-    throw error;
-  }
+  const folder = reportCsvFolder(target.path);
+  const { folder: saved, written } = await writeFolderWhole(
+    { ...target, path: folder },
+    async (temporary) => {
+      const names: string[] = [];
+      let bytes = 0;
+      for (const [i, table] of tables.entries()) {
+        onProgress(`Writing ${table.title.toLowerCase()}`, i / tables.length);
+        const name = reportCsvName(folder, table);
+        const data = Buffer.from(reportCsvText(table), 'utf8');
+        await writeSyncedFile(join(temporary, name), data);
+        names.push(name);
+        bytes += data.byteLength;
+      }
+      return { names, bytes };
+    },
+  );
   onProgress('Done', 1);
-  return { paths, bytes };
+  return { folder: saved, paths: written.names.map((name) => join(saved, name)), bytes: written.bytes };
 }

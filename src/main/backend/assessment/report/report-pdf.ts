@@ -17,7 +17,7 @@
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import type { AssessmentResult } from '../../../../shared/assessment';
-import { writeThroughPart } from '../../data/csv-export';
+import { writeThroughPart, type SaveTarget } from '../../core/unfinished-files';
 import { CHART_HEIGHT, drawChart } from './pdf-charts';
 import { figuresSection } from './pdf-figures';
 import {
@@ -268,17 +268,18 @@ export async function renderReportPdf(
   return { data: Buffer.concat(chunks), pages: count };
 }
 
-/** Writes the report as a PDF to `path` (through `path.part`); its size and page count. */
+/**
+ * Writes the report as a PDF to the target's path (through a temporary file, made only once the
+ * PDF is, so a report stopped while it is made leaves nothing); its size and page count.
+ */
 export async function writeReportPdf(
-  path: string,
+  target: SaveTarget,
   result: AssessmentResult,
   onProgress: ReportProgressSink = () => {},
 ): Promise<{ bytes: number; pages: number }> {
-  return writeThroughPart(path, async (handle) => {
-    const { data, pages } = await renderReportPdf(result, onProgress);
-    onProgress('Saving the PDF', 0.95);
-    await handle.writeFile(data);
-    onProgress('Done', 1);
-    return { bytes: data.byteLength, pages };
-  });
+  const { data, pages } = await renderReportPdf(result, onProgress);
+  onProgress('Saving the PDF', 0.95);
+  await writeThroughPart(target, (handle) => handle.writeFile(data));
+  onProgress('Done', 1);
+  return { bytes: data.byteLength, pages };
 }

@@ -16,7 +16,7 @@
  */
 import ExcelJS from 'exceljs';
 import type { AssessmentResult } from '../../../../shared/assessment';
-import { writeThroughPart } from '../../data/csv-export';
+import { writeThroughPart, type SaveTarget } from '../../core/unfinished-files';
 import type { ReportTableView } from './report-columns';
 import { reportTableViews, type ReportProgressSink } from './report-tables';
 import { reportTitle } from './report-verdicts';
@@ -79,17 +79,18 @@ export async function renderReportXlsx(
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
-/** Writes the report's tables as an Excel workbook to `path` (through `path.part`); its size. */
+/**
+ * Writes the report's tables as an Excel workbook to the target's path (through a temporary file,
+ * made only once the workbook is); its size.
+ */
 export async function writeReportXlsx(
-  path: string,
+  target: SaveTarget,
   result: AssessmentResult,
   onProgress: ReportProgressSink = () => {},
 ): Promise<{ bytes: number }> {
-  return writeThroughPart(path, async (handle) => {
-    const data = await renderReportXlsx(result, onProgress);
-    onProgress('Saving the workbook', 0.95);
-    await handle.writeFile(data);
-    onProgress('Done', 1);
-    return { bytes: data.byteLength };
-  });
+  const data = await renderReportXlsx(result, onProgress);
+  onProgress('Saving the workbook', 0.95);
+  await writeThroughPart(target, (handle) => handle.writeFile(data));
+  onProgress('Done', 1);
+  return { bytes: data.byteLength };
 }
