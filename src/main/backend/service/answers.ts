@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { FieldDeskError } from '../../../shared/errors';
 import { errorBodySchema } from '../../../shared/service/schemas';
 import { isScope, type Scope } from '../../../shared/service/scopes';
+import { isJsonPrefix } from './json-text';
 import { kindOf } from './wire-kind';
 
 export interface Resource<T> {
@@ -114,7 +115,7 @@ export function parseJson(text: string, resource: string): unknown {
   }
   try {
     return JSON.parse(text);
-  } catch (error) {
+  } catch {
     // No `cause`: a JSON.parse error quotes the answer, which is not ours to log.
     if (/^\s*</.test(text)) {
       throw new FieldDeskError(
@@ -122,7 +123,9 @@ export function parseJson(text: string, resource: string): unknown {
         `The service sent a web page where FieldDesk expected ${resource}. Check the account's address: it should end in /v1.`,
       );
     }
-    if (/end of (JSON )?input|Unterminated/i.test(String(error))) throw cutOffAnswer(resource);
+    // Whatever JSON.parse's wording, an answer right in every character up to where it stops was
+    // cut off on the way: asked again, never called "not valid JSON".
+    if (isJsonPrefix(text)) throw cutOffAnswer(resource);
     throw new UnreadableAnswer(
       `The service sent something that is not valid JSON where FieldDesk expected ${resource}.`,
       false,
