@@ -16,7 +16,7 @@ import type { DatasetChunk } from './data-source';
 import type { MonitorCurrent } from '../../../shared/monitor';
 import { createServiceRequester, type ServiceClientOptions } from './requester';
 import { DEFAULT_INSTRUMENT_PERIODS, checkQuery, planIntervals, requestQuery } from './data-params';
-import { DATASET_NOUNS } from './parse/problems';
+import { DATASET_NOUNS, LeftOut } from './parse/problems';
 import { parseDataset } from './parse/records';
 import { parseTimeHistory, type Answer } from './parse/time-history';
 
@@ -118,7 +118,9 @@ export function createDataClient(options: DataClientOptions): DataClient {
               { query: requestQuery(checked, interval), signal: combined },
               (text) => {
                 bytes += utf8Bytes(text);
-                return requester.parseJson(text, `a list of ${DATASET_NOUNS[checked.dataset]}`);
+                return requester.parseJson(text, `a list of ${DATASET_NOUNS[checked.dataset]}`, {
+                  eachItem: true,
+                });
               },
             );
             return { interval, data };
@@ -135,7 +137,7 @@ export function createDataClient(options: DataClientOptions): DataClient {
         ? new FieldDeskError('cancelled', 'The request was cancelled.')
         : (firstError ?? error);
     });
-    const { series, records, notes } = parseDataset(checked.dataset, answers, {
+    const { series, records, notes, unreadable } = parseDataset(checked.dataset, answers, {
       serial: checked.serial,
       periodMs: checked.periodMs,
       redact: requester.redact,
@@ -146,6 +148,7 @@ export function createDataClient(options: DataClientOptions): DataClient {
       records,
       bytes,
       ...(notes.length === 0 ? {} : { notes }),
+      ...(unreadable === null ? {} : { unreadable }),
     };
   }
 
@@ -189,16 +192,21 @@ export function createDataClient(options: DataClientOptions): DataClient {
       return limit(() =>
         requester.call('GET', path, { signal }, (text) => {
           const notes: string[] = [];
+          const noun = 'event time history';
+          const leftOut = new LeftOut(null);
           const series = parseTimeHistory(
             [
               {
                 interval: { start: -Infinity, end: Infinity },
-                data: requester.parseJson(text, 'an event time history'),
+                data: requester.parseJson(text, 'an event time history', { eachItem: true }),
               },
             ],
-            { noun: 'event time history', serial: null, frequency: false, range: null, notes },
+            { noun, serial: null, frequency: false, range: null, notes, leftOut },
             requester.redact,
           );
+          // Notes make an event's history partial (EventTimeHistory.notes): records left out too.
+          const unreadable = leftOut.unreadable(noun, requester.redact);
+          if (unreadable !== null) notes.push(unreadable.message);
           return { series, notes };
         }),
       );

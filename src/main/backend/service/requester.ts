@@ -12,7 +12,15 @@ import ky, { HTTPError, isTimeoutError, type KyInstance } from 'ky';
 import { FieldDeskError } from '../../../shared/errors';
 import { API_KEY_HEADER } from '../../../shared/service/limits';
 import { findEndpointRule, type Scope } from '../../../shared/service/scopes';
-import { cutOffAnswer, parseJson, UnreadableAnswer, validateAnswer, type Resource } from './answers';
+import {
+  cutOffAnswer,
+  decodeAnswer,
+  parseJson,
+  UnreadableAnswer,
+  validateAnswer,
+  type ParseOptions,
+  type Resource,
+} from './answers';
 import {
   classifyTransportFailure,
   parseRetryAfter,
@@ -122,7 +130,7 @@ async function readBody(response: Response, resource: string): Promise<string> {
   // A compressed answer's Content-Length counts compressed bytes: only a plain one can be compared.
   const plain = (response.headers.get('Content-Encoding') ?? 'identity') === 'identity';
   if (plain && Number.isInteger(declared) && bytes.byteLength < declared) throw cutOffAnswer(resource);
-  return new TextDecoder().decode(bytes);
+  return decodeAnswer(new Uint8Array(bytes), resource);
 }
 
 /**
@@ -159,8 +167,8 @@ export interface ServiceRequester {
    * it throws is reported and passed on as is; an `UnreadableAnswer` of a GET is asked again).
    */
   call<T>(method: HttpMethod, path: string, init: CallInit, read: (text: string) => T): Promise<T>;
-  /** JSON.parse with plain messages for empty, cut-off and HTML answers. */
-  parseJson(text: string, resource: string): unknown;
+  /** JSON.parse with plain messages for empty, cut-off, HTML and garbled answers (answers.ts). */
+  parseJson(text: string, resource: string, options?: ParseOptions): unknown;
   /** Checks an answer against a schema; `badResponse` naming the item and field when it does not fit. */
   validate<T>(data: unknown, resource: Resource<T>, isList: boolean): T;
   /** Removes the API key from text that came from elsewhere. */

@@ -10,7 +10,7 @@ import { FieldDeskError, isUnreachable, toErrorData, type FieldDeskErrorData } f
 import type { CacheStore } from '../cache/cache-store';
 import { gaps, normalize } from '../core/intervals';
 import { cacheKeyOf, isOpen } from '../data/read-through-cache';
-import type { DataSource } from '../service/data-source';
+import { incompleteAnswer, type DataSource } from '../service/data-source';
 import { queryOf, type ChunkRow, type ChunkState, type SyncRecords } from './sync-records';
 import {
   countRows,
@@ -147,6 +147,13 @@ export function runSync(context: SyncRunContext, id: string, source: DataSource)
     }
     try {
       const chunk = await source.fetchDataset({ ...query, end }, entry.abort.signal);
+      if (chunk.unreadable !== undefined) {
+        // Records left out: not whole, so not stored; the part is not fetched and can be resumed.
+        unreachableStreak = 0;
+        fail(row, incompleteAnswer(chunk.unreadable).toData());
+        progress();
+        return;
+      }
       const fetchedAt = now();
       store.store(
         key,
