@@ -14,6 +14,7 @@ import type { InstrumentPeriods } from '../../../shared/service/limits';
 import { caseInsensitiveObject, nullableNumber } from '../../../shared/service/schemas';
 import type { DatasetChunk } from './data-source';
 import type { MonitorCurrent } from '../../../shared/monitor';
+import { ANSWER_LIMIT_DEFAULTS, answerByteLimit, type AnswerLimits } from './answer-limits';
 import { createServiceRequester, type ServiceClientOptions } from './requester';
 import { DEFAULT_INSTRUMENT_PERIODS, checkQuery, planIntervals, requestQuery } from './data-params';
 import { DATASET_NOUNS, LeftOut } from './parse/problems';
@@ -79,6 +80,7 @@ const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
 export function createDataClient(options: DataClientOptions): DataClient {
   const requester = createServiceRequester(options);
+  const limits: AnswerLimits = { ...ANSWER_LIMIT_DEFAULTS, ...options.answerLimits };
   const concurrency = options.concurrency ?? DATA_CLIENT_DEFAULTS.concurrency;
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new RangeError('concurrency must be a whole number of at least 1');
@@ -115,7 +117,11 @@ export function createDataClient(options: DataClientOptions): DataClient {
             const data = await requester.call(
               'GET',
               checked.endpoint.path,
-              { query: requestQuery(checked, interval), signal: combined },
+              {
+                query: requestQuery(checked, interval),
+                signal: combined,
+                maxBytes: answerByteLimit(limits, checked, interval),
+              },
               (text) => {
                 bytes += utf8Bytes(text);
                 return requester.parseJson(text, `a list of ${DATASET_NOUNS[checked.dataset]}`, {
