@@ -24,7 +24,7 @@ export interface BodyBounds {
 }
 
 /** An answer that grew past its request's size limit: cut there, retryable (it may be a fault). */
-export function answerTooLarge(maxBytes: number): FieldDeskError {
+function answerTooLarge(maxBytes: number): FieldDeskError {
   return new FieldDeskError(
     'badResponse',
     `The service's answer was larger than FieldDesk takes for one request (${bytesText(maxBytes)}), so it was stopped there. Try again; if it happens again, choose a shorter range.`,
