@@ -2,7 +2,8 @@
  * The browser harness: the same backend the Electron app builds, exposed over HTTP on loopback
  * so the renderer's browser build (and Playwright) can drive the real product in Chromium.
  *
- *   POST /api/invoke/:channel  → the request's envelope (always 200; 400 only for a non-JSON body)
+ *   POST /api/invoke/:channel  → the request's envelope (always 200; 400 only for a non-JSON body,
+ *                                413 for a body past `maxRequestBytes`, refused without reading it)
  *   GET  /api/events           → Server-Sent Events, one named event per backend event
  *   GET  /audio-library/:key   → a library recording, with HTTP ranges (what `fielddesk-audio:` is in the app)
  *   GET  /*                    → the web build (`web.html` at `/`)
@@ -17,6 +18,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import { getRequestListener } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
@@ -25,6 +27,8 @@ import { startDemoService, type DemoActionControl, type RunningDemoService } fro
 import { dispatchRequest, type Envelope } from '../shared/ipc/contract';
 import type { EventChannel } from '../shared/ipc/channels';
 import type { FieldDeskErrorData } from '../shared/errors';
+import { bytesText } from '../shared/format';
+import { MAX_IMAGE_BASE64 } from '../shared/ipc/data-requests';
 import { encodeAnswer, FRAME_CONTENT_TYPE } from '../shared/ipc/binary-frame';
 import { HARNESS_AUDIO_PATH, PLAYER_STYLE_HASH } from '../shared/audio';
 import { version } from '../../package.json';
@@ -45,6 +49,8 @@ export interface HarnessOptions {
   allowedOrigins?: readonly string[];
   /** The token every `/api` request must carry; default a fresh random one. */
   token?: string;
+  /** The largest request body taken (default `MAX_REQUEST_BYTES`); a larger one is refused with 413. */
+  maxRequestBytes?: number;
   /** How the in-app demo service ("Try the demo") runs. */
   demo?: {
     /**
@@ -72,6 +78,13 @@ export interface RunningHarness {
 const HOST = '127.0.0.1';
 /** The keychain entry name the harness uses unless told otherwise: never the app's own. */
 export const DEV_KEYCHAIN_SERVICE = 'FieldDesk-dev';
+/**
+ * The largest request body the harness takes: the largest request of the contract is a chart image
+ * (`data.saveImage`, at most `MAX_IMAGE_BASE64` of base64), and a MiB more holds its file name and
+ * the JSON around it. A body past it is refused before it is read, never buffered whole.
+ */
+export const MAX_REQUEST_BYTES = MAX_IMAGE_BASE64 + 1024 * 1024;
+
 /** A comment line now and then keeps idle SSE connections from being cut by proxies. */
 const SSE_KEEPALIVE_MS = 15_000;
 
@@ -213,7 +226,24 @@ export async function startHarness(options: HarnessOptions): Promise<RunningHarn
     return origin === undefined || allowedOrigins().includes(origin);
   };
 
-  app.post('/api/invoke/:channel', async (c) => {
+  const maxRequestBytes = options.maxRequestBytes ?? MAX_REQUEST_BYTES;
+  // A Content-Length past the limit is refused unread; a body without one is read up to the limit.
+  const requestLimit = bodyLimit({
+    maxSize: maxRequestBytes,
+    onError: (c) => {
+      // Closing the connection drops the rest of the body instead of reading it to keep the socket.
+      c.header('Connection', 'close');
+      return c.json(
+        refusal(
+          `The request is larger than the harness takes (${bytesText(maxRequestBytes)}); FieldDesk's own requests are far smaller.`,
+          'invalidInput',
+        ),
+        413,
+      );
+    },
+  });
+
+  app.post('/api/invoke/:channel', requestLimit, async (c) => {
     if (!originAllowed(c)) return c.json(refusal('Request refused: it came from another web page.'), 403);
     let body: unknown;
     try {

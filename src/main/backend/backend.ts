@@ -69,8 +69,8 @@ export interface BackendOptions {
   /** Starts the demo service (src/simulator); called at most once per backend life. */
   startDemo: () => Promise<DemoService>;
   now?: () => number;
-  /** Tests shorten time limits and retries. */
-  clientOptions?: Partial<Pick<ServiceClientOptions, 'timeoutMs' | 'retry'>>;
+  /** Tests shorten time limits, retries and answer limits. */
+  clientOptions?: Partial<Pick<ServiceClientOptions, 'timeoutMs' | 'retry' | 'answerLimits'>>;
   /** Tests shorten the poll intervals of running actions. */
   polling?: Omit<PollingOptions, 'now'>;
   /** Makes the data client of an account (default `createDataClient`); tests inject fakes. */

@@ -1,12 +1,14 @@
 /**
  * Reading the real service's answers tolerantly and honestly, from documented-style answers: an
  * empty object is "not given", numbers may come as text, one unreadable item never hides the others,
- * values outside physical sense are not shown as facts, long text is cut, and however deep the
+ * values outside physical sense are not shown as facts, long text is cut (text far longer than any
+ * field is garbling: its item is unreadable), and however deep the
  * input, a failure to read is a typed error.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServiceClient } from '../../../src/main/backend/service/client';
 import { createDataClient } from '../../../src/main/backend/service/data-client';
+import { MAX_TEXT_CHARS } from '../../../src/main/backend/service/json-text';
 import { DISPLAY_TEXT_MAX } from '../../../src/shared/service/reading';
 import { FieldDeskError } from '../../../src/shared/errors';
 import { sendJson, startTestServer, wireInstrument, type TestServer } from './helpers';
@@ -146,21 +148,42 @@ describe('values outside physical sense are not shown as facts', () => {
 });
 
 describe('long text and deep nesting', () => {
-  it('cuts a megabyte-long name for display, so it cannot slow the app', async () => {
+  it('cuts a long name for display, so it cannot slow the app', async () => {
     const client = await serviceAnswering({
-      instrument: { ...wireInstrument('QT1'), name: 'N'.repeat(1 << 20) },
+      instrument: { ...wireInstrument('QT1'), name: 'N'.repeat(MAX_TEXT_CHARS) },
     });
     const { name } = await client.getInstrument('QT1');
     expect(name).toHaveLength(DISPLAY_TEXT_MAX);
     expect(name.endsWith('…')).toBe(true);
   });
 
+  it('reads a megabyte-long name as garbling: the instrument is unreadable, the others are listed', async () => {
+    const long = { ...wireInstrument('QT2'), name: 'N'.repeat(1 << 20) };
+    const client = await serviceAnswering({
+      instrument: long,
+      list: [wireInstrument('QT1'), long, wireInstrument('QT3')],
+    });
+    const error = await client.getInstrument('QT2').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'badResponse', retryable: true });
+    expect((error as Error).message).toMatch(
+      /could not be read \(expected an instrument\): a text of 1,048,576 characters \(no field holds more than 65,536\)/,
+    );
+    const fleet = await client.readFleet();
+    expect(fleet.instruments.map((i) => i.serialNumber)).toEqual(['QT1', 'QT3']);
+    expect(fleet.skipped).toEqual([
+      'The service sent an instrument that could not be read: a text of 1,048,576 characters (no field holds more than 65,536) (item 2 of 3).',
+    ]);
+  });
+
   it.each([5_000, 100_000])(
     'a field nested %i levels deep gives a typed error or a note, never a crash',
     async (depth) => {
       const nested = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+      // The field replaced, not repeated: a field twice makes the whole item unreadable (answers.ts).
       const withField = (object: object, field: string) =>
-        new RawJson(`${JSON.stringify(object).slice(0, -1)}, "${field}": ${nested}}`);
+        new RawJson(
+          `${JSON.stringify({ ...object, [field]: undefined }).slice(0, -1)}, "${field}": ${nested}}`,
+        );
       const client = await serviceAnswering({
         instrument: withField(wireInstrument('QT1'), 'position'),
         status: withField(NEVER_CALIBRATED, 'online'),

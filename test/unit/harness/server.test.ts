@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startHarness, type RunningHarness } from '../../../src/harness/server';
+import { request as httpRequest, type ClientRequest } from 'node:http';
+import { MAX_REQUEST_BYTES, startHarness, type RunningHarness } from '../../../src/harness/server';
+import { bytesText } from '../../../src/shared/format';
 
 let harness: RunningHarness;
 let dataDir: string;
@@ -29,6 +31,46 @@ async function readEvents(response: Response, until: (events: string[]) => boole
   }
   await reader.cancel();
   return events();
+}
+
+/**
+ * POSTs to `app.getInfo` a body that is never finished: 64 KiB after the headers (with `endless`,
+ * chunk after chunk as the server takes them, no length declared) until the answer comes.
+ */
+function postUnfinished(
+  headers: Record<string, string>,
+  endless = false,
+): Promise<{ status: number; text: string; request: ClientRequest; written: () => number }> {
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = false;
+    const request = httpRequest(
+      `${harness.origin}api/invoke/app.getInfo`,
+      { method: 'POST', headers: { ...bearer(harness), 'Content-Type': 'application/json', ...headers } },
+      (response) => {
+        answered = true;
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, text, request, written: () => sent }),
+        );
+      },
+    );
+    // Once answered, the harness closes the connection: the rest of the body cannot be written.
+    request.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    const write = () => {
+      while (!answered && !request.destroyed) {
+        sent += chunk.byteLength;
+        if (!request.write(chunk)) return void request.once('drain', write);
+        if (!endless) return;
+      }
+    };
+    write();
+  });
 }
 
 beforeAll(async () => {
@@ -76,6 +118,37 @@ describe('browser harness', () => {
     const response = await invoke('app.getInfo', '{not json');
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ ok: false, error: { code: 'invalidInput' } });
+  });
+
+  it('takes a large body within the limit', async () => {
+    // 5 MB of JSON: read and answered as an envelope (app.getInfo takes no arguments, and says so).
+    const response = await invoke('app.getInfo', { padding: 'x'.repeat(5 * 1024 * 1024) });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ ok: false, error: { code: 'invalidInput' } });
+  });
+
+  it('refuses a body that declares more than the limit with 413, answering before it arrives', async () => {
+    const { status, text, request } = await postUnfinished({ 'Content-Length': String(600 * 1024 * 1024) });
+    request.destroy();
+    expect(status).toBe(413);
+    expect(JSON.parse(text)).toEqual({
+      ok: false,
+      error: {
+        code: 'invalidInput',
+        message: `The request is larger than the harness takes (${bytesText(MAX_REQUEST_BYTES)}); FieldDesk's own requests are far smaller.`,
+        retryable: false,
+      },
+    });
+  });
+
+  it('refuses a body without a length once it passes the limit, never reading it all', async () => {
+    const { status, text, request, written } = await postUnfinished({}, true);
+    request.destroy();
+    expect(status).toBe(413);
+    expect(JSON.parse(text)).toMatchObject({ ok: false, error: { code: 'invalidInput' } });
+    // Answered once the limit was passed: the 600 MB the client had to send were never all sent.
+    expect(written()).toBeGreaterThan(MAX_REQUEST_BYTES);
+    expect(written()).toBeLessThan(600 * 1024 * 1024);
   });
 
   it('refuses every API request without its token, whatever its Origin, and any other token', async () => {

@@ -31,8 +31,8 @@ export interface ServiceAccessOptions {
   demo: DemoRunner;
   connectivity: ConnectivityService;
   fetch?: typeof fetch;
-  /** Tests shorten time limits and retries. */
-  clientOptions?: Partial<Pick<ServiceClientOptions, 'timeoutMs' | 'retry'>>;
+  /** Tests shorten time limits, retries and answer limits. */
+  clientOptions?: Partial<Pick<ServiceClientOptions, 'timeoutMs' | 'retry' | 'answerLimits'>>;
   /** Makes the data client of an account (default `createDataClient`); tests inject fakes. */
   createDataSource?: (options: ServiceClientOptions) => DataSource;
   /** Learns every key a client is made with, so events, the log and diagnostics never show it. */

@@ -10,6 +10,10 @@
  *   (`cached`, or `partial` with the missing intervals and the offline error as the reason).
  * - A failed fetch of a gap makes the answer `partial` with that error as the reason; a failed
  *   refresh of the open interval keeps the cached copy. Bad input and cancellation are thrown.
+ * - An answer with records that could not be read (`DatasetChunk.unreadable`) is not whole: it is
+ *   not stored, so the next read asks for it again; what was read of it is shown where the cache
+ *   holds nothing, and the answer is `partial` with the records left out as the reason (a refresh
+ *   of the open interval keeps the cached copy and says so in `notes`).
  * - When the service cannot be reached, what other cached data determines is derived instead
  *   (derive/: another weighting, a longer period from a shorter one, an overall level from bands)
  *   if that covers more of the range; the answer then says so in `derived` and `notes`.
@@ -22,9 +26,10 @@ import { FieldDeskError, isUnreachable, toErrorData, type FieldDeskErrorData } f
 import { cacheKeyOf } from '../cache/cache-key';
 import type { CacheStore } from '../cache/cache-store';
 import { DEFAULT_OPEN_INTERVAL_MS, isOpen } from '../cache/open-interval';
-import type { DataSource } from '../service/data-source';
+import { incompleteAnswer, type DataSource } from '../service/data-source';
 import { gaps, intersect, normalize, subtract, totalLength } from '../core/intervals';
 import { deriveFromCache } from './derive/derive-read';
+import { withUnstored, type UnstoredAnswer } from './unstored-answers';
 import { narrowToValues, widerValuesQuery } from './wider-values';
 
 /**
@@ -96,6 +101,7 @@ export async function readDataset(context: ReadContext, query: DatasetQuery): Pr
   const fetchedChunkIds = new Set<number>();
   const fetchedIntervals: TimeInterval[] = [];
   const notes: string[] = [];
+  const unstored: UnstoredAnswer[] = [];
   let fetchedAt = startedAt;
 
   if (range.end > range.start) {
@@ -126,6 +132,13 @@ export async function readDataset(context: ReadContext, query: DatasetQuery): Pr
           );
           fetchedAt = now();
           notes.push(...(chunk.notes ?? []));
+          if (chunk.unreadable !== undefined) {
+            reason ??= incompleteAnswer(chunk.unreadable).toData();
+            missing.push(...neededHere);
+            if (neededHere.length === 0) notes.push(chunk.unreadable.message);
+            unstored.push({ shownIn: neededHere, data: chunk });
+            continue;
+          }
           const end = Math.min(interval.end, fetchedAt);
           const result = store.store(
             key,
@@ -195,6 +208,7 @@ export async function readDataset(context: ReadContext, query: DatasetQuery): Pr
   }
 
   const data = store.read(key, { start: query.start, end: query.end });
+  const shown = withUnstored(data, unstored);
   const fromBefore = data.chunks.filter((c) => !fetchedChunkIds.has(c.id));
   const oldest = fromBefore.length === 0 ? null : Math.min(...fromBefore.map((c) => c.fetchedAt));
   // When the part the service may still add to was fetched: a view refreshes by it.
@@ -220,8 +234,8 @@ export async function readDataset(context: ReadContext, query: DatasetQuery): Pr
   return {
     query,
     provenance,
-    series: data.series,
-    records: data.records,
+    series: shown.series,
+    records: shown.records,
     ...(notes.length === 0 ? {} : { notes }),
   };
 }

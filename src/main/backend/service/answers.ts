@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { FieldDeskError } from '../../../shared/errors';
 import { errorBodySchema } from '../../../shared/service/schemas';
 import { isScope, type Scope } from '../../../shared/service/scopes';
+import { findGarbledParts, isJsonPrefix } from './json-text';
 import { kindOf } from './wire-kind';
 
 export interface Resource<T> {
@@ -85,15 +86,26 @@ export function scopesInDescription(description: string | undefined): Scope[] {
 
 /**
  * An answer that could not be read as JSON. `cutOff` when it evidently ended early (worth asking a
- * GET again, like a dropped connection); otherwise it may still be a one-off garbling on the way.
+ * GET again, like a dropped connection); otherwise it may still be a one-off garbling on the way
+ * (`retryable` says whether asking again later may help).
  */
 export class UnreadableAnswer extends FieldDeskError {
   constructor(
     message: string,
     readonly cutOff: boolean,
+    retryable: boolean = cutOff,
   ) {
-    super('badResponse', message, { retryable: cutOff });
+    super('badResponse', message, { retryable });
   }
+}
+
+/**
+ * A list item that JSON.parse read but that cannot be what the service sent (a field twice, a text
+ * longer than any field: see `findGarbledParts`). It stands where the item was, so a reader that
+ * reads items one by one leaves it out and says why, and never takes it for data.
+ */
+export class UnreadableItem {
+  constructor(readonly problem: string) {}
 }
 
 /** A body that ended before its end: worth asking again, unlike an answer that is wrong. */
@@ -104,17 +116,48 @@ export function cutOffAnswer(resource: string): UnreadableAnswer {
   );
 }
 
-/** JSON.parse with plain messages for empty, cut-off and HTML answers. */
-export function parseJson(text: string, resource: string): unknown {
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * An answer's bytes as text. Bytes that are not UTF-8 were garbled on the way (the service sends
+ * UTF-8 JSON): the answer is unreadable and asked again, never read with replacement characters
+ * that would turn a serial number or a name into another one.
+ */
+export function decodeAnswer(bytes: Uint8Array, resource: string): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new UnreadableAnswer(
+      `The service's answer arrived garbled: it is not UTF-8 text (expected ${resource}). Try again.`,
+      false,
+      true,
+    );
+  }
+}
+
+export interface ParseOptions {
+  /**
+   * The caller reads the items of a top-level list one by one: an item with a garbled part becomes
+   * an `UnreadableItem` in its place instead of failing the whole answer.
+   */
+  eachItem?: boolean;
+}
+
+/**
+ * JSON.parse with plain messages for empty, cut-off and HTML answers, and what JSON.parse lets
+ * through refused: a field twice in one object, a text longer than any field (`findGarbledParts`).
+ */
+export function parseJson(text: string, resource: string, options: ParseOptions = {}): unknown {
   if (text.trim() === '') {
     throw new FieldDeskError(
       'badResponse',
       `The service sent an empty answer where FieldDesk expected ${resource}.`,
     );
   }
+  let data: unknown;
   try {
-    return JSON.parse(text);
-  } catch (error) {
+    data = JSON.parse(text);
+  } catch {
     // No `cause`: a JSON.parse error quotes the answer, which is not ours to log.
     if (/^\s*</.test(text)) {
       throw new FieldDeskError(
@@ -122,12 +165,35 @@ export function parseJson(text: string, resource: string): unknown {
         `The service sent a web page where FieldDesk expected ${resource}. Check the account's address: it should end in /v1.`,
       );
     }
-    if (/end of (JSON )?input|Unterminated/i.test(String(error))) throw cutOffAnswer(resource);
+    // Whatever JSON.parse's wording, an answer right in every character up to where it stops was
+    // cut off on the way: asked again, never called "not valid JSON".
+    if (isJsonPrefix(text)) throw cutOffAnswer(resource);
     throw new UnreadableAnswer(
       `The service sent something that is not valid JSON where FieldDesk expected ${resource}.`,
       false,
     );
   }
+  const garbled = findGarbledParts(text);
+  if (garbled.length === 0) return data;
+  const whole = garbled.find((part) => part.item === null || !options.eachItem || !Array.isArray(data));
+  if (whole !== undefined) {
+    throw new UnreadableAnswer(
+      `The service's answer could not be read (expected ${resource}): ${whole.problem}. Try again.`,
+      false,
+      true,
+    );
+  }
+  // Counting objects as the scan did, put a placeholder where each garbled item was.
+  const problems = new Map(garbled.map((part) => [part.item, part.problem]));
+  const items = data as unknown[];
+  let objects = -1;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) continue;
+    const problem = problems.get(++objects);
+    if (problem !== undefined) items[i] = new UnreadableItem(problem);
+  }
+  return items;
 }
 
 /** Checks an answer against a schema; `badResponse` naming the item and field when it does not fit. */
@@ -137,6 +203,12 @@ export function validateAnswer<T>(
   isList: boolean,
   redact: (text: string) => string,
 ): T {
+  if (data instanceof UnreadableItem) {
+    throw new FieldDeskError(
+      'badResponse',
+      redact(`The service sent ${resource.item} that could not be read: ${data.problem}.`),
+    );
+  }
   const parsed = resource.schema.safeParse(data);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

@@ -19,6 +19,9 @@
  * - Retry: a dropped connection (before or during the body), a body that stalls for the time limit,
  *   a 429 or 5xx are tried again with backoff, up to `retry.limit` attempts in a row that kept no
  *   new bytes — an attempt that added to a resumable file starts the count again.
+ * - Bounds: unlike JSON answers (bounded-fetch.ts), a recording has no size limit and no deadline
+ *   for the whole body (an hour of WAV over a slow link takes long, and goes to disk, not memory);
+ *   what bounds it is the stall limit: no answer, and no bytes of a body, for `timeoutMs`.
  */
 import { createWriteStream } from 'node:fs';
 import { stat, truncate } from 'node:fs/promises';
@@ -307,7 +310,13 @@ export async function transferAudio(transfer: AudioTransfer): Promise<void> {
         `${host} answered without the recording (HTTP ${response.status}).`,
       );
     } else {
-      throw new FailedAnswerError(response, await errorText(response));
+      // A refusal's body is read under the same stall bound as a recording's.
+      const idle = setTimeout(() => stall.abort(new Stalled()), timeoutMs);
+      try {
+        throw new FailedAnswerError(response, await errorText(response));
+      } finally {
+        clearTimeout(idle);
+      }
     }
     if (response.body === null) {
       if (state.total === 0 || from === state.total) return;

@@ -82,7 +82,11 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 
   const readFleet = (signal?: AbortSignal): Promise<Fleet> =>
     call('GET', '/control/instruments', { signal }, (text) => {
-      const list = validate(parseJson(text, 'a list of instruments'), INSTRUMENT_LIST, true);
+      const list = validate(
+        parseJson(text, 'a list of instruments', { eachItem: true }),
+        INSTRUMENT_LIST,
+        true,
+      );
       const { items, skipped } = readEachItem(list, (item) => validate(item, INSTRUMENT, false));
       return { instruments: items, skipped };
     });

@@ -14,9 +14,10 @@ import type { InstrumentPeriods } from '../../../shared/service/limits';
 import { caseInsensitiveObject, nullableNumber } from '../../../shared/service/schemas';
 import type { DatasetChunk } from './data-source';
 import type { MonitorCurrent } from '../../../shared/monitor';
+import { ANSWER_LIMIT_DEFAULTS, answerByteLimit, type AnswerLimits } from './answer-limits';
 import { createServiceRequester, type ServiceClientOptions } from './requester';
 import { DEFAULT_INSTRUMENT_PERIODS, checkQuery, planIntervals, requestQuery } from './data-params';
-import { DATASET_NOUNS } from './parse/problems';
+import { DATASET_NOUNS, LeftOut } from './parse/problems';
 import { parseDataset } from './parse/records';
 import { parseTimeHistory, type Answer } from './parse/time-history';
 
@@ -79,6 +80,7 @@ const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
 export function createDataClient(options: DataClientOptions): DataClient {
   const requester = createServiceRequester(options);
+  const limits: AnswerLimits = { ...ANSWER_LIMIT_DEFAULTS, ...options.answerLimits };
   const concurrency = options.concurrency ?? DATA_CLIENT_DEFAULTS.concurrency;
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new RangeError('concurrency must be a whole number of at least 1');
@@ -115,10 +117,16 @@ export function createDataClient(options: DataClientOptions): DataClient {
             const data = await requester.call(
               'GET',
               checked.endpoint.path,
-              { query: requestQuery(checked, interval), signal: combined },
+              {
+                query: requestQuery(checked, interval),
+                signal: combined,
+                maxBytes: answerByteLimit(limits, checked, interval),
+              },
               (text) => {
                 bytes += utf8Bytes(text);
-                return requester.parseJson(text, `a list of ${DATASET_NOUNS[checked.dataset]}`);
+                return requester.parseJson(text, `a list of ${DATASET_NOUNS[checked.dataset]}`, {
+                  eachItem: true,
+                });
               },
             );
             return { interval, data };
@@ -135,7 +143,7 @@ export function createDataClient(options: DataClientOptions): DataClient {
         ? new FieldDeskError('cancelled', 'The request was cancelled.')
         : (firstError ?? error);
     });
-    const { series, records, notes } = parseDataset(checked.dataset, answers, {
+    const { series, records, notes, unreadable } = parseDataset(checked.dataset, answers, {
       serial: checked.serial,
       periodMs: checked.periodMs,
       redact: requester.redact,
@@ -146,6 +154,7 @@ export function createDataClient(options: DataClientOptions): DataClient {
       records,
       bytes,
       ...(notes.length === 0 ? {} : { notes }),
+      ...(unreadable === null ? {} : { unreadable }),
     };
   }
 
@@ -189,16 +198,21 @@ export function createDataClient(options: DataClientOptions): DataClient {
       return limit(() =>
         requester.call('GET', path, { signal }, (text) => {
           const notes: string[] = [];
+          const noun = 'event time history';
+          const leftOut = new LeftOut(null);
           const series = parseTimeHistory(
             [
               {
                 interval: { start: -Infinity, end: Infinity },
-                data: requester.parseJson(text, 'an event time history'),
+                data: requester.parseJson(text, 'an event time history', { eachItem: true }),
               },
             ],
-            { noun: 'event time history', serial: null, frequency: false, range: null, notes },
+            { noun, serial: null, frequency: false, range: null, notes, leftOut },
             requester.redact,
           );
+          // Notes make an event's history partial (EventTimeHistory.notes): records left out too.
+          const unreadable = leftOut.unreadable(noun, requester.redact);
+          if (unreadable !== null) notes.push(unreadable.message);
           return { series, notes };
         }),
       );

@@ -4,7 +4,9 @@
  * the client fetches.
  */
 import type { DatasetQuery, RecordTable, SeriesChannel, TimeInterval } from '../../../shared/data';
+import { FieldDeskError } from '../../../shared/errors';
 import type { DataClient } from './data-client';
+import type { UnreadableRecords } from './parse/problems';
 import type { MonitorCurrent } from '../../../shared/monitor';
 
 /** One dataset of one instrument over an interval, as fetched (what the cache stores). */
@@ -17,8 +19,22 @@ export interface DatasetChunk {
   records: RecordTable | null;
   /** Bytes of the response bodies received (for progress). */
   bytes: number;
-  /** What was left out of the answers and why (implausible levels); absent when nothing was. */
+  /**
+   * What was left out of the answers and why (implausible levels, another instrument's records);
+   * absent when nothing was. The chunk is whole all the same.
+   */
   notes?: string[];
+  /**
+   * Records the service sent that could not be read (garbled on the way); absent when every record
+   * was read. Such a chunk is NOT whole: it is never stored as covered, the read that fetched it is
+   * `partial` with `incompleteAnswer` as the reason, and a sync counts its part as not fetched.
+   */
+  unreadable?: UnreadableRecords;
+}
+
+/** Why a chunk with records that could not be read is not whole: worth asking again. */
+export function incompleteAnswer(unreadable: UnreadableRecords): FieldDeskError {
+  return new FieldDeskError('badResponse', unreadable.message, { retryable: true });
 }
 
 export interface DataSource {

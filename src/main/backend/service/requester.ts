@@ -1,9 +1,12 @@
 /**
  * The service's HTTP layer: every request to the service goes through `createServiceRequester`,
  * built on ky with ONE retry layer — backoff with jitter, `Retry-After`, transient statuses, dropped
- * connections, and answers cut off on the way (read inside ky's `afterResponse` hook, so a GET whose
- * body ends early is asked again by ky like any other failure; a POST never is: it could start an
- * action twice). Through an injected fetch (Electron's `net.fetch` in the app, Node's elsewhere).
+ * connections, and answers cut off on the way (read by the bounded fetch, and parsed inside ky's
+ * `afterResponse` hook, so a GET whose body ends early or arrives unreadable is asked again by ky
+ * like any other failure; a POST never is: it could start an action twice). Through an injected
+ * fetch (Electron's `net.fetch` in the app, Node's elsewhere), wrapped so every answer is bounded
+ * in time and size (bounded-fetch.ts, answer-limits.ts): a slow drip, a stalled body or an answer
+ * of hundreds of megabytes ends with its own error instead of holding the read.
  *
  * The API key goes only into the `X-Api-Key` header: it is never part of a message, and wherever a
  * server echoes it — in an answer's body (read and kept: names, record texts) or an error's
@@ -14,7 +17,16 @@ import { FieldDeskError } from '../../../shared/errors';
 import { API_KEY_HEADER } from '../../../shared/service/limits';
 import { findEndpointRule, type Scope } from '../../../shared/service/scopes';
 import { apiKeyRedactor } from '../core/secrets';
-import { cutOffAnswer, parseJson, UnreadableAnswer, validateAnswer, type Resource } from './answers';
+import { ANSWER_LIMIT_DEFAULTS, type AnswerLimits } from './answer-limits';
+import {
+  decodeAnswer,
+  parseJson,
+  UnreadableAnswer,
+  validateAnswer,
+  type ParseOptions,
+  type Resource,
+} from './answers';
+import { boundedFetch } from './bounded-fetch';
 import {
   classifyTransportFailure,
   parseRetryAfter,
@@ -52,8 +64,10 @@ export interface ServiceClientOptions {
   baseUrl: string;
   apiKey: string;
   fetch?: typeof fetch;
-  /** Per-attempt time limit for an answer (default 15 s). */
+  /** The wait for an answer's headers, and the longest pause in its body (default 15 s). */
   timeoutMs?: number;
+  /** The whole answer's deadline and size limits (answer-limits.ts); tests make them small. */
+  answerLimits?: Partial<AnswerLimits>;
   retry?: RetryOptions;
   /** Cancels every request of this client (e.g. when the account is removed). */
   signal?: AbortSignal;
@@ -64,6 +78,8 @@ export interface CallInit {
   json?: unknown;
   query?: Record<string, string>;
   signal?: AbortSignal | undefined;
+  /** The largest body this request may answer (default the client's `answerLimits.maxBytes`). */
+  maxBytes?: number;
 }
 
 export const CLIENT_DEFAULTS = {
@@ -104,22 +120,9 @@ interface AnswerSlot {
   value: unknown;
 }
 
-/**
- * The body of a successful answer, read whole. Fails as cut off when the connection ended before
- * the end, or when fewer bytes arrived than `Content-Length` promised.
- */
+/** The body of a successful answer (already read whole by the bounded fetch) as text. */
 async function readBody(response: Response, resource: string): Promise<string> {
-  let bytes: ArrayBuffer;
-  try {
-    bytes = await response.arrayBuffer();
-  } catch {
-    throw cutOffAnswer(resource);
-  }
-  const declared = Number(response.headers.get('Content-Length') ?? Number.NaN);
-  // A compressed answer's Content-Length counts compressed bytes: only a plain one can be compared.
-  const plain = (response.headers.get('Content-Encoding') ?? 'identity') === 'identity';
-  if (plain && Number.isInteger(declared) && bytes.byteLength < declared) throw cutOffAnswer(resource);
-  return new TextDecoder().decode(bytes);
+  return decodeAnswer(new Uint8Array(await response.arrayBuffer()), resource);
 }
 
 /**
@@ -156,8 +159,8 @@ export interface ServiceRequester {
    * it throws is reported and passed on as is; an `UnreadableAnswer` of a GET is asked again).
    */
   call<T>(method: HttpMethod, path: string, init: CallInit, read: (text: string) => T): Promise<T>;
-  /** JSON.parse with plain messages for empty, cut-off and HTML answers. */
-  parseJson(text: string, resource: string): unknown;
+  /** JSON.parse with plain messages for empty, cut-off, HTML and garbled answers (answers.ts). */
+  parseJson(text: string, resource: string, options?: ParseOptions): unknown;
   /** Checks an answer against a schema; `badResponse` naming the item and field when it does not fit. */
   validate<T>(data: unknown, resource: Resource<T>, isList: boolean): T;
   /** Removes the API key from text that came from elsewhere. */
@@ -170,15 +173,17 @@ export function createServiceRequester(options: ServiceClientOptions): ServiceRe
   const apiKey = options.apiKey;
   const retry = { ...CLIENT_DEFAULTS.retry, ...options.retry };
   const timeoutMs = options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs;
+  const limits: AnswerLimits = { ...ANSWER_LIMIT_DEFAULTS, ...options.answerLimits };
+  const doFetch: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
   const redact = apiKeyRedactor(apiKey);
   const endpoint = { host, baseUrl, redact, timeoutMs };
 
   const http: KyInstance = ky.create({
     headers: { [API_KEY_HEADER]: apiKey, Accept: 'application/json' },
-    timeout: timeoutMs,
+    // Every time limit is the bounded fetch's (each call's `fetch`), which also bounds the body.
+    timeout: false,
     // A redirect would carry the key to wherever it points: report it instead of following it.
     redirect: 'manual',
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     retry: {
       limit: retry.limit,
       // Idempotent methods only: repeating a POST could start an action twice.
@@ -196,6 +201,9 @@ export function createServiceRequester(options: ServiceClientOptions): ServiceRe
           return undefined;
         }
         if (isTimeoutError(error)) return false;
+        // The bounded fetch's own failures: a cut-off body is asked again; a time-out or an answer
+        // too large is not (asking at once would wait or download as long again).
+        if (error instanceof FieldDeskError) return error instanceof UnreadableAnswer && error.cutOff;
         const failure = classifyTransportFailure(error);
         // Electron's net.fetch errors are not recognised by ky's heuristics, so decide here.
         return failure === null ? undefined : TRANSPORT_FAILURES[failure].retryRequest;
@@ -243,6 +251,13 @@ export function createServiceRequester(options: ServiceClientOptions): ServiceRe
       await http(`${baseUrl}${path}${query}`, {
         method,
         signal,
+        fetch: boundedFetch(doFetch, {
+          host,
+          timeoutMs,
+          deadlineMs: limits.deadlineMs,
+          maxBytes: init.maxBytes ?? limits.maxBytes,
+          resource: slot.resource,
+        }),
         context: { answer: slot },
         ...(init.json === undefined ? {} : { json: init.json }),
       });

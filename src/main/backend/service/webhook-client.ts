@@ -52,7 +52,7 @@ export function createWebhookClient({ call, parseJson, validate }: ServiceReques
   return {
     list: (signal) =>
       call('GET', '/webhooks', { signal }, (text) => {
-        const list = validate(parseJson(text, 'a list of webhooks'), LIST, true);
+        const list = validate(parseJson(text, 'a list of webhooks', { eachItem: true }), LIST, true);
         const { items, skipped } = readEachItem(list, (item) => validate(item, WEBHOOK, false));
         return { webhooks: items, skipped };
       }),
@@ -73,7 +73,11 @@ export function createWebhookClient({ call, parseJson, validate }: ServiceReques
       ),
     deliveries: (id, signal) =>
       call('GET', demoPath(DEMO_WEBHOOK_DELIVERIES_PATH, id), { signal }, (text) => {
-        const list = validate(parseJson(text, 'a list of webhook deliveries'), DELIVERY_LIST, true);
+        const list = validate(
+          parseJson(text, 'a list of webhook deliveries', { eachItem: true }),
+          DELIVERY_LIST,
+          true,
+        );
         return readEachItem(list, (item) => validate(item, DELIVERY, false)).items;
       }),
   };

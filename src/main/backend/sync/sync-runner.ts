@@ -11,7 +11,7 @@ import type { CacheStore } from '../cache/cache-store';
 import { gaps, normalize } from '../core/intervals';
 import { cacheKeyOf } from '../cache/cache-key';
 import { isOpen } from '../cache/open-interval';
-import type { DataSource } from '../service/data-source';
+import { incompleteAnswer, type DataSource } from '../service/data-source';
 import { queryOf, type ChunkRow, type ChunkState, type SyncRecords } from './sync-records';
 import {
   countRows,
@@ -148,6 +148,13 @@ export function runSync(context: SyncRunContext, id: string, source: DataSource)
     }
     try {
       const chunk = await source.fetchDataset({ ...query, end }, entry.abort.signal);
+      if (chunk.unreadable !== undefined) {
+        // Records left out: not whole, so not stored; the part is not fetched and can be resumed.
+        unreachableStreak = 0;
+        fail(row, incompleteAnswer(chunk.unreadable).toData());
+        progress();
+        return;
+      }
       const fetchedAt = now();
       store.store(
         key,

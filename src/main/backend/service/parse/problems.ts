@@ -6,6 +6,7 @@ import type { Dataset } from '../../../../shared/data';
 import { FieldDeskError } from '../../../../shared/errors';
 import { cutForDisplay, readBoolean, readNumber } from '../../../../shared/service/reading';
 import { parseServiceTime } from '../../../../shared/service/time';
+import { UnreadableItem } from '../answers';
 import { kindOf } from '../wire-kind';
 
 /** What the answers are called in messages: "The service sent weather records with …". */
@@ -127,4 +128,80 @@ export function otherInstrument(field: Field, serial: string | null): boolean {
   if (serial === null) return false;
   const instrument = field('instrument');
   return typeof instrument === 'string' && instrument.toLowerCase() !== serial.toLowerCase();
+}
+
+/** What an answer's records that could not be read come to: the chunk is not whole. */
+export interface UnreadableRecords {
+  /** Records left out because they could not be read. */
+  records: number;
+  /** One plain sentence: how many of how many, the first problems, and that they are asked again. */
+  message: string;
+}
+
+const count = (n: number, one: string, many = `${one}s`) =>
+  `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`;
+
+/**
+ * The records of a data answer that are left out, and why, counted as the parsers go:
+ *
+ * - records that could not be read (`UnreadableItem`: a field twice, a text longer than any field)
+ *   may have been garbled on the way, and what they held is unknown: the answer is not whole, is
+ *   never stored as covered, and is asked for again (`unreadable()`);
+ * - records naming another instrument were read; they are not the one asked for, so they are not
+ *   shown, and a note says so (asking again would bring them back the same);
+ * - readable values that cannot be right (a level outside what an instrument measures) are another
+ *   matter again, left to plausibility.ts: the service did send them, so the answer is whole and a
+ *   note says what is not shown.
+ */
+export class LeftOut {
+  private seen = 0;
+  private garbled = 0;
+  private readonly problems: string[] = [];
+  private others = 0;
+  private readonly otherSerials = new Set<string>();
+
+  constructor(private readonly serial: string | null) {}
+
+  /**
+   * Counts a top-level record; true when it is to be left out: it could not be read, or (once its
+   * fields can be read, `field` given) it names another instrument.
+   */
+  skip(item: unknown, where: string): boolean {
+    this.seen++;
+    if (!(item instanceof UnreadableItem)) return false;
+    this.garbled++;
+    if (this.problems.length < 2) this.problems.push(`${where}: ${item.problem}`);
+    return true;
+  }
+
+  /** True (and counted) when a readable record names another instrument. */
+  otherInstrument(field: Field): boolean {
+    if (!otherInstrument(field, this.serial)) return false;
+    this.others++;
+    if (this.otherSerials.size < 3) this.otherSerials.add(String(field('instrument')).slice(0, 40));
+    return true;
+  }
+
+  /** The records that could not be read, or null when every record was read. */
+  unreadable(noun: string, redact: (text: string) => string = (text) => text): UnreadableRecords | null {
+    if (this.garbled === 0) return null;
+    const more = this.garbled - this.problems.length;
+    const examples = `${this.problems.join('; ')}${more > 0 ? `; ${count(more, 'more')}` : ''}`;
+    return {
+      records: this.garbled,
+      message: redact(
+        `${count(this.garbled, 'record')} of the ${this.seen.toLocaleString('en-GB')} the service sent (${noun}) could not be read and ${this.garbled === 1 ? 'is' : 'are'} left out (${examples}). FieldDesk asks for ${this.garbled === 1 ? 'it' : 'them'} again.`,
+      ),
+    };
+  }
+
+  /** Notes on readable records that are not shown (another instrument's). */
+  notes(noun: string, redact: (text: string) => string = (text) => text): string[] {
+    if (this.others === 0) return [];
+    return [
+      redact(
+        `The service sent ${count(this.others, 'record')} of another instrument (${[...this.otherSerials].join(', ')}) with the ${noun}; ${this.others === 1 ? 'it is' : 'they are'} not shown.`,
+      ),
+    ];
+  }
 }

@@ -6,7 +6,9 @@
  * Robustness (service-facts.md): unknown fields are ignored, field names match regardless of
  * letter case, offset-less times are UTC, `null` is "no reading" (never zero). A record whose
  * time cannot be read, or a field of the wrong kind, fails the whole answer as `badResponse`
- * naming the dataset and the field.
+ * naming the dataset and the field. A record JSON.parse read but that cannot be what the service
+ * sent (a field twice, a text longer than any field: answers.ts) is left out and counted, and the
+ * answer is then not whole (`ParsedData.unreadable`, see `LeftOut`).
  *
  * Conventions:
  * - A reading belongs to the interval that contains its (start) time: whatever the service
@@ -21,7 +23,7 @@
 import type { CellValue, Dataset, RecordTable, SeriesChannel, TimeInterval } from '../../../../shared/data';
 import { kindOf } from '../wire-kind';
 import { canonicalBandName, canonicalValueName } from './names';
-import { DATASET_NOUNS, fieldsOf, otherInstrument, Problems, type Field } from './problems';
+import { DATASET_NOUNS, fieldsOf, LeftOut, Problems, type Field, type UnreadableRecords } from './problems';
 import {
   DURATION,
   MEASUREMENT_TIME_KEY,
@@ -113,9 +115,16 @@ function rowSeries(
 export interface ParsedData {
   series: SeriesChannel[];
   records: RecordTable | null;
-  /** What was left out and why (implausible levels), one plain sentence each. */
+  /**
+   * What was left out and why, one plain sentence each: implausible levels, another instrument's
+   * records. The answer is whole all the same.
+   */
   notes: string[];
+  /** Records that could not be read (garbled on the way): the answer is NOT whole. */
+  unreadable: UnreadableRecords | null;
 }
+
+type Parsed = Pick<ParsedData, 'series' | 'records'>;
 
 export interface ParseOptions {
   serial: string | null;
@@ -133,7 +142,8 @@ function parseRecordAnswers(
   dataset: keyof typeof RECORD_SPECS,
   answers: readonly Answer[],
   options: ParseOptions,
-): Omit<ParsedData, 'notes'> {
+  leftOut: LeftOut,
+): Parsed {
   const spec = RECORD_SPECS[dataset];
   const problems = new Problems(DATASET_NOUNS[dataset], options.redact);
   const known = new Set(['instrument', ...spec.columns.map((c) => c.key.toLowerCase())]);
@@ -143,9 +153,10 @@ function parseRecordAnswers(
     const rows: Row[] = [];
     problems.list(answer.data).forEach((item, r) => {
       const where = `record ${r + 1}`;
+      if (leftOut.skip(item, where)) return;
       const object = problems.object(item, where);
       const field = fieldsOf(object);
-      if (otherInstrument(field, options.serial)) return;
+      if (leftOut.otherInstrument(field)) return;
       const row: Row = {};
       for (const column of spec.columns) {
         row[column.key] =
@@ -194,7 +205,8 @@ function parseMeasurementAnswers(
   dataset: 'noiseMeasurements' | 'frequencyMeasurements',
   answers: readonly Answer[],
   options: ParseOptions,
-): Omit<ParsedData, 'notes'> {
+  leftOut: LeftOut,
+): Parsed {
   const problems = new Problems(DATASET_NOUNS[dataset], options.redact);
   const canonical = dataset === 'frequencyMeasurements' ? canonicalBandName : canonicalValueName;
   const valueColumns: string[] = [];
@@ -204,8 +216,9 @@ function parseMeasurementAnswers(
     const rows: Row[] = [];
     problems.list(answer.data).forEach((item, r) => {
       const where = `record ${r + 1}`;
+      if (leftOut.skip(item, where)) return;
       const field = fieldsOf(problems.object(item, where));
-      if (otherInstrument(field, options.serial)) return;
+      if (leftOut.otherInstrument(field)) return;
       const startTime = problems.time(
         field(MEASUREMENT_TIME_KEY),
         MEASUREMENT_TIME_KEY,
@@ -276,15 +289,23 @@ export function parseDataset(
   answers: readonly Answer[],
   options: ParseOptions,
 ): ParsedData {
-  const parsed = parseAnswers(dataset, answers, options);
-  return leaveOutImplausible(dataset, parsed.series, parsed.records);
+  const leftOut = new LeftOut(options.serial);
+  const parsed = parseAnswers(dataset, answers, options, leftOut);
+  const checked = leaveOutImplausible(dataset, parsed.series, parsed.records);
+  const noun = DATASET_NOUNS[dataset];
+  return {
+    ...checked,
+    notes: [...leftOut.notes(noun, options.redact), ...checked.notes],
+    unreadable: leftOut.unreadable(noun, options.redact),
+  };
 }
 
 function parseAnswers(
   dataset: Dataset,
   answers: readonly Answer[],
   options: ParseOptions,
-): Omit<ParsedData, 'notes'> {
+  leftOut: LeftOut,
+): Parsed {
   switch (dataset) {
     case 'noiseTimeHistory':
     case 'frequencyTimeHistory':
@@ -296,6 +317,7 @@ function parseAnswers(
             serial: options.serial,
             frequency: dataset === 'frequencyTimeHistory',
             range: rangeOf(answers),
+            leftOut,
           },
           options.redact,
         ),
@@ -303,8 +325,8 @@ function parseAnswers(
       };
     case 'noiseMeasurements':
     case 'frequencyMeasurements':
-      return parseMeasurementAnswers(dataset, answers, options);
+      return parseMeasurementAnswers(dataset, answers, options, leftOut);
     default:
-      return parseRecordAnswers(dataset, answers, options);
+      return parseRecordAnswers(dataset, answers, options, leftOut);
   }
 }

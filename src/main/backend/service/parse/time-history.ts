@@ -3,7 +3,7 @@ import type { SeriesChannel, TimeInterval } from '../../../../shared/data';
 import { readNumber } from '../../../../shared/service/reading';
 import { kindOf } from '../wire-kind';
 import { canonicalBandName, canonicalValueName } from './names';
-import { fieldsOf, otherInstrument, Problems, quote } from './problems';
+import { fieldsOf, LeftOut, Problems, quote } from './problems';
 import { TOLERANCE_MS } from './series';
 
 /** One answer of a request and the interval it was asked for. */
@@ -37,10 +37,16 @@ export function parseTimeHistory(
      * event time history carries such placeholders ("string") among its numbers and blocks.
      */
     notes?: string[];
+    /**
+     * Counts the records (one value or band set each) left out: those that could not be read, and
+     * those of another instrument. Without it, those are left out uncounted.
+     */
+    leftOut?: LeftOut;
   },
   redact?: (text: string) => string,
 ): SeriesChannel[] {
   const problems = new Problems(options.noun, redact);
+  const leftOut = options.leftOut ?? new LeftOut(options.serial);
   const tolerant = options.notes !== undefined;
   let placeholderReadings = 0;
   let placeholderBlocks = 0;
@@ -53,8 +59,9 @@ export function parseTimeHistory(
   for (const answer of answers) {
     const clip = options.range === null ? null : answer.interval;
     problems.list(answer.data).forEach((item, r) => {
+      if (leftOut.skip(item, `record ${r + 1}`)) return;
       const record = fieldsOf(problems.object(item, `record ${r + 1}`));
-      if (otherInstrument(record, options.serial)) return;
+      if (leftOut.otherInstrument(record)) return;
       const type = problems.text(record('type')) ?? '';
       const blocks = record('blocks') ?? [];
       if (!Array.isArray(blocks))
