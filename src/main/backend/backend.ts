@@ -209,7 +209,11 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     ...(options.openIntervalMs === undefined ? {} : { openIntervalMs: options.openIntervalMs }),
   });
 
-  const audioLibrary = createAudioLibrary(() => audioRecords, options.audioFolder ?? join(dataDir, 'audio'));
+  const audioLibrary = createAudioLibrary(
+    () => audioRecords,
+    options.audioFolder ?? join(dataDir, 'audio'),
+    log,
+  );
   const audioAddon = createAudioAddonCheck(fleet);
   const downloads = createDownloadManager({
     records: () => audioRecords,
@@ -229,6 +233,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     },
     emit: (snapshot) => events.emit('audio.progress', snapshot),
     unfinished,
+    log,
     now,
     ...(options.audioConcurrency === undefined ? {} : { concurrency: options.audioConcurrency }),
   });
@@ -331,7 +336,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     handlers: withRequestLog(handlers, log),
     log,
     subscribe: (sink) => events.subscribe(sink),
-    audioFile: (key, request) => serveLibraryFile(audioLibrary, key, request),
+    audioFile: (key, request) => serveLibraryFile(audioLibrary, key, request, log),
     async close() {
       // Stop watching (each running action is kept in the history as stopped), stop the downloads
       // (left queued for the next start), then close the databases (running site syncs stop as

@@ -44,6 +44,7 @@ import {
   type DownloadRow,
 } from './audio-records';
 import { freeFileName, libraryFileName, libraryKey, type AudioLibrary } from './library';
+import { silentLogger, type Logger } from '../core/log';
 
 /** Downloads running at once: two keep a slow link busy without starving the rest of the app. */
 export const AUDIO_CONCURRENCY = 2;
@@ -82,6 +83,8 @@ export interface DownloadManagerOptions {
   now?: () => number;
   concurrency?: number;
   progressIntervalMs?: number;
+  /** Where what is caught and let go is recorded. */
+  log?: Logger;
 }
 
 export interface DownloadManager {
@@ -125,6 +128,7 @@ function audioPath(recording: Recording): string {
 }
 
 export function createDownloadManager(options: DownloadManagerOptions): DownloadManager {
+  const log = options.log ?? silentLogger;
   const now = options.now ?? Date.now;
   const interval = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
   const limit = pLimit(options.concurrency ?? AUDIO_CONCURRENCY);
@@ -216,8 +220,9 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
       live.lastSave = at;
       try {
         update(id, { bytes: live.state.bytes });
-      } catch {
+      } catch (error) {
         // The bytes on disk are what counts at the next start; the row catches up at the end.
+        log.debug('download progress not recorded', { id, error });
       }
     }
     emit(id);
@@ -410,8 +415,9 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
         onLearned: () => {
           try {
             update(id, stateFields(live.state));
-          } catch {
+          } catch (error) {
             // Kept at the end of the attempt instead.
+            log.debug('what the service said of a download not recorded yet', { id, error });
           }
         },
       });
@@ -596,8 +602,9 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
         records.requeueInterrupted();
         records.pruneFinished();
         for (const row of records.activeDownloads()) schedule(row.id);
-      } catch {
-        // Without the database there is no queue to continue; downloads say so when asked for.
+      } catch (error) {
+        // Without the records there is no queue to continue; downloads say so when asked for.
+        log.warn('audio download queue not resumed', { error });
       }
     },
 

@@ -15,6 +15,8 @@ import { isAbsolute, join, normalize } from 'node:path';
 import filenamify from 'filenamify';
 import { AUDIO_EXTENSIONS, type AudioFormat, type LibraryItem, type Recording } from '../../../shared/audio';
 import { FieldDeskError } from '../../../shared/errors';
+import { errorCode } from '../core/json-file-store';
+import { silentLogger, type Logger } from '../core/log';
 import { systemFolderProblem } from '../core/system-folders';
 import { parseFormat, parseRecording, type AudioRecords, type LibraryRow } from './audio-records';
 
@@ -90,7 +92,11 @@ export async function folderProblem(path: string): Promise<string | null> {
     const probe = join(path, `.fielddesk-write-check-${process.pid}-${Date.now()}`);
     await writeFile(probe, '');
     await rm(probe, { force: true });
-  } catch {
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ENOSPC' || code === 'EDQUOT')
+      return `The disk holding ${path} is full, so FieldDesk cannot save recordings there. Free some space, or choose another folder.`;
+    if (code === 'EROFS') return `${path} is on a read-only disk. Choose a folder on a writable disk.`;
     return `FieldDesk cannot save files in ${path}: the folder is read-only for you. Choose another.`;
   }
   return null;
@@ -123,12 +129,18 @@ export function itemOf(row: LibraryRow): LibraryItem | null {
   };
 }
 
-export function createAudioLibrary(records: () => AudioRecords, defaultFolder: string): AudioLibrary {
+export function createAudioLibrary(
+  records: () => AudioRecords,
+  defaultFolder: string,
+  log: Logger = silentLogger,
+): AudioLibrary {
   function folder(): string {
     try {
       return records().setting(FOLDER_SETTING) ?? defaultFolder;
-    } catch {
-      return defaultFolder; // Without the database the default folder still takes downloads.
+    } catch (error) {
+      // Without the records the default folder still takes downloads.
+      log.warn('chosen audio folder unreadable; using the default', { error });
+      return defaultFolder;
     }
   }
 

@@ -11,6 +11,7 @@ import { Readable } from 'node:stream';
 import parseRange from 'range-parser';
 import { isLibraryKey, type AudioFormat } from '../../../shared/audio';
 import type { AudioLibrary } from './library';
+import { silentLogger, type Logger } from '../core/log';
 
 const CONTENT_TYPES: Readonly<Record<AudioFormat, string>> = {
   FLAC: 'audio/flac',
@@ -44,6 +45,7 @@ export async function serveLibraryFile(
   library: Pick<AudioLibrary, 'item'>,
   key: string,
   request: PlayRequest,
+  log: Logger = silentLogger,
 ): Promise<Response> {
   const method = request.method.toUpperCase();
   if (method !== 'GET' && method !== 'HEAD') return refuse(405, 'Only GET and HEAD.', { Allow: 'GET, HEAD' });
@@ -51,7 +53,8 @@ export async function serveLibraryFile(
   let item;
   try {
     item = library.item(key);
-  } catch {
+  } catch (error) {
+    log.warn('audio library unreadable for playing', { error });
     return refuse(503, 'The library cannot be read now.');
   }
   if (item === null) return refuse(404, 'Not in the library.');
