@@ -5,7 +5,7 @@
  * excluded time, compares them with the limits and lists the exceedances; a report writes it all,
  * with the calibration evidence, as PDF, Excel or CSV.
  */
-import type { Dataset, DatasetOptions, TimeInterval } from './data';
+import type { Dataset, DatasetOptions } from './data';
 
 // ---- sites -------------------------------------------------------------------------------------
 
@@ -297,10 +297,6 @@ export interface AssessmentResult {
   fromCache: boolean;
   /** When the oldest data used was fetched from the service (null without any data). */
   dataFetchedAt: number | null;
-}
-
-export interface AssessmentQuery extends TimeInterval {
-  siteId: string;
 }
 
 export type ReportFormat = 'pdf' | 'xlsx' | 'csv';

@@ -2,8 +2,7 @@
  * Calibration and SIC actions while the demo service runs. Time comes only from the injected
  * clock: a running action is finished lazily, by `settleActions`, whenever something reads the
  * state (status, calibration, SIC, history, a new action), so tests step the clock instead of
- * waiting. A later push feature (webhooks, live channel) can call `settleActions` from a timer
- * set to `nextFinishMs` and listen with `onActionFinished`.
+ * waiting; `onActionFinished` tells listeners (webhooks) when one ends.
  */
 import { API_USER, SYSTEM_USER, type LogEntry } from './health-history';
 import {
@@ -194,15 +193,6 @@ export function releaseActions(host: ActionHost, serial?: string): number {
     released++;
   }
   return released;
-}
-
-/** When the next running action finishes (epoch ms), or null when none runs. */
-export function nextFinishMs(health: HealthState): number | null {
-  let next: number | null = null;
-  for (const running of health.running.values()) {
-    if (!running.held && (next === null || running.finishesMs < next)) next = running.finishesMs;
-  }
-  return next;
 }
 
 /** Subscribes to finished actions; returns the unsubscribe function. */

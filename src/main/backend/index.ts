@@ -3,6 +3,5 @@
  * Plain Node only; Electron pieces are injected through `BackendOptions`. Tests import the modules
  * of each domain directly.
  */
-export { createBackend, type Backend, type BackendOptions } from './backend';
-export { DEMO_ACCOUNT_NAME, type DemoService } from './accounts/demo';
-export { createKeyVault, type KeyVault } from './accounts/vault';
+export { createBackend, type Backend } from './backend';
+export { createKeyVault } from './accounts/vault';

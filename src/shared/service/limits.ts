@@ -152,8 +152,6 @@ export function endpointLimitOf(dataset: Dataset): DataEndpointLimit {
   return DATA_ENDPOINT_LIMITS[dataset];
 }
 
-export type DataEndpointName = keyof typeof DATA_ENDPOINT_LIMITS;
-
 /** Statistical levels cannot be requested together with `period` (service-interface.md, Limits). */
 export const NOISE_STATISTICAL_VALUES = [
   'LAF1',
@@ -256,7 +254,6 @@ export const THIRD_OCTAVE_BAND_NAMES = [
 
 /** Vibration datasets of `/data/vibration/{type}`. */
 export const VIBRATION_TYPES = ['PPV', 'VDV'] as const;
-export type VibrationType = (typeof VIBRATION_TYPES)[number];
 
 /** A `period` checked against an endpoint's rule: its length, or the message the service gives. */
 export type PeriodCheck = { ok: true; periodMs: number; given: boolean } | { ok: false; message: string };

@@ -12,7 +12,7 @@
  * so a file of hundreds of megabytes never sits in memory.
  */
 import { createHash } from 'node:crypto';
-import { AUDIO_FORMATS, type AudioFormat } from '../../shared/audio';
+import type { AudioFormat } from '../../shared/audio';
 import { formatServiceTime } from '../../shared/service/time';
 import { hashString } from '../data/hash';
 import { aacLayout } from './aac';
@@ -26,8 +26,6 @@ import {
 } from './flac';
 import { OGG_BOS, OGG_EOS, flacOggFirstPacket, oggPage, oggPageLength } from './ogg';
 import { SAMPLE_RATE, synthesize, type Score } from './synth';
-
-export { AUDIO_FORMATS };
 
 /** Bumped whenever the bytes of a format change, so entity tags change with them. */
 const AUDIO_FILE_VERSION = 1;

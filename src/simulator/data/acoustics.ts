@@ -47,7 +47,6 @@ export const aWeighting = (f: number): number => aResponse(f) - A_AT_1000;
 /** C-weighting in dB at frequency f. */
 export const cWeighting = (f: number): number => cResponse(f) - C_AT_1000;
 
-export const WEIGHTINGS: readonly FrequencyWeighting[] = ['A', 'C', 'Z'];
 export const weightingIndex = (w: FrequencyWeighting): number => (w === 'A' ? 0 : w === 'C' ? 1 : 2);
 
 const WEIGHTING_DB: readonly (readonly number[])[] = [

@@ -17,7 +17,6 @@ const QUARTER = 900_000;
 const HOUR = 3_600_000;
 /** Mon 23 Nov 2026 12:00 in London (UTC+00:00). */
 export const WEEK_START = Date.UTC(2026, 10, 23, 12);
-export const WEEK_END = WEEK_START + 7 * 24 * HOUR;
 export const WEEK_SERIALS = ['NM-1043', 'NM-1057'] as const;
 
 /**

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Migration, SqliteDatabase } from '../core/database';
 import { MOVED_TABLES, movedName } from '../core/migrations';
-import { mergeRows, readTables, RECORD_TABLES, type SalvageReport } from './records-salvage';
+import { mergeRows, readTables, type SalvageReport } from './records-salvage';
 
 /** What step 2 found in the old cache database, for the notice and for dropping its copies. */
 export interface LegacyImport {
@@ -144,5 +144,3 @@ export function legacyImportComplete(db: SqliteDatabase): boolean {
   // No row: there was nothing to import.
   return row === undefined || row.value === 'complete';
 }
-
-export { RECORD_TABLES };

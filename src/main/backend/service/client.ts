@@ -22,7 +22,7 @@ import { readEachItem, type Resource } from './answers';
 import { createServiceRequester, type ServiceClientOptions } from './requester';
 import { createWebhookClient, type WebhookClient } from './webhook-client';
 
-export type { ServiceClientOptions, ServiceExchange, RetryOptions } from './requester';
+export type { ServiceClientOptions, ServiceExchange } from './requester';
 
 /** The fleet as listed: every instrument that could be read, and what was left out and why. */
 export interface Fleet {

@@ -30,9 +30,6 @@ export const DEFAULT_INSTRUMENT_PERIODS: InstrumentPeriods = {
   timeHistoryPeriodMs: 100,
 };
 
-export type DatasetKind =
-  'noiseMeasurements' | 'noiseTimeHistory' | 'frequencyMeasurements' | 'frequencyTimeHistory' | 'records';
-
 export interface DatasetEndpoint {
   /** Concrete path, e.g. `/data/vibration/PPV`. */
   path: string;

@@ -55,4 +55,5 @@ export interface DataSource {
 
 /** The real client must stay usable as a source (checked by the compiler, costs nothing at run time). */
 type Fits<T extends DataSource> = T;
-export type DataClientAsSource = Fits<DataClient>;
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- exists only to be type-checked
+type DataClientAsSource = Fits<DataClient>;
