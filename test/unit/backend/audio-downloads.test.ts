@@ -10,7 +10,8 @@ import type { DownloadSnapshot, Recording } from '../../../src/shared/audio';
 import { audioPlayUrl, libraryKeyOfAudioUrl } from '../../../src/shared/audio';
 import type { BackendOptions } from '../../../src/main/backend/backend';
 import { createMemoryVault } from '../../../src/main/backend/accounts/vault';
-import { DATABASE_FILE_NAME } from '../../../src/main/backend/core/database';
+import { BACKUP_FOLDER } from '../../../src/main/backend/core/backups';
+import { RECORDS_FILE_NAME } from '../../../src/main/backend/records/records-database';
 import { UNFINISHED_NOTICE_ID } from '../../../src/main/backend/core/unfinished-files';
 import { dispatchRequest } from '../../../src/shared/ipc/contract';
 import { createRecordingBackend, TEST_APP_INFO, type RecordedEvent } from './backend-helpers';
@@ -303,9 +304,10 @@ describe('audio downloads', () => {
     const part = `${FLAC_NAME}.part`;
     expect(await readdir(folder)).toEqual([part]);
 
-    // The database is lost (as when a damaged one is set aside): no download continues that `.part`.
+    // The records are lost (a damaged file with no backup): no download continues that `.part`.
     for (const name of await readdir(dataDir))
-      if (name.startsWith(DATABASE_FILE_NAME)) await rm(join(dataDir, name));
+      if (name.startsWith(RECORDS_FILE_NAME)) await rm(join(dataDir, name));
+    await rm(join(dataDir, BACKUP_FOLDER), { recursive: true, force: true });
     const second = await startBackend(dataDir, server, false);
     expect(await readdir(folder)).toEqual([]);
     const notices = await second.handlers['app.notices']({});

@@ -13,7 +13,7 @@
  * - `report-table`: a CSV report has written three tables into its temporary folder.
  * - `report-pdf`: the PDF report's temporary file was just created, nothing written in it.
  */
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { createBackend } from '../../../src/main/backend/backend';
 import { createMemoryVault } from '../../../src/main/backend/accounts/vault';
 import type { AudioFormat, Recording } from '../../../src/shared/audio';
@@ -42,6 +42,7 @@ fs.stat = (async (...args: Parameters<typeof fs.stat>) => {
     STOP_AT === 'whole-part' &&
     work.kind === 'audio' &&
     path.endsWith('.part') &&
+    dirname(path) === join(DATA_DIR!, 'audio') &&
     info.size === work.size
   ) {
     say({ stoppedAt: STOP_AT, path });
@@ -51,7 +52,11 @@ fs.stat = (async (...args: Parameters<typeof fs.stat>) => {
 }) as typeof fs.stat;
 
 fs.rename = async (from, to) => {
-  const audioPart = work.kind === 'audio' && String(from).endsWith('.part');
+  // The recording's own `.part` in the downloads folder (not, say, a backup copy's).
+  const audioPart =
+    work.kind === 'audio' &&
+    String(from).endsWith('.part') &&
+    dirname(String(from)) === join(DATA_DIR!, 'audio');
   if (audioPart && STOP_AT === 'before-rename') {
     say({ stoppedAt: STOP_AT, from, to });
     return forever();
