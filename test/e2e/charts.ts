@@ -212,12 +212,6 @@ export function datasetNamed(facts: ChartFacts, name: string): number {
   return index;
 }
 
-/** The number in a tooltip line "LAeq (dB): 64.2" (or "Leq 64.2 dB"), NaN without one. */
-export function numberIn(line: string): number {
-  const match = /(-?\d+(?:\.\d+)?(?:e-?\d+)?)(?!.*\d)/.exec(line.replace(/\u2212/g, '-'));
-  return match ? Number(match[1]) : Number.NaN;
-}
-
 /**
  * Keeps what the engineer sees of a chart at 1366×768 as test-results/screens/<name>.png (also
  * attached to the report): `part` (the chart's card) scrolled to the top of the window, the
