@@ -18,7 +18,6 @@ import {
   reportProgressed,
   reportStarted,
 } from '../../../src/renderer/src/features/assessment/report-state';
-import { reportFixture } from '../assessment/report-fixture';
 import { expectCalledWith } from './fake-api';
 import { account, deferred } from './fixtures';
 
@@ -50,7 +49,26 @@ function site(id: string, name: string, accountId = 'acc-1'): Site {
 }
 
 const siteList = (sites: Site[], unreadable = 0): SiteList => ({ sites, unreadable });
-const result = (siteId: string, computedAt = 1): AssessmentResult => reportFixture({ siteId, computedAt });
+/** An assessment of `siteId` over RANGE with nothing in it: the store reads only whose it is. */
+const result = (siteId: string, computedAt = 1): AssessmentResult => ({
+  siteId,
+  siteName: siteId,
+  timeZone: 'Europe/London',
+  ...RANGE,
+  computedAt,
+  settings: DEFAULT_ASSESSMENT_SETTINGS,
+  instruments: [],
+  exclusions: [],
+  figures: [],
+  hourly: [],
+  exceedances: [],
+  checks: [],
+  events: [],
+  charts: [],
+  notes: [],
+  fromCache: false,
+  dataFetchedAt: null,
+});
 const saved = (path: string): ReportResult => ({ saved: true, format: 'pdf', paths: [path], bytes: 2048 });
 const progress = (siteId: string, stage: string, fraction: number): ReportProgress => ({
   siteId,
