@@ -31,8 +31,8 @@ test('download a recording with its progress, play it and an event’s audio, lo
   externalService,
 }, testInfo) => {
   // A download held and released, four players decoding and playing real audio, and the app
-  // started again without the service: about 125 s on two busy cores.
-  test.setTimeout(360_000);
+  // started again without the service: about 290 s on two busy cores.
+  test.setTimeout(540_000);
   const service = await externalService({ keys: { [KEY]: '*' }, audio: { holdAfterBytes: 40_000 } });
   await page.setViewportSize({ width: 1366, height: 768 });
   // The player must work within the Content-Security-Policy: any refusal is a failure here.

@@ -86,7 +86,7 @@ test('spectra as bars by band, and one chart per quantity (PPV apart from its fr
   page,
   harness,
 }, testInfo) => {
-  // Spectra in both band widths and weightings, then a vibration monitor's charts: about 110 s on
+  // Spectra in both band widths and weightings, then a vibration monitor's charts: about 130 s on
   // two busy cores.
   test.setTimeout(300_000);
   await tryTheDemo(page, harness);

@@ -25,8 +25,8 @@ test('prepare for a site visit, lose the service, and keep browsing the data fro
   externalService,
 }, testInfo) => {
   // A day of one instrument synced (dozens of requests), then five views and the history read from
-  // the cache: about 80 s on two busy cores.
-  test.setTimeout(300_000);
+  // the cache: about 115 s on two busy cores.
+  test.setTimeout(240_000);
   // An external service, so the test can stop it as a lost signal would.
   const service = await externalService({ keys: { 'field-key': '*' } });
   await page.goto(harness.url);
@@ -189,7 +189,7 @@ test('sync with a chosen profile, lose the service, and read every view it cover
   externalService,
 }, testInfo) => {
   // A week of one instrument synced with spectra (hundreds of requests), then six views drawn from
-  // the cache, a week of 1 s readings among them: about 175 s on two busy cores.
+  // the cache, a week of 1 s readings among them: about 230 s on two busy cores.
   test.setTimeout(480_000);
   const service = await externalService({ keys: { 'field-key': '*' } });
   await page.setViewportSize({ width: 1366, height: 768 });

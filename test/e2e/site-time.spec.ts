@@ -14,9 +14,6 @@ test("a UK site's data reads in site time with its offset, and a typed range is 
   page,
   harness,
 }, testInfo) => {
-  // The data view drawn four times (two zones, a typed range, the laptop's clock): about 50 s on two
-  // busy cores.
-  test.setTimeout(180_000);
   await tryTheDemo(page, harness);
   const serial = generateDemoFleet(1, Date.now()).find(
     (instrument) => instrument.wire.type === 'Noise' && instrument.condition.measuring,
