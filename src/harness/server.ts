@@ -45,6 +45,12 @@ export interface HarnessOptions {
   allowedOrigins?: readonly string[];
   /** The token every `/api` request must carry; default a fresh random one. */
   token?: string;
+  /**
+   * How long one service request may take before it counts as unanswered (default the app's own,
+   * 15 s). End-to-end tests give it longer: there the demo service shares two busy cores with the
+   * backend and the browser, so a slow answer is the machine's load, not a link to report.
+   */
+  serviceTimeoutMs?: number;
   /** How the in-app demo service ("Try the demo") runs. */
   demo?: {
     /**
@@ -152,6 +158,9 @@ export async function startHarness(options: HarnessOptions): Promise<RunningHarn
     dataDir: options.dataDir,
     vault,
     appInfo: { version, shell: 'harness' },
+    ...(options.serviceTimeoutMs === undefined
+      ? {}
+      : { clientOptions: { timeoutMs: options.serviceTimeoutMs } }),
     startDemo: async () => {
       const service = await startDemoService({
         port: 0,
