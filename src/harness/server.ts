@@ -51,6 +51,12 @@ export interface HarnessOptions {
   token?: string;
   /** The largest request body taken (default `MAX_REQUEST_BYTES`); a larger one is refused with 413. */
   maxRequestBytes?: number;
+  /**
+   * How long one service request may take before it counts as unanswered (default the app's own,
+   * 15 s). End-to-end tests give it longer: there the demo service shares two busy cores with the
+   * backend and the browser, so a slow answer is the machine's load, not a link to report.
+   */
+  serviceTimeoutMs?: number;
   /** How the in-app demo service ("Try the demo") runs. */
   demo?: {
     /**
@@ -165,6 +171,9 @@ export async function startHarness(options: HarnessOptions): Promise<RunningHarn
     dataDir: options.dataDir,
     vault,
     appInfo: { version, shell: 'harness' },
+    ...(options.serviceTimeoutMs === undefined
+      ? {}
+      : { clientOptions: { timeoutMs: options.serviceTimeoutMs } }),
     startDemo: async () => {
       const service = await startDemoService({
         port: 0,

@@ -260,6 +260,9 @@ test('noise levels and the 1 s time history: statistical values chosen, named wi
   harness,
   externalService,
 }, testInfo) => {
+  // Two datasets drawn (a day of 1 s readings among them) and read back from the service to compare
+  // tooltips with: about 180 s on two busy cores.
+  test.setTimeout(360_000);
   const service = await openFleet(page, harness, externalService);
   const serial = noiseMonitor().wire.serialNumber;
 
@@ -335,6 +338,9 @@ test('octave and third-octave spectra as bars by band with their weighting, and 
   harness,
   externalService,
 }, testInfo) => {
+  // Spectra in both band widths and weightings, and a day's spectrogram, each read back from the
+  // service and summed energetically here: about 200 s on two busy cores.
+  test.setTimeout(360_000);
   const service = await openFleet(page, harness, externalService);
   const serial = noiseMonitor().wire.serialNumber;
 
@@ -481,6 +487,9 @@ test('weather, system health, calibrations and SICs of a noise monitor: named wi
   harness,
   externalService,
 }, testInfo) => {
+  // Four datasets, a dozen charts, each one's extreme reading hovered and read back from the
+  // service: about 185 s on two busy cores.
+  test.setTimeout(360_000);
   const service = await openFleet(page, harness, externalService);
   const serial = noiseMonitor().wire.serialNumber;
 
@@ -562,6 +571,9 @@ test('vibration: PPV per axis apart from the dominant frequency, and VDV per axi
   harness,
   externalService,
 }, testInfo) => {
+  // Two datasets of three axes each, their figures and tooltips read back from the service: about
+  // 120 s on two busy cores.
+  test.setTimeout(240_000);
   const service = await openFleet(page, harness, externalService);
   const serial = fleet().find((i) => i.wire.type === 'Vibration' && i.condition.measuring)!.wire.serialNumber;
 
@@ -640,6 +652,9 @@ test('air quality: particulates and gases properly named; drag and wheel zoom, t
   harness,
   externalService,
 }, testInfo) => {
+  // Two datasets, a drag and a wheel zoom each redrawing every chart, and a full-resolution export
+  // read back: about 245 s on two busy cores.
+  test.setTimeout(480_000);
   const service = await openFleet(page, harness, externalService);
   const serial = fleet().find((i) => i.wire.type === 'AirQuality' && i.condition.measuring)!.wire
     .serialNumber;

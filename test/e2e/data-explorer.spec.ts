@@ -86,6 +86,9 @@ test('spectra as bars by band, and one chart per quantity (PPV apart from its fr
   page,
   harness,
 }, testInfo) => {
+  // Spectra in both band widths and weightings, then a vibration monitor's charts: about 130 s on
+  // two busy cores.
+  test.setTimeout(300_000);
   await tryTheDemo(page, harness);
   const fleet = generateDemoFleet(1, Date.now());
   const noise = fleet.find((i) => i.wire.type === 'Noise' && i.condition.measuring)!.wire.serialNumber;

@@ -10,6 +10,9 @@ import { test as base, expect, type Page, type TestInfo } from '@playwright/test
 import { startHarness, type RunningHarness } from '../../src/harness/server';
 import { startDemoService, type DemoServiceOptions, type RunningDemoService } from '../../src/simulator';
 
+/** How long a service request may take in these tests: far more than a loaded machine needs. */
+const SERVICE_TIMEOUT_MS = 120_000;
+
 interface Options {
   /**
    * Time scale of the in-app demo service ("Try the demo"); `test.use({ demoTimeScale: 0.05 })`
@@ -45,6 +48,10 @@ export const test = base.extend<Fixtures & Options>({
       staticDir: 'out/web',
       // A keychain entry name of its own, so tests never touch a user's real FieldDesk keys.
       keychainService: `FieldDesk-e2e-${randomUUID()}`,
+      // The demo service answers slowly when the machine is loaded; a read that waits is not a
+      // lost link here (the app's 15 s would report one and leave data out). The test's budget
+      // still bounds every wait.
+      serviceTimeoutMs: SERVICE_TIMEOUT_MS,
       demo: {
         holdActions: demoHoldActions,
         ...(demoTimeScale === undefined ? {} : { timeScale: demoTimeScale }),

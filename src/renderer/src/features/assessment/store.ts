@@ -1,23 +1,28 @@
 /**
  * features/assessment — assessment.*: the active account's sites, the one being assessed, its last
- * result and a report being written (its progress pushed by the backend).
+ * result, and the reports of the sites (each one's progress pushed by the backend while it is
+ * written, then how it ended: report-state.ts).
  */
 import { defineStore } from 'pinia';
-import { ref, shallowRef } from 'vue';
-import type {
-  AssessmentResult,
-  ReportFormat,
-  ReportProgress,
-  ReportResult,
-  Site,
-} from '../../../../shared/assessment';
+import { ref, shallowRef, watch } from 'vue';
+import type { AssessmentResult, ReportFormat, Site } from '../../../../shared/assessment';
 import type { TimeInterval } from '../../../../shared/data';
 import type { FieldDeskError } from '../../../../shared/errors';
 import type { RequestArg } from '../../../../shared/ipc/contract';
 import { api } from '../../api';
 import { asFieldDeskError } from '../../errors';
+import { useAccountsStore } from '../accounts/store';
+import {
+  anyReportWriting,
+  reportEnded,
+  reportProgressed,
+  reportStarted,
+  type SiteReport,
+  type SiteReports,
+} from './report-state';
 
 export const useAssessmentStore = defineStore('assessment', () => {
+  const accounts = useAccountsStore();
   const sites = shallowRef<Site[] | null>(null);
   const sitesError = ref<FieldDeskError | null>(null);
   /** Stored sites that could not be read (a damaged database row): left out and said. */
@@ -25,19 +30,23 @@ export const useAssessmentStore = defineStore('assessment', () => {
   const result = shallowRef<AssessmentResult | null>(null);
   const computing = ref(false);
   const computeError = ref<FieldDeskError | null>(null);
-  const reportProgress = shallowRef<ReportProgress | null>(null);
-  /** Answers to older computes that arrive late are dropped. */
+  const reports = shallowRef<SiteReports>({});
+  /** Answers to older reads and computes that arrive late are dropped. */
+  let sitesRound = 0;
   let computeRound = 0;
+  /** Follows report progress while any report is written, and only then. */
   let stopProgress: (() => void) | null = null;
 
   async function loadSites(): Promise<void> {
+    const round = ++sitesRound;
     try {
       const list = await api.assessment.sites();
+      if (round !== sitesRound) return;
       sites.value = list.sites;
       unreadableSites.value = list.unreadable;
       sitesError.value = null;
     } catch (failure) {
-      sitesError.value = asFieldDeskError(failure);
+      if (round === sitesRound) sitesError.value = asFieldDeskError(failure);
     }
   }
 
@@ -82,23 +91,52 @@ export const useAssessmentStore = defineStore('assessment', () => {
     }
   }
 
-  /** Writes a report; its progress shows while it runs. Throws the backend's error. */
-  async function report(siteId: string, range: TimeInterval, format: ReportFormat): Promise<ReportResult> {
+  /** The report of a site being written (with its progress), or how its last one ended. */
+  function reportOf(siteId: string): SiteReport | null {
+    return reports.value[siteId] ?? null;
+  }
+
+  /**
+   * Writes a report of a site; `reportOf(siteId)` shows its progress, then how it ended (a failure
+   * too: this never throws). One report of a site at a time: the panel's buttons wait for it.
+   */
+  async function report(siteId: string, range: TimeInterval, format: ReportFormat): Promise<void> {
+    if (reports.value[siteId]?.state === 'writing') return;
+    // Subscribed before asking, so no event is missed; one listener serves every site's report.
     stopProgress ??= api.assessment.onReportProgress((progress) => {
-      if (progress.siteId === siteId) reportProgress.value = progress;
+      reports.value = reportProgressed(reports.value, progress);
     });
-    reportProgress.value = { siteId, format, stage: 'Starting', fraction: 0 };
+    reports.value = reportStarted(reports.value, siteId, format);
     try {
-      return await api.assessment.report({ siteId, ...range, format });
+      const answer = await api.assessment.report({ siteId, ...range, format });
+      reports.value = reportEnded(reports.value, siteId, answer);
+    } catch (failure) {
+      reports.value = reportEnded(reports.value, siteId, asFieldDeskError(failure));
     } finally {
-      reportProgress.value = null;
+      if (!anyReportWriting(reports.value)) {
+        stopProgress?.();
+        stopProgress = null;
+      }
     }
   }
 
-  function stop(): void {
-    stopProgress?.();
-    stopProgress = null;
-  }
+  // Another account has other sites: never assess, or shade its data, with one account's sites.
+  watch(
+    () => accounts.activeId,
+    (id, previous) => {
+      if (id === previous) return;
+      computeRound += 1;
+      result.value = null;
+      computeError.value = null;
+      computing.value = false;
+      // Read the new account's sites if this account's were read (or tried).
+      if (sites.value === null && sitesError.value === null) return;
+      sites.value = null;
+      sitesError.value = null;
+      unreadableSites.value = 0;
+      void loadSites();
+    },
+  );
 
   return {
     sites,
@@ -107,7 +145,8 @@ export const useAssessmentStore = defineStore('assessment', () => {
     result,
     computing,
     computeError,
-    reportProgress,
+    reports,
+    reportOf,
     loadSites,
     saveSite,
     deleteSite,
@@ -115,6 +154,5 @@ export const useAssessmentStore = defineStore('assessment', () => {
     removeExclusion,
     compute,
     report,
-    stop,
   };
 });

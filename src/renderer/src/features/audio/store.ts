@@ -8,13 +8,19 @@ import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import { api } from '../../api';
 import type { AudioFormat, DownloadSnapshot, LibraryItem, Recording } from '../../../../shared/audio';
+import type { FieldDeskError } from '../../../../shared/errors';
+import { asFieldDeskError } from '../../errors';
 
 export const useAudioStore = defineStore('audio', () => {
   const byId = ref<Record<string, DownloadSnapshot>>({});
   const library = ref<LibraryItem[]>([]);
   const folder = ref<string | null>(null);
+  /** Why the library could not be read again after a download finished (its file is on disk). */
+  const libraryError = ref<FieldDeskError | null>(null);
   let unsubscribe: (() => void) | null = null;
   let started: Promise<void> | null = null;
+  /** Downloads finishing together read the library at once: an answer older than the last asked is dropped. */
+  let libraryRound = 0;
 
   const downloads = computed(() => Object.values(byId.value));
   const active = computed(() =>
@@ -29,21 +35,34 @@ export const useAudioStore = defineStore('audio', () => {
     if (snapshot.state === 'done' && current?.state !== 'done') void loadLibrary();
   }
 
+  /** Keeps the library `read` answers, unless a newer read was asked for meanwhile. */
+  async function keepLibrary(read: Promise<LibraryItem[]>): Promise<void> {
+    const round = ++libraryRound;
+    const items = await read;
+    if (round !== libraryRound) return;
+    library.value = items;
+    libraryError.value = null;
+  }
+
+  /** Reads the library again; a failure shows as `libraryError`. */
   async function loadLibrary(): Promise<void> {
-    library.value = await api.audio.library({});
+    try {
+      await keepLibrary(api.audio.library({}));
+    } catch (failure) {
+      libraryError.value = asFieldDeskError(failure);
+    }
   }
 
   /** Subscribes once, then loads: a progress event between the two is merged, not lost. */
   function start(): Promise<void> {
     unsubscribe ??= api.audio.onProgress(apply);
     started ??= (async () => {
-      const [list, items, where] = await Promise.all([
+      const [list, , where] = await Promise.all([
         api.audio.downloads(),
-        api.audio.library({}),
+        keepLibrary(api.audio.library({})),
         api.audio.folder(),
       ]);
       for (const snapshot of list) apply(snapshot);
-      library.value = items;
       folder.value = where.path;
     })().catch((failure: unknown) => {
       started = null;
@@ -69,8 +88,21 @@ export const useAudioStore = defineStore('audio', () => {
 
   /** Deletes a recording from the library, and its file. */
   async function remove(key: string): Promise<void> {
-    library.value = await api.audio.delete({ key });
+    await keepLibrary(api.audio.delete({ key }));
   }
 
-  return { byId, downloads, active, library, folder, start, stop, loadLibrary, download, cancel, remove };
+  return {
+    byId,
+    downloads,
+    active,
+    library,
+    libraryError,
+    folder,
+    start,
+    stop,
+    loadLibrary,
+    download,
+    cancel,
+    remove,
+  };
 });

@@ -18,24 +18,38 @@ export const useCacheStore = defineStore('cache', () => {
   const error = ref<FieldDeskError | null>(null);
   /** The serial being cleared, `'all'`, or null. */
   const clearing = ref<string | null>(null);
+  /**
+   * Reads and clears both answer with the summary, and may overlap (a sync ends while the user
+   * clears): the answer to the one asked last is kept, so a summary read before a clear never
+   * shows cleared data again.
+   */
+  let round = 0;
 
   async function load(): Promise<void> {
+    const mine = ++round;
     loading.value = true;
     try {
-      summary.value = await api.cache.summary();
+      const answer = await api.cache.summary();
+      if (mine !== round) return;
+      summary.value = answer;
       error.value = null;
     } catch (failure) {
-      error.value = asFieldDeskError(failure);
+      if (mine === round) error.value = asFieldDeskError(failure);
     } finally {
-      loading.value = false;
+      if (mine === round) loading.value = false;
     }
   }
 
   /** Clears one instrument's cached data, or everything when `serial` is absent. Throws on failure. */
   async function clear(serial?: string): Promise<void> {
+    const mine = ++round;
     clearing.value = serial ?? 'all';
+    // A read this clear overtook is not waited for.
+    loading.value = false;
     try {
-      summary.value = await api.cache.clear(serial === undefined ? {} : { serial });
+      const answer = await api.cache.clear(serial === undefined ? {} : { serial });
+      if (mine !== round) return;
+      summary.value = answer;
       error.value = null;
     } finally {
       clearing.value = null;
