@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
 import { startHarness, type RunningHarness } from '../../src/harness/server';
 import { startDemoService, type DemoServiceOptions, type RunningDemoService } from '../../src/simulator';
@@ -25,8 +25,11 @@ interface Options {
    * the clock, however busy the machine.
    */
   demoHoldActions: boolean;
-  /** Files written into the fresh data folder before the harness starts (e.g. a damaged one). */
-  dataDirFiles: Record<string, string>;
+  /**
+   * Files written into the fresh data folder before the harness starts (e.g. a damaged one); a
+   * name may hold a subfolder (`backups/records-….db`).
+   */
+  dataDirFiles: Record<string, string | Uint8Array>;
 }
 
 interface Fixtures {
@@ -41,7 +44,10 @@ export const test = base.extend<Fixtures & Options>({
   dataDirFiles: [{}, { option: true }],
   harness: async ({ demoTimeScale, demoHoldActions, dataDirFiles }, use) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'fielddesk-e2e-'));
-    for (const [name, text] of Object.entries(dataDirFiles)) await writeFile(join(dataDir, name), text);
+    for (const [name, content] of Object.entries(dataDirFiles)) {
+      await mkdir(dirname(join(dataDir, name)), { recursive: true });
+      await writeFile(join(dataDir, name), content);
+    }
     const harness = await startHarness({
       port: 0,
       dataDir,

@@ -237,7 +237,7 @@ export function openRecordsDatabase(options: RecordsDatabaseOptions): RecordsDat
         (back === null ? '' : `, adding ${back} recovered from the damaged file`) +
         `. Your records now hold ${holds}.`;
       if (report.problem !== null) {
-        body += ` Nothing could be read from the damaged file, so changes made after ${when(copy.takenAt)} are missing.`;
+        body += ` Nothing could be read from the damaged file, so a change made after ${when(copy.takenAt)} could not be recovered.`;
       } else if (partial.length > 0) {
         body += ` Some ${listText(partial)} could not be read from the damaged file, so changes to them after ${when(copy.takenAt)} may be missing.`;
       }
