@@ -7,8 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   ACTION_JOURNAL_FILE_NAME,
@@ -24,7 +23,7 @@ import {
   RECORDS_FILE_NAME,
   type RecordsDatabase,
 } from '../../../src/main/backend/records/records-database';
-import { finishedCalibration, makeTempDir, memoryLogger } from './helpers';
+import { finishedCalibration, makeTempDir, memoryLogger, mountTmpfs } from './helpers';
 
 const T0 = Date.UTC(2026, 10, 23, 9, 0, 0);
 let dir: { path: string; remove(): Promise<void> };
@@ -170,26 +169,6 @@ describe('keeping action results', () => {
     },
   );
 });
-
-/** A small tmpfs for a real full or read-only disk; null (with the reason) where mounting is not allowed. */
-async function mountTmpfs(
-  sizeKb: number,
-): Promise<{ path: string; why: null } | { path: null; why: string }> {
-  if (process.platform !== 'linux' || process.getuid?.() !== 0)
-    return { path: null, why: 'needs root on Linux to mount a tmpfs' };
-  const path = await mkdtemp(join(tmpdir(), 'fielddesk-disk-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeKb}k`, 'tmpfs', path], { stdio: 'pipe' });
-  } catch (error) {
-    await rm(path, { recursive: true, force: true });
-    return { path: null, why: `mount refused here (${String(error).split('\n')[0]})` };
-  }
-  cleanups.push(async () => {
-    execFileSync('umount', ['-l', path]);
-    await rm(path, { recursive: true, force: true });
-  });
-  return { path, why: null };
-}
 
 describe('keeping action results on a real full or read-only disk', () => {
   it('a full disk: the result is held, said as a full disk, and written once space is freed', async (ctx) => {

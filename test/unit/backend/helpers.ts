@@ -1,5 +1,6 @@
 /** Small loopback HTTP servers with scripted faults, and other helpers for the backend tests. */
-import { afterEach, expect } from 'vitest';
+import { afterEach, expect, onTestFinished } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { FieldDeskError } from '../../../src/shared/errors';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -203,4 +204,27 @@ export function memoryLogger(): Logger & { records: LogRecord[] } {
   return Object.assign(createLogger(writer, { redact: (value) => value, level: 'debug' }), {
     records: writer.records,
   });
+}
+
+/**
+ * A small tmpfs of `sizeKb`, for a real full or read-only disk; unmounted when the test finishes.
+ * Null, with the reason, where this machine does not let a test mount one (not root, not Linux).
+ */
+export async function mountTmpfs(
+  sizeKb: number,
+): Promise<{ path: string; why: null } | { path: null; why: string }> {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0)
+    return { path: null, why: 'needs root on Linux to mount a tmpfs' };
+  const path = await mkdtemp(join(tmpdir(), 'fielddesk-disk-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeKb}k`, 'tmpfs', path], { stdio: 'pipe' });
+  } catch (error) {
+    await rm(path, { recursive: true, force: true });
+    return { path: null, why: `mount refused here (${String(error).split('\n')[0]})` };
+  }
+  onTestFinished(async () => {
+    execFileSync('umount', ['-l', path]);
+    await rm(path, { recursive: true, force: true });
+  });
+  return { path, why: null };
 }

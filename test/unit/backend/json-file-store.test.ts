@@ -1,7 +1,6 @@
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { openJsonFile } from '../../../src/main/backend/core/json-file-store';
@@ -13,7 +12,7 @@ import { createNoticeBoard } from '../../../src/main/backend/core/notices';
 import { createEventHub } from '../../../src/main/backend/core/events';
 import { createAccountState } from '../../../src/main/backend/accounts/account-state';
 import { createMemoryVault } from '../../../src/main/backend/accounts/vault';
-import { useTempDirs } from './helpers';
+import { mountTmpfs, useTempDirs } from './helpers';
 
 const tempDir = useTempDirs();
 
@@ -203,23 +202,3 @@ describe('JSON file store', () => {
     expect(store.list().map((a) => a.name)).toEqual(['A', 'B']);
   });
 });
-
-/** A small tmpfs for a real read-only disk; null (with the reason) where mounting is not allowed. */
-async function mountTmpfs(
-  sizeKb: number,
-): Promise<{ path: string; why: null } | { path: null; why: string }> {
-  if (process.platform !== 'linux' || process.getuid?.() !== 0)
-    return { path: null, why: 'needs root on Linux to mount a tmpfs' };
-  const path = await mkdtemp(join(tmpdir(), 'fielddesk-disk-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeKb}k`, 'tmpfs', path], { stdio: 'pipe' });
-  } catch (error) {
-    await rm(path, { recursive: true, force: true });
-    return { path: null, why: `mount refused here (${String(error).split('\n')[0]})` };
-  }
-  onTestFinished(async () => {
-    execFileSync('umount', ['-l', path]);
-    await rm(path, { recursive: true, force: true });
-  });
-  return { path, why: null };
-}

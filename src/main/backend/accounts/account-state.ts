@@ -4,7 +4,7 @@
  */
 import type { AccountsState, AccountSummary } from '../../../shared/accounts';
 import { FieldDeskError } from '../../../shared/errors';
-import { diskFailure } from '../core/disk-errors';
+import { unsavedChange } from '../core/disk-errors';
 import type { EventHub } from '../core/events';
 import type { AccountStore, StoredAccount } from './account-store';
 import type { KeyVault } from './vault';
@@ -89,14 +89,12 @@ export function createAccountState(
       try {
         return await work;
       } catch (error) {
-        if (error instanceof FieldDeskError) throw error;
-        throw (
-          diskFailure(error, {
-            folder: dataDir,
-            what: 'your account list',
-            advice: 'The change was not made; your accounts stay as they were.',
-          }) ?? new FieldDeskError('internal', MESSAGES.saveFailed, { cause: error })
-        );
+        throw unsavedChange(error, {
+          folder: dataDir,
+          what: 'your account list',
+          advice: 'The change was not made; your accounts stay as they were.',
+          otherwise: MESSAGES.saveFailed,
+        });
       }
     },
   };

@@ -69,6 +69,15 @@ export function diskFailure(error: unknown, write: DiskWrite): FieldDeskError | 
 }
 
 /** What the user asked to save and where: an export, a report, a chart image. */
+/**
+ * A change of the user's own files (settings, accounts) that could not be written, and so is not in
+ * effect: the disk's reason in its words, else `otherwise`; a FieldDeskError passes as it is.
+ */
+export function unsavedChange(error: unknown, write: DiskWrite & { otherwise: string }): FieldDeskError {
+  if (error instanceof FieldDeskError) return error;
+  return diskFailure(error, write) ?? new FieldDeskError('internal', write.otherwise, { cause: error });
+}
+
 export interface SaveAttempt {
   /** The path the user chose (for a set of files, the folder or name it is saved under). */
   path: string;

@@ -2,8 +2,7 @@
  * FieldDesk's own settings (`settings.*`): the calibrator reference level, the pass tolerance and
  * the age at which cached data is refreshed, kept in settings.json (settings-store.ts).
  */
-import { FieldDeskError } from '../../../shared/errors';
-import { diskFailure } from '../core/disk-errors';
+import { unsavedChange } from '../core/disk-errors';
 import type { HandlersOf } from '../core/handler-types';
 import type { SettingsState } from '../../../shared/operations';
 import type { NoticeBoard } from '../core/notices';
@@ -57,20 +56,11 @@ async function saving<T>(work: Promise<T>, dataDir: string): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    if (error instanceof FieldDeskError) throw error;
-    throw (
-      diskFailure(error, {
-        folder: dataDir,
-        what: 'your settings',
-        advice: 'The change is not in effect; the settings stay as they were.',
-      }) ??
-      new FieldDeskError(
-        'internal',
-        'FieldDesk could not save your settings, so the change is not in effect.',
-        {
-          cause: error,
-        },
-      )
-    );
+    throw unsavedChange(error, {
+      folder: dataDir,
+      what: 'your settings',
+      advice: 'The change is not in effect; the settings stay as they were.',
+      otherwise: 'FieldDesk could not save your settings, so the change is not in effect.',
+    });
   }
 }
