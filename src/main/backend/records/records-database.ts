@@ -13,7 +13,7 @@
 import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database, { type Statement } from 'better-sqlite3';
 import { createActionRecords, type ActionRecords } from '../actions/action-records';
 import { createSiteStore, type SiteStore } from '../assessment/site-store';
 import { createAudioRecords, type AudioRecords } from '../audio/audio-records';
@@ -258,8 +258,15 @@ export function openRecordsDatabase(options: RecordsDatabaseOptions): RecordsDat
   let backingUp: Promise<void> = Promise.resolve();
   const changesCopied = new WeakMap<SqliteDatabase, number>();
 
+  // Asked after every use of the records: prepared once per connection.
+  const changesQuery = new WeakMap<SqliteDatabase, Statement>();
   function changesOf(db: SqliteDatabase): number {
-    return (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+    let query = changesQuery.get(db);
+    if (query === undefined) {
+      query = db.prepare('SELECT total_changes() AS n');
+      changesQuery.set(db, query);
+    }
+    return (query.get() as { n: number }).n;
   }
 
   function takeBackup(): Promise<void> {
