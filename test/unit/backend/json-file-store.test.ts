@@ -137,6 +137,16 @@ describe('JSON file store', () => {
     );
   });
 
+  it('takes a first copy of a file an earlier version wrote, so it can be restored before its next save', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'things.json'), JSON.stringify({ version: 2, items: ['from before'] }));
+    await open(dir);
+    await writeFile(join(dir, 'things.json'), '{"version": 2, "ite');
+    const again = await open(dir);
+    expect(again.loaded).toEqual({ items: ['from before'] });
+    expect(again.warning).toContain('restored them from the backup of 2026-11-23 12:00 UTC');
+  });
+
   it('falls back to an older copy when the newest does not read', async () => {
     const dir = await tempDir();
     const file = await open(dir);

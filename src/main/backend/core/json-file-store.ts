@@ -158,12 +158,8 @@ export async function openJsonFile<T>(options: JsonFileOptions<T>): Promise<Json
   }
 
   const backupFolder = join(dataDir, BACKUP_FOLDER);
-  /** Writes the file, then its dated backup copy. */
-  async function write(content: T): Promise<void> {
-    if (!canSave) return;
-    const text = `${JSON.stringify({ version: options.version, ...content }, null, 2)}\n`;
-    await writeFileAtomic(path, text, { mode: 0o600 });
-    if (options.backups === false) return;
+  /** A dated copy of what was just written (or read), in the backup folder. */
+  async function copy(text: string): Promise<void> {
     const at = now();
     try {
       await mkdir(backupFolder, { recursive: true, mode: 0o700 });
@@ -175,6 +171,23 @@ export async function openJsonFile<T>(options: JsonFileOptions<T>): Promise<Json
       // The file itself is saved; the copy is taken again at the next save.
       options.log?.warn('backup copy of a saved file not written', { fileName, error });
     }
+  }
+
+  /** Writes the file, then its dated backup copy. */
+  async function write(content: T): Promise<void> {
+    if (!canSave) return;
+    const text = `${JSON.stringify({ version: options.version, ...content }, null, 2)}\n`;
+    await writeFileAtomic(path, text, { mode: 0o600 });
+    if (options.backups !== false) await copy(text);
+  }
+
+  // A file an earlier version wrote has no copy yet: take one now, before anything can damage it.
+  if (
+    options.backups !== false &&
+    'content' in read &&
+    listCopies(backupFolder, copyPrefix(fileName), '.json').length === 0
+  ) {
+    await copy(await readFile(path, 'utf8'));
   }
 
   let writing: Promise<unknown> = Promise.resolve();
