@@ -97,6 +97,11 @@ export interface AssessmentSettings {
   /** An event at night counts when its level is at least this (dB). */
   nightEventThreshold: number;
   dinLine: DinLine;
+  /**
+   * The share (0…1) of a figure's reference period that must be kept (read and not excluded) for
+   * the figure to be stated; below it the figure is "insufficient data", never an exceedance.
+   */
+  minimumCoverage: number;
 }
 
 /**
@@ -109,6 +114,7 @@ export const DEFAULT_ASSESSMENT_SETTINGS: AssessmentSettings = {
   statistics: 'intervals',
   nightEventThreshold: 65,
   dinLine: 2,
+  minimumCoverage: 0.75,
 };
 
 export interface Site {
@@ -145,6 +151,13 @@ export interface FigureSource {
   end: number;
 }
 
+/**
+ * Whether a figure may be stated: `ok`; `insufficient` when its kept time is below the site's
+ * minimum coverage (shown as "insufficient data (41 %)", never an exceedance, counted nowhere);
+ * `noData` when its period has no readings at all (never shown as zero).
+ */
+export type FigureState = 'ok' | 'insufficient' | 'noData';
+
 export interface Figure {
   /** Unique within an assessment: `<serial>|<key>|<period start>`. */
   id: string;
@@ -164,6 +177,13 @@ export interface Figure {
   valid: number | null;
   /** Fraction (0…1) of the period with readings that count (excluded time not counted). */
   coverage: number;
+  /** Whether `valid` may be stated (see `FigureState`); only an `ok` figure can exceed its limit. */
+  state: FigureState;
+  /**
+   * Decimals `all` and `valid` are stated at; both are rounded to them, so what is shown, exported
+   * and compared with the limit is one number.
+   */
+  decimals: number;
   /** How it was formed, in a sentence ("energetic mean of 64 15-min LAeq values"). */
   method: string;
   /** More to say: the dominant frequency of a PPV, the guideline value at it. */
@@ -171,7 +191,7 @@ export interface Figure {
   /** When the value was reached, for a highest value (LAFMax, PPV): the time an exceedance is said at. */
   at?: number;
   limit: number | null;
-  /** True when `valid` is above `limit`. */
+  /** True when the figure is `ok` and `valid` (as stated) is above `limit`. */
   exceeds: boolean;
   source: FigureSource;
 }
@@ -310,4 +330,24 @@ export interface ReportProgress {
   format: ReportFormat;
   stage: string;
   fraction: number;
+}
+
+/**
+ * A coverage as said beside a figure: whole percent rounded down, so a share just below the
+ * minimum never reads as the minimum ("74 %", not "75 %").
+ */
+export const coveragePercent = (coverage: number): number => Math.floor(coverage * 100 + 1e-9);
+
+/**
+ * A figure's value as every output states it: "63.7 dB" (or "63.7" without the unit),
+ * "insufficient data (41 %)", "no data". One function, so the screen, PDF, Excel and CSV agree.
+ */
+export function figureValueText(
+  figure: Pick<Figure, 'state' | 'valid' | 'coverage' | 'decimals' | 'unit'>,
+  options: { unit?: boolean } = {},
+): string {
+  if (figure.state === 'noData' || figure.valid === null) return 'no data';
+  if (figure.state === 'insufficient') return `insufficient data (${coveragePercent(figure.coverage)} %)`;
+  const number = figure.valid.toFixed(figure.decimals);
+  return options.unit === false || figure.unit === '' ? number : `${number} ${figure.unit}`;
 }
