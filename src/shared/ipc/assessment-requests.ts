@@ -1,6 +1,7 @@
 /** The contract's assessment requests (`assessment.*`): sites, exclusions, figures and reports. */
 import { z } from 'zod';
 import {
+  DEFAULT_ASSESSMENT_SETTINGS,
   LIMIT_KEYS,
   type AssessmentResult,
   type ReportResult,
@@ -58,6 +59,11 @@ const settingsSchema = z
     dinLine: z.union([z.literal(1), z.literal(2), z.literal(3)], {
       error: 'Choose line 1, 2 or 3 of DIN 4150-3.',
     }),
+    minimumCoverage: z
+      .number({ error: 'The minimum coverage must be a share of the period, such as 75 %.' })
+      .min(0.1, 'The minimum coverage must be between 10 % and 100 % of the period.')
+      .max(1, 'The minimum coverage must be between 10 % and 100 % of the period.')
+      .default(DEFAULT_ASSESSMENT_SETTINGS.minimumCoverage),
   })
   .strict();
 

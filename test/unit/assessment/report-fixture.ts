@@ -60,6 +60,8 @@ function figure(
     all: null,
     valid: null,
     coverage: 1,
+    state: 'ok',
+    decimals: 2,
     method: LAEQ_METHOD,
     limit: null,
     exceeds: false,

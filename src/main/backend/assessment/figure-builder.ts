@@ -4,13 +4,27 @@
  * and where its samples are (so the screen can show them). Shared by the noise, vibration and air
  * quality parts of an assessment.
  */
-import type { AssessmentChart, Figure, FigureSource, LimitKey, SiteLimits } from '../../../shared/assessment';
+import type {
+  AssessmentChart,
+  AssessmentSettings,
+  Figure,
+  FigureSource,
+  FigureState,
+  LimitKey,
+  SiteLimits,
+} from '../../../shared/assessment';
 import type { SeriesChannel, TimeInterval } from '../../../shared/data';
 import { minMaxReduce } from '../../../shared/series-reduce';
 
 export interface FigurePeriod extends TimeInterval {
   label: string;
 }
+
+/**
+ * How a figure is stated: a fixed number of decimals (0.1 dB, 0.1 µg/m³, whole counts) or, for a
+ * quantity spanning decades (VDV), significant digits.
+ */
+export type Precision = { decimals: number } | { significant: number };
 
 /** A figure as its part of the assessment forms it; `figureOf` adds its id, limit and verdict. */
 export type FigureSpec = Pick<
@@ -21,11 +35,50 @@ export type FigureSpec = Pick<
   source: Omit<FigureSource, 'start' | 'end'>;
   /** A limit that is not one of the site's (the DIN 4150-3 value at a frequency). */
   limit?: number | null;
+  /** How `all` and `valid` (given unrounded) are stated. */
+  precision: Precision;
 };
 
-export function figureOf(spec: FigureSpec, limits: SiteLimits): Figure {
+/** What of the site decides a figure's limit and whether it may be stated. */
+export interface FigureRules {
+  limits: SiteLimits;
+  settings: Pick<AssessmentSettings, 'minimumCoverage'>;
+}
+
+/** The decimals a value is stated at under `precision`: for significant digits, from the value's size. */
+export function decimalsFor(precision: Precision, value: number | null): number {
+  if ('decimals' in precision) return precision.decimals;
+  if (value === null || value === 0 || !Number.isFinite(value)) return precision.significant - 1;
+  const magnitude = Math.floor(Math.log10(Math.abs(value)));
+  return Math.max(0, precision.significant - 1 - magnitude);
+}
+
+/** `value` rounded half away from zero to `decimals`, through its decimal text (so 1.005 → 1.01). */
+export function roundTo(value: number | null, decimals: number): number | null {
+  if (value === null || !Number.isFinite(value)) return null;
+  const rounded = Number(`${Math.round(Number(`${Math.abs(value)}e${decimals}`))}e-${decimals}`);
+  return value < 0 ? -rounded : rounded;
+}
+
+/**
+ * Whether a figure may be stated: no readings in its period (`all` null) is `noData`; kept time
+ * below the minimum share of the period (all of it excluded included) is `insufficient`.
+ */
+export function stateOf(all: number | null, valid: number | null, coverage: number, minimum: number): FigureState {
+  if (all === null && valid === null) return 'noData';
+  if (valid === null || coverage + 1e-9 < minimum) return 'insufficient';
+  return 'ok';
+}
+
+export function figureOf(spec: FigureSpec, rules: FigureRules): Figure {
+  const { limits } = rules;
   const limit =
     spec.limit !== undefined ? spec.limit : spec.limitKey === null ? null : (limits[spec.limitKey] ?? null);
+  const decimals = decimalsFor(spec.precision, spec.valid ?? spec.all);
+  const all = roundTo(spec.all, decimals);
+  const valid = roundTo(spec.valid, decimals);
+  const coverage = Math.max(0, Math.min(1, spec.coverage));
+  const state = stateOf(all, valid, coverage, rules.settings.minimumCoverage);
   return {
     id: `${spec.serial}|${spec.label}|${spec.period.start}`,
     serial: spec.serial,
@@ -35,14 +88,17 @@ export function figureOf(spec: FigureSpec, limits: SiteLimits): Figure {
     start: spec.period.start,
     end: spec.period.end,
     unit: spec.unit,
-    all: spec.all,
-    valid: spec.valid,
-    coverage: Math.max(0, Math.min(1, spec.coverage)),
+    all,
+    valid,
+    coverage,
+    state,
+    decimals,
     method: spec.method,
     ...(spec.detail === undefined ? {} : { detail: spec.detail }),
     ...(spec.at === undefined ? {} : { at: spec.at }),
     limit,
-    exceeds: limit !== null && spec.valid !== null && spec.valid > limit + 1e-9,
+    // One comparison rule: the value as stated is over the limit (both are plain decimals here).
+    exceeds: state === 'ok' && limit !== null && valid !== null && valid > limit,
     source: { ...spec.source, start: spec.period.start, end: spec.period.end },
   };
 }

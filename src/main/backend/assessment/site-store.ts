@@ -44,6 +44,8 @@ const storedSiteSchema = z.object({
     statistics: z.enum(['intervals', 'timeHistory']),
     nightEventThreshold: z.number(),
     dinLine: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+    // Sites saved before the coverage rule get its default.
+    minimumCoverage: z.number().min(0).max(1).default(DEFAULT_ASSESSMENT_SETTINGS.minimumCoverage),
   }),
   createdAt: z.number(),
   updatedAt: z.number(),

@@ -80,15 +80,16 @@ export function assessVibration(
           limitKey: 'PPV',
           period: whole,
           unit: 'mm/s',
-          all: round(all?.value ?? null, 3),
-          valid: round(valid?.value ?? null, 3),
+          all: all?.value ?? null,
+          valid: valid?.value ?? null,
+          precision: { decimals: 3 },
           coverage: coverageOf(counted, range),
           method:
             'Highest peak particle velocity of the axis; the limit is a constant (BS 5228-2 human response).',
           ...(valid === null ? {} : { detail: at(valid)!, at: valid.time }),
           source,
         },
-        limits,
+        site,
       ),
     );
     // Against DIN 4150-3: the reading closest to (or furthest over) the line at its own frequency.
@@ -116,8 +117,9 @@ export function assessVibration(
           limitKey: null,
           period: whole,
           unit: 'mm/s',
-          all: round(dinAll?.value ?? null, 3),
-          valid: round(dinValid?.value ?? null, 3),
+          all: dinAll?.value ?? null,
+          valid: dinValid?.value ?? null,
+          precision: { decimals: 3 },
           coverage: coverageOf(counted, range),
           method: `The reading closest to the DIN 4150-3 short-term guideline (${DIN_LINE_LABELS[line]}) at its dominant frequency; the limit is the guideline at that frequency.`,
           ...(dinValid === null
@@ -129,7 +131,7 @@ export function assessVibration(
           limit: dinValid === null ? null : round(dinGuideline(dinValid.frequency, line), 2),
           source,
         },
-        limits,
+        site,
       ),
     );
     const vdvChannel = channelOf(inputs.reads.vibrationVDV, `vdv${axis}`);
@@ -148,14 +150,15 @@ export function assessVibration(
               limitKey: kind === 'day' ? 'VDV,day' : 'VDV,night',
               period,
               unit: 'm/s¹·⁷⁵',
-              all: round(vAll.value, 4),
-              valid: round(vValid.value, 4),
+              all: vAll.value,
+              valid: vValid.value,
+              precision: { significant: 3 },
               coverage: coverageOf(countedSeconds(vdv, period, vdvMask), period),
               method:
                 'Fourth root of the sum of the fourth powers of the interval VDVs in the period (BS 6472-1).',
               source: { serial, dataset: 'vibrationVDV', channel: `vdv${axis}` },
             },
-            limits,
+            site,
           ),
         );
       }
@@ -271,14 +274,15 @@ export function assessAirQuality(
             limitKey: particulate.limitKey,
             period: { start: day.start, end: day.end, label: days[i]!.label },
             unit: 'µg/m³',
-            all: allDay.valid ? round(allDay.mean, 1) : null,
-            valid: day.valid ? round(day.mean, 1) : null,
+            all: allDay.valid ? allDay.mean : null,
+            valid: day.valid ? day.mean : null,
+            precision: { decimals: 1 },
             coverage: day.coverage,
             method:
               'Time-weighted mean of the readings of the site’s calendar day; a day counts only with readings for at least 75 % of it (18 of 24 hours).',
             source,
           },
-          limits,
+          site,
         ),
       );
     });
@@ -293,6 +297,7 @@ export function assessAirQuality(
           limitKey: null,
           period: { ...range, label: 'whole period' },
           unit: 'days',
+          precision: { decimals: 0 },
           all: limit === null ? null : over(all),
           valid: limit === null ? null : over(valid),
           coverage: days.length === 0 ? 0 : validDays / days.length,
@@ -302,7 +307,7 @@ export function assessAirQuality(
               : `Days whose valid 24-hour mean is above ${limit} µg/m³, of ${validDays} valid day${validDays === 1 ? '' : 's'}.`,
           source,
         },
-        limits,
+        site,
       ),
     );
     charts.push(
