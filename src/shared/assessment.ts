@@ -210,6 +210,10 @@ export interface HourlyRow {
   la90: number | null;
   /** Minutes of the hour excluded. */
   excludedMinutes: number;
+  /** Fraction (0…1) of the hour whose LAeq counts (read and not excluded). */
+  coverage: number;
+  /** Whether `laeqValid` meets the site's minimum coverage: only then can it exceed LAeq,1h. */
+  sufficient: boolean;
 }
 
 export interface Exceedance {
@@ -224,6 +228,8 @@ export interface Exceedance {
   value: number;
   limit: number;
   unit: string;
+  /** Decimals the value is stated (and was compared) at. */
+  decimals: number;
 }
 
 /** A calibration or SIC as evidence: when, what it read, drift against the one before, pass or fail. */
@@ -348,6 +354,13 @@ export function figureValueText(
 ): string {
   if (figure.state === 'noData' || figure.valid === null) return 'no data';
   if (figure.state === 'insufficient') return `insufficient data (${coveragePercent(figure.coverage)} %)`;
-  const number = figure.valid.toFixed(figure.decimals);
-  return options.unit === false || figure.unit === '' ? number : `${number} ${figure.unit}`;
+  return quantityText(figure.valid, figure.decimals, options.unit === false ? '' : figure.unit);
+}
+
+/** A value at `decimals` with its unit ("54.2 dB", "1 event", "3 days"); the number alone without one. */
+export function quantityText(value: number, decimals: number, unit: string): string {
+  const number = value.toFixed(decimals);
+  if (unit === '') return number;
+  if ((unit === 'events' || unit === 'days') && value === 1) return `${number} ${unit.slice(0, -1)}`;
+  return `${number} ${unit}`;
 }

@@ -156,7 +156,8 @@ describe('an assessment across the autumn clock change, with an exclusion', () =
     expect(figure('LAFMax,night').all).toBe(90);
     // The first quarter of the night at 60 dB (50 + 10): 22:00 UTC, 23:00 BST.
     expect(figure('LAFMax,night').at).toBe(NIGHT_START);
-    expect(figure('LAFMax,night').detail).toBe('at Sat 24 Oct 2026 23:00 +01:00');
+    // Interval values only: the time is said as the interval it lies in, not passed off as the moment.
+    expect(figure('LAFMax,night').detail).toBe('in the 15-min interval from Sat 24 Oct 2026 23:00 +01:00');
   });
 
   it('counts night events at or above 65 dB: 2 in all, 1 outside the excluded hour', () => {

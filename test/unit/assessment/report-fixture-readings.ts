@@ -94,6 +94,8 @@ export function hourlyRows(): HourlyRow[] {
       la10: Math.round((laeq + 2.1) * 10) / 10,
       la90: Math.round((laeq - 6.3) * 10) / 10,
       excludedMinutes: excluded,
+      coverage: (60 - excluded) / 60,
+      sufficient: excluded <= 15,
     });
   }
   return rows;

@@ -312,6 +312,7 @@ export function reportFixture(over: Partial<AssessmentResult> = {}): AssessmentR
         value: EXCEEDANCE_FIGURE.valid!,
         limit: 55,
         unit: 'dB',
+        decimals: EXCEEDANCE_FIGURE.decimals,
       },
     ],
     checks: CHECKS,

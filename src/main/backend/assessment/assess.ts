@@ -25,6 +25,7 @@ function exceedancesOf(figures: Figure[], hourly: HourlyRow[], site: Site): Exce
             value: figure.valid,
             limit: figure.limit,
             unit: figure.unit,
+            decimals: figure.decimals,
           },
         ]
       : [],
@@ -34,7 +35,7 @@ function exceedancesOf(figures: Figure[], hourly: HourlyRow[], site: Site): Exce
     hourlyLimit === undefined
       ? []
       : hourly.flatMap((row) =>
-          row.laeqValid !== null && row.laeqValid > hourlyLimit
+          row.sufficient && row.laeqValid !== null && row.laeqValid > hourlyLimit
             ? [
                 {
                   figureId: `${row.serial}|LAeq,1h|${row.start}`,
@@ -46,6 +47,7 @@ function exceedancesOf(figures: Figure[], hourly: HourlyRow[], site: Site): Exce
                   value: row.laeqValid,
                   limit: hourlyLimit,
                   unit: 'dB',
+                  decimals: 1,
                 },
               ]
             : [],

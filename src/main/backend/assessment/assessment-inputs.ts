@@ -16,6 +16,7 @@ import {
   type SyncType,
 } from '../../../shared/sync-choices';
 import type { AssessedInstrument, Site } from '../../../shared/assessment';
+import { nominalStepMs } from './exclusions';
 
 /** Calibrations and SICs are looked for this long before and after the period (evidence either side). */
 export const CHECK_MARGIN_MS = 62 * 86_400_000;
@@ -164,4 +165,11 @@ export async function readAssessmentInputs(
     instruments.push({ instrument: plan.instrument, kind: plan.kind, reads });
   }
   return { range, instruments, notes, fromCache, dataFetchedAt };
+}
+
+/** The length of a noise monitor's interval values (its LAeq's usual step); null without them. */
+export function intervalMsOf(inputs: AssessmentInputs, serial: string): number | null {
+  const instrument = inputs.instruments.find((i) => i.instrument.serial === serial);
+  const laeq = instrument?.reads.noiseMeasurements?.series.find((channel) => channel.name === 'LAeq');
+  return laeq === undefined || laeq.times.length === 0 ? null : nominalStepMs(laeq.times);
 }

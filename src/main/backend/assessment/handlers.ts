@@ -19,7 +19,8 @@ import type { ReadThroughCache } from '../data/read-through-cache';
 import type { Logger } from '../core/log';
 import type { FleetService } from '../instruments/fleet';
 import { assess } from './assess';
-import { readAssessmentInputs } from './assessment-inputs';
+import { intervalMsOf, readAssessmentInputs, type ReadOne } from './assessment-inputs';
+import { refineMaximaTimes } from './maxima-times';
 import { reportCsvFolder, writeReportCsv } from './report/report-csv';
 import { writeReportPdf } from './report/report-pdf';
 import { writeReportXlsx } from './report/report-xlsx';
@@ -78,16 +79,14 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
     const account = accounts.requireActive();
     const site = siteOf(account, siteId);
     const fleet = (await fleetOf(account, site.serials)) ?? [];
-    const inputs = await readAssessmentInputs(
-      site,
-      { start, end },
-      fleet,
-      (serial, dataset, range, options) =>
-        deps.read(account, { serial, dataset, ...range, ...(options === undefined ? {} : { options }) }),
-      deps.now(),
-      (done, total) => onProgress(total === 0 ? 1 : done / total),
+    const read: ReadOne = (serial, dataset, range, options) =>
+      deps.read(account, { serial, dataset, ...range, ...(options === undefined ? {} : { options }) });
+    const inputs = await readAssessmentInputs(site, { start, end }, fleet, read, deps.now(), (done, total) =>
+      onProgress(total === 0 ? 1 : done / total),
     );
-    return assess(site, inputs, { toleranceDb: deps.toleranceDb(), computedAt: deps.now() });
+    const result = assess(site, inputs, { toleranceDb: deps.toleranceDb(), computedAt: deps.now() });
+    await refineMaximaTimes(result, (serial) => intervalMsOf(inputs, serial), read);
+    return result;
   }
 
   const WRITERS: Record<

@@ -22,8 +22,8 @@ import {
   maxLevel,
   meanOfIntervals,
 } from './figures/noise-figures';
-import { exclusionMask, type Samples } from './figures/samples';
-import { sitePeriods, siteTimeLabel, type SitePeriod } from './figures/site-periods';
+import { exclusionMask, unreadSpans, type Samples } from './figures/samples';
+import { momentLabel, sitePeriods, type SitePeriod } from './figures/site-periods';
 import type { AssessmentChart } from '../../../shared/assessment';
 import { intersect, normalize, totalLength } from '../core/intervals';
 
@@ -62,14 +62,21 @@ export function assessNoise(
   const { limits, settings, timeZone } = site;
   const excluded = normalize(excludedFor(serial, exclusions));
   const measurements = inputs.reads.noiseMeasurements;
-  const laeq = channelWithMask(channelOf(measurements, 'LAeq'), excluded);
-  const lafmax = channelWithMask(channelOf(measurements, 'LAFMax'), excluded);
   const useTimeHistory = settings.statistics === 'timeHistory';
-  const history = useTimeHistory
-    ? channelWithMask(channelOf(inputs.reads.noiseTimeHistory, 'LAeq'), excluded)
-    : null;
-  const laf10 = channelWithMask(channelOf(measurements, 'LAF10'), excluded);
-  const laf90 = channelWithMask(channelOf(measurements, 'LAF90'), excluded);
+  const rowChannels = {
+    laeq: channelOf(measurements, 'LAeq'),
+    lafmax: channelOf(measurements, 'LAFMax'),
+    history: useTimeHistory ? channelOf(inputs.reads.noiseTimeHistory, 'LAeq') : null,
+    laf10: useTimeHistory ? null : channelOf(measurements, 'LAF10'),
+    laf90: useTimeHistory ? null : channelOf(measurements, 'LAF90'),
+  };
+  // The kept time of a row: not excluded, and read by every channel its figures come from.
+  const kept = keptExcluded(excluded, Object.values(rowChannels), range);
+  const laeq = channelWithMask(rowChannels.laeq, kept);
+  const lafmax = channelWithMask(rowChannels.lafmax, kept);
+  const history = channelWithMask(rowChannels.history, kept);
+  const laf10 = channelWithMask(rowChannels.laf10, kept);
+  const laf90 = channelWithMask(rowChannels.laf90, kept);
   const figures: Figure[] = [];
   const step = laeq === null ? '' : minutesLabel(laeq.stepMs);
 
@@ -114,7 +121,7 @@ export function assessNoise(
       limitKey,
       period,
       { all: leq(laeq.samples, period).value, valid: valid.value, seconds: valid.seconds },
-      `Energetic mean of the ${step} LAeq values, each weighted by its time within the period.`,
+      `Energetic mean of the ${step} LAeq values, each weighted by its time within the period; a value whose interval touches excluded time, or a gap in another value of the same period, is left out whole.`,
       measured('LAeq'),
     );
   };
@@ -193,7 +200,7 @@ export function assessNoise(
           measured('LAFMax'),
           valid === null
             ? undefined
-            : { time: valid.time, detail: `at ${siteTimeLabel(valid.time, timeZone)}` },
+            : { time: valid.time, detail: momentLabel(valid.time, lafmax.stepMs, timeZone) },
         ),
       );
     }
@@ -202,8 +209,12 @@ export function assessNoise(
         events.map((e) => ({ start: e.start, level: e.level })),
         [night],
         settings.nightEventThreshold,
-        excluded,
+        kept,
       );
+      // Events are counted over the night's kept time: a night the instrument did not measure has
+      // no count (not zero events), and one measured in part is judged by the coverage rule.
+      const measured = laeq === null ? null : leq(laeq.samples, night);
+      const keptSeconds = laeq === null ? 0 : leq(laeq.samples, night, laeq.mask).seconds;
       push(
         figureOf(
           {
@@ -213,10 +224,10 @@ export function assessNoise(
             period: night,
             unit: 'events',
             precision: { decimals: 0 },
-            all: counts.all,
-            valid: counts.valid,
-            coverage: 1 - totalLength(intersect(excluded, [night])) / (night.end - night.start),
-            method: `Noise events starting at night whose level is at least ${settings.nightEventThreshold} dB; with exclusions, those starting in excluded time are not counted.`,
+            all: measured?.value == null ? null : counts.all,
+            valid: measured?.value == null ? null : counts.valid,
+            coverage: coverageOf(keptSeconds, night),
+            method: `Noise events starting at night whose level is at least ${settings.nightEventThreshold} dB, counted over the night's kept time (the LAeq readings that count); those starting in excluded time are not counted.`,
             source: { serial, dataset: 'events', channel: 'level' },
           },
           site,
@@ -238,6 +249,7 @@ export function assessNoise(
       laf10,
       laf90,
       excluded,
+      settings.minimumCoverage,
     ),
     events,
     chart:
@@ -319,6 +331,24 @@ export function assessNoise(
   }
 }
 
+/** A 1 s history's missing seconds shorter than this do not drop the interval values around them. */
+const HISTORY_GAP_MS = 60_000;
+
+/** The excluded time plus every span one of the row's channels did not read. */
+function keptExcluded(
+  excluded: TimeInterval[],
+  channels: Array<SeriesChannel | null>,
+  range: TimeInterval,
+): TimeInterval[] {
+  const unread = channels.flatMap((channel) => {
+    if (channel === null || channel.times.length === 0) return [];
+    const samples = samplesOfChannel(channel);
+    const step = samples.ends[0]! - samples.starts[0]!;
+    return unreadSpans(samples, range, step <= 1000 ? HISTORY_GAP_MS : 0);
+  });
+  return unread.length === 0 ? excluded : normalize([...excluded, ...unread]);
+}
+
 function eventRefs(
   inputs: InstrumentInputs,
   nights: SitePeriod[],
@@ -357,6 +387,7 @@ function hourlyRows(
   laf10: Channel | null,
   laf90: Channel | null,
   excluded: TimeInterval[],
+  minimumCoverage: number,
 ): HourlyRow[] {
   if (laeq === null) return [];
   return sitePeriods(range, timeZone, 'hour').map((hour) => {
@@ -365,13 +396,17 @@ function hourlyRows(
       const channel = percent === 10 ? laf10 : laf90;
       return channel === null ? null : meanOfIntervals(channel.samples, hour, channel.mask).value;
     };
+    const valid = leq(laeq.samples, hour, laeq.mask);
+    const coverage = coverageOf(valid.seconds, hour);
     return {
       serial,
       start: hour.start,
       end: hour.end,
       label: hour.label,
       laeq: round1(leq(laeq.samples, hour).value),
-      laeqValid: round1(leq(laeq.samples, hour, laeq.mask).value),
+      laeqValid: round1(valid.value),
+      coverage,
+      sufficient: valid.value !== null && coverage + 1e-9 >= minimumCoverage,
       lafmax: round1(lafmax === null ? null : (maxLevel(lafmax.samples, hour, lafmax.mask)?.value ?? null)),
       la10: round1(statistic(10)),
       la90: round1(statistic(90)),

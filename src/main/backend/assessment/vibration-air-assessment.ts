@@ -18,13 +18,14 @@ import type {
   PpvScatter,
   Site,
 } from '../../../shared/assessment';
+import { coveragePercent } from '../../../shared/assessment';
 import type { SeriesChannel, TimeInterval } from '../../../shared/data';
 import type { InstrumentInputs } from './assessment-inputs';
 import { channelOf, excludedFor, samplesOfChannel } from './exclusions';
 import { chartOf, coverageOf, figureOf, limitLines, type FigurePeriod } from './figure-builder';
 import { dailyMeans } from './figures/air-quality';
 import { exclusionMask, overlapping, type Samples } from './figures/samples';
-import { sitePeriods, siteTimeLabel } from './figures/site-periods';
+import { momentLabel, sitePeriods } from './figures/site-periods';
 import { DIN_LINE_LABELS, dinGuideline, peakPpv, vdvOver } from './figures/vibration';
 import { normalize } from '../core/intervals';
 
@@ -63,6 +64,7 @@ export function assessVibration(
     const ppv = samplesOfChannel(ppvChannel);
     const frequency = samplesOfChannel(frequencyChannel);
     const mask = exclusionMask(ppv, excluded);
+    const ppvStepMs = ppv.ends.length === 0 ? 0 : ppv.ends[0]! - ppv.starts[0]!;
     const all = peakPpv(ppv, frequency, range);
     const valid = peakPpv(ppv, frequency, range, mask);
     scatter.push({ axis, ...scatterPoints(ppv, frequency, range, mask, line) });
@@ -71,7 +73,7 @@ export function assessVibration(
     const at = (peak: typeof valid) =>
       peak === null
         ? undefined
-        : `at ${peak.frequency === null ? 'an unknown frequency' : `${peak.frequency.toFixed(1)} Hz`}, ${siteTimeLabel(peak.time, timeZone)}`;
+        : `at ${peak.frequency === null ? 'an unknown frequency' : `${peak.frequency.toFixed(1)} Hz`}, ${momentLabel(peak.time, ppvStepMs, timeZone)}`;
     figures.push(
       figureOf(
         {
@@ -125,7 +127,7 @@ export function assessVibration(
           ...(dinValid === null
             ? {}
             : {
-                detail: `at ${dinValid.frequency.toFixed(1)} Hz, ${siteTimeLabel(dinValid.time, timeZone)}: ${(dinValid.ratio * 100).toFixed(0)} % of the guideline`,
+                detail: `at ${dinValid.frequency.toFixed(1)} Hz, ${momentLabel(dinValid.time, ppvStepMs, timeZone)}: ${(dinValid.ratio * 100).toFixed(0)} % of the guideline`,
                 at: dinValid.time,
               }),
           limit: dinValid === null ? null : round(dinGuideline(dinValid.frequency, line), 2),
@@ -260,35 +262,35 @@ export function assessAirQuality(
     if (channel === null) continue;
     const samples = samplesOfChannel(channel);
     const mask = exclusionMask(samples, excluded);
-    const all = dailyMeans(samples, days);
-    const valid = dailyMeans(samples, days, mask);
+    const minimum = site.settings.minimumCoverage;
+    const all = dailyMeans(samples, days, null, minimum);
+    const valid = dailyMeans(samples, days, mask, minimum);
     const limit = limits[particulate.limitKey] ?? null;
     const source = { serial, dataset: 'particulates' as const, channel: particulate.channel };
-    valid.forEach((day, i) => {
-      const allDay = all[i]!;
-      figures.push(
-        figureOf(
-          {
-            serial,
-            label: `${particulate.label} 24-h mean`,
-            limitKey: particulate.limitKey,
-            period: { start: day.start, end: day.end, label: days[i]!.label },
-            unit: 'µg/m³',
-            all: allDay.valid ? allDay.mean : null,
-            valid: day.valid ? day.mean : null,
-            precision: { decimals: 1 },
-            coverage: day.coverage,
-            method:
-              'Time-weighted mean of the readings of the site’s calendar day; a day counts only with readings for at least 75 % of it (18 of 24 hours).',
-            source,
-          },
-          site,
-        ),
-      );
-    });
-    const over = (list: typeof valid) =>
-      list.filter((d) => d.valid && d.mean !== null && limit !== null && d.mean > limit).length;
-    const validDays = valid.filter((d) => d.valid).length;
+    const dayFigures = valid.map((day, i) =>
+      figureOf(
+        {
+          serial,
+          label: `${particulate.label} 24-h mean`,
+          limitKey: particulate.limitKey,
+          period: { start: day.start, end: day.end, label: days[i]!.label },
+          unit: 'µg/m³',
+          all: all[i]!.mean,
+          valid: day.mean,
+          precision: { decimals: 1 },
+          coverage: day.coverage,
+          method: `Time-weighted mean of the readings of the site’s calendar day; a day counts only with readings for at least ${coveragePercent(minimum)} % of it (the EU rule is 75 %, 18 of 24 hours).`,
+          source,
+        },
+        site,
+      ),
+    );
+    figures.push(...dayFigures);
+    // Counted from the daily figures as stated, so the count and their flags agree.
+    const validDays = dayFigures.filter((figure) => figure.state === 'ok').length;
+    const allOver = dayFigures.filter(
+      (figure, i) => all[i]!.valid && limit !== null && figure.all !== null && figure.all > limit,
+    ).length;
     figures.push(
       figureOf(
         {
@@ -298,13 +300,13 @@ export function assessAirQuality(
           period: { ...range, label: 'whole period' },
           unit: 'days',
           precision: { decimals: 0 },
-          all: limit === null ? null : over(all),
-          valid: limit === null ? null : over(valid),
+          all: limit === null ? null : allOver,
+          valid: limit === null ? null : dayFigures.filter((figure) => figure.exceeds).length,
           coverage: days.length === 0 ? 0 : validDays / days.length,
           method:
             limit === null
               ? 'No 24-hour limit is set for the site.'
-              : `Days whose valid 24-hour mean is above ${limit} µg/m³, of ${validDays} valid day${validDays === 1 ? '' : 's'}.`,
+              : `Days whose 24-hour mean, as stated to 0.1 µg/m³, is above ${limit} µg/m³, of ${validDays} day${validDays === 1 ? '' : 's'} with enough data.`,
           source,
         },
         site,

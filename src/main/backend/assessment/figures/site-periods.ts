@@ -89,6 +89,24 @@ export function siteTimeLabel(time: number, timeZone: string): string {
   return format(new TZDate(time, timeZone), 'EEE d MMM yyyy HH:mm xxx');
 }
 
+/**
+ * When a highest value was reached, to the resolution of its data: the second where readings are
+ * a second or shorter ("at Tue 24 Nov 2026 02:13:47 +00:00"), else the interval it lies in ("in
+ * the 15-min interval from Tue 24 Nov 2026 02:00 +00:00"), never an interval's start passed off as
+ * the moment.
+ */
+export function momentLabel(time: number, stepMs: number, timeZone: string): string {
+  const zoned = new TZDate(time, timeZone);
+  if (stepMs <= 1000) return `at ${format(zoned, 'EEE d MMM yyyy HH:mm:ss xxx')}`;
+  const length =
+    stepMs % 3_600_000 === 0
+      ? `${stepMs / 3_600_000}-h`
+      : stepMs % 60_000 === 0
+        ? `${stepMs / 60_000}-min`
+        : `${stepMs / 1000}-s`;
+  return `in the ${length} interval from ${siteTimeLabel(time, timeZone)}`;
+}
+
 /** The site's UTC offset at `time` in minutes (east positive), from the zone database. */
 const offsetAt = (timeZone: string, time: number) => tzOffset(timeZone, new Date(time));
 

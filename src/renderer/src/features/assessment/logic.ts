@@ -1,5 +1,6 @@
 /** What the assessment screens show, as pure functions: values in their units, grouping, default period. */
 import type { AssessmentResult, ExcludedPeriod, Figure, LimitKey, Site } from '../../../../shared/assessment';
+import { coveragePercent, figureValueText, quantityText } from '../../../../shared/assessment';
 import type { TimeInterval } from '../../../../shared/data';
 import { parse } from 'date-fns';
 import { DAY_MS, isSiteZone, startOfDayIn, zoneOptions, type DisplayZone } from '../../ui/time';
@@ -31,7 +32,20 @@ export function valueText(value: number | null, unit: string): string {
 export const numberText = (value: number | null, unit: string): string =>
   value === null ? '—' : value.toFixed(decimalsOf(unit, value));
 
-export const coverageText = (coverage: number): string => `${Math.round(coverage * 100)} %`;
+/** Whole percent, rounded down as the coverage rule judges it (74.6 % is not 75 %). */
+export const coverageText = (coverage: number): string => `${coveragePercent(coverage)} %`;
+
+/** A figure's kept value as stated everywhere: "54.2 dB", "insufficient data (41 %)", "no data". */
+export const figureText = (figure: Figure): string => figureValueText(figure);
+
+/** The same without the unit, for a table whose column head carries it. */
+export const figureNumber = (figure: Figure): string => figureValueText(figure, { unit: false });
+
+/** The figure from all data, at the figure's own precision (its unit left out when `unit` is false). */
+export function figureAllText(figure: Figure, unit = true): string {
+  if (figure.all === null) return 'no data';
+  return quantityText(figure.all, figure.decimals, unit ? figure.unit : '');
+}
 
 /** Whether excluding changed the figure (so the screen can point at the difference). */
 export const exclusionsChanged = (figure: Figure): boolean => figure.all !== figure.valid;

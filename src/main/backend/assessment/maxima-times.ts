@@ -1,0 +1,64 @@
+/**
+ * The second a night's LAFMax was reached. The instrument's interval values say only which 15-min
+ * interval held the maximum; its 1 s time history (`/data/noise/timehistory`, LAFMax per second)
+ * says when within it. After an assessment, each stated LAFMax is looked up in the 15 minutes of
+ * history that hold it — a few hundred readings, through the same read-through cache, so offline
+ * it is found only if that history was kept, and otherwise the figure keeps saying the interval.
+ */
+import type { AssessmentResult } from '../../../shared/assessment';
+import type { DatasetOptions } from '../../../shared/data';
+import { channelOf } from './exclusions';
+import type { ReadOne } from './assessment-inputs';
+import { momentLabel } from './figures/site-periods';
+
+const LAFMAX_HISTORY: DatasetOptions = { values: ['LAFMax'], period: 'PT1S' };
+
+/** Interval maxima are looked up when their interval is at most this long (a day of 1 s is 86,400 readings). */
+const LONGEST_INTERVAL_MS = 3_600_000;
+
+/**
+ * Sets `at` and `detail` of each stated LAFMax figure (and its exceedance) to the second of its
+ * maximum in the 1 s history. `intervalMs` is the interval values' length. Stops asking at the
+ * first read that fails (offline or not allowed): the rest would fail the same way.
+ */
+export async function refineMaximaTimes(
+  result: AssessmentResult,
+  intervalMsOf: (serial: string) => number | null,
+  read: ReadOne,
+): Promise<void> {
+  for (const figure of result.figures) {
+    if (figure.label !== 'LAFMax,night' || figure.state !== 'ok' || figure.at === undefined) continue;
+    const intervalMs = intervalMsOf(figure.serial);
+    if (intervalMs === null || intervalMs <= 1000 || intervalMs > LONGEST_INTERVAL_MS) continue;
+    const range = { start: figure.at, end: figure.at + intervalMs };
+    let second: number | null;
+    try {
+      const history = await read(figure.serial, 'noiseTimeHistory', range, LAFMAX_HISTORY);
+      second = loudestSecond(channelOf(history, 'LAFMax'), range);
+    } catch {
+      // Offline or not allowed: every figure keeps the interval it was found in, said as such.
+      return;
+    }
+    if (second === null) continue;
+    figure.at = second;
+    figure.detail = `${momentLabel(second, 1000, result.timeZone)} (from the 1 s history)`;
+    for (const exceedance of result.exceedances)
+      if (exceedance.figureId === figure.id) exceedance.at = second;
+  }
+}
+
+/** The start of the first second with the highest reading inside `range`; null without readings. */
+function loudestSecond(
+  channel: { times: Float64Array; values: Float32Array } | null,
+  range: { start: number; end: number },
+): number | null {
+  if (channel === null) return null;
+  let best = -1;
+  for (let i = 0; i < channel.times.length; i++) {
+    const t = channel.times[i]!;
+    const v = channel.values[i]!;
+    if (t < range.start || t >= range.end || v !== v) continue;
+    if (best < 0 || v > channel.values[best]!) best = i;
+  }
+  return best < 0 ? null : channel.times[best]!;
+}
