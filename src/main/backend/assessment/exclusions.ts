@@ -6,7 +6,13 @@
  */
 import type { ExcludedPeriod, ExclusionRuleId, Site } from '../../../shared/assessment';
 import type { DataReadResult, SeriesChannel, TimeInterval } from '../../../shared/data';
-import { failedCheckPeriods, flaggedPeriods, gapPeriods, thresholdPeriods } from './figures/exclusion-rules';
+import {
+  failedCheckPeriods,
+  flaggedPeriods,
+  gapPeriods,
+  thresholdPeriods,
+  unreadPeriods,
+} from './figures/exclusion-rules';
 import { samplesOf, type Samples } from './figures/samples';
 import type { AssessmentInputs, InstrumentInputs } from './assessment-inputs';
 import { checkPassed, checksOf } from './evidence';
@@ -46,6 +52,9 @@ function mainChannel(inputs: InstrumentInputs): SeriesChannel | null {
   }
 }
 
+/** Why time without a wind reading is left out, as the excluded periods say it. */
+export const NO_WIND_READING = 'No wind reading (wind rule on)';
+
 /** An instrument's checks of one kind as the failed-check rule reads them: passed, or not. */
 const passedOrNot = (inputs: InstrumentInputs, kind: 'calibration' | 'sic') =>
   checksOf(inputs, kind).map((check) => ({
@@ -64,6 +73,7 @@ function ruleExclusions(
   inputs: InstrumentInputs,
   range: TimeInterval,
   siteWeather: { serial: string; read: DataReadResult } | null,
+  weatherMeasured: boolean,
 ): ExcludedPeriod[] {
   const { serial } = inputs.instrument;
   const found: ExcludedPeriod[] = [];
@@ -84,6 +94,12 @@ function ruleExclusions(
         [run],
         () => `Wind above ${rules.windLimit} m/s (up to ${run.peak.toFixed(1)} m/s${measuredBy})`,
       );
+  }
+  // No wind reading is not calm: unknown, and left out unless the site counts it as calm. Where
+  // the site measures weather but none could be read, the whole period is without a reading.
+  if (rules.wind && rules.windUnknown === 'exclude' && (wind !== null || weatherMeasured)) {
+    const unread = wind === null ? [range] : unreadPeriods(samplesOfChannel(wind), range);
+    add('wind', unread, () => NO_WIND_READING);
   }
   const rain = channelOf(weather, 'precipitation');
   if (rules.precipitation && rain !== null) {
@@ -142,11 +158,13 @@ export function excludedPeriods(site: Site, inputs: AssessmentInputs): ExcludedP
       reason: e.reason,
     }));
   const withWeather = inputs.instruments.find((i) => i.reads.weather);
+  // A weather read was asked for (it may have failed: null): the site has a weather station.
+  const weatherMeasured = inputs.instruments.some((i) => i.reads.weather !== undefined);
   const siteWeather = withWeather?.reads.weather
     ? { serial: withWeather.instrument.serial, read: withWeather.reads.weather }
     : null;
   const byRule = inputs.instruments.flatMap((instrument) =>
-    ruleExclusions(site, instrument, range, siteWeather),
+    ruleExclusions(site, instrument, range, siteWeather, weatherMeasured),
   );
   return [...manual, ...byRule.sort((a, b) => a.start - b.start)];
 }
