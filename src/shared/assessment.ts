@@ -279,8 +279,14 @@ export interface AssessmentChart {
   serial: string;
   title: string;
   unit: string;
+  /** Starts of the readings drawn (reduced to the chart's columns: each a reading's own start). */
   times: number[];
   values: Array<number | null>;
+  /**
+   * The length of one reading of the series in ms (its logging interval), so a span drawn on the
+   * chart snaps to the readings' boundaries; absent in charts made without it.
+   */
+  step?: number;
   limits: Array<{ label: string; value: number }>;
 }
 

@@ -15,6 +15,7 @@ import type {
 } from '../../../shared/assessment';
 import type { SeriesChannel, TimeInterval } from '../../../shared/data';
 import { minMaxReduce } from '../../../shared/series-reduce';
+import { nominalStepMs } from './exclusions';
 
 export interface FigurePeriod extends TimeInterval {
   label: string;
@@ -64,7 +65,12 @@ export function roundTo(value: number | null, decimals: number): number | null {
  * Whether a figure may be stated: no readings in its period (`all` null) is `noData`; kept time
  * below the minimum share of the period (all of it excluded included) is `insufficient`.
  */
-export function stateOf(all: number | null, valid: number | null, coverage: number, minimum: number): FigureState {
+export function stateOf(
+  all: number | null,
+  valid: number | null,
+  coverage: number,
+  minimum: number,
+): FigureState {
   if (all === null && valid === null) return 'noData';
   if (valid === null || coverage + 1e-9 < minimum) return 'insufficient';
   return 'ok';
@@ -128,6 +134,7 @@ export function chartOf(
     unit: channel.unit ?? '',
     times: Array.from(reduced.times),
     values: Array.from(reduced.values, (v) => (Number.isNaN(v) ? null : Math.round(v * 1000) / 1000)),
+    step: nominalStepMs(channel.times),
     limits,
   };
 }
