@@ -112,7 +112,10 @@ test('a stretch drawn on an instrument chart opens a form at it, snapped to the 
   // Focus back on the button that draws another.
   await expect(page.getByTestId('draw-exclusion')).toBeFocused();
   await expect(page.getByTestId('assessment-source')).not.toContainText('Assessing');
+  // The chart shades the new excluded stretch (looked at in the screenshot).
+  await chart.scrollIntoViewIfNeeded();
   await keepScreenshot(page, testInfo, 'assessment-draw-saved', false);
+  await page.getByTestId('draw-exclusion').focus();
 
   // By keyboard: drawing on, Enter on a chart takes the stretch it shows; Esc cancels, saving nothing.
   await page.keyboard.press('Enter');
