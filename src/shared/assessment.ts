@@ -14,6 +14,11 @@ export interface ExclusionRules {
   /** Wind speed above `windLimit` m/s (microphone wind noise). */
   wind: boolean;
   windLimit: number;
+  /**
+   * With the wind rule on, time without a wind reading (a gap in the weather series, or no weather
+   * read at all where the site has a weather station): excluded as unknown, or counted as calm.
+   */
+  windUnknown: WindUnknownRule;
   /** Any precipitation (rain noise on the microphone, wet ground). */
   precipitation: boolean;
   /** From a failed calibration or SIC until the next passed one. */
@@ -24,9 +29,12 @@ export interface ExclusionRules {
   overload: boolean;
 }
 
+export type WindUnknownRule = 'exclude' | 'calm';
+
 export const DEFAULT_EXCLUSION_RULES: ExclusionRules = {
   wind: true,
   windLimit: 5,
+  windUnknown: 'exclude',
   precipitation: true,
   failedCheck: true,
   offline: true,
@@ -277,8 +285,14 @@ export interface AssessmentChart {
   serial: string;
   title: string;
   unit: string;
+  /** Starts of the readings drawn (reduced to the chart's columns: each a reading's own start). */
   times: number[];
   values: Array<number | null>;
+  /**
+   * The length of one reading of the series in ms (its logging interval), so a span drawn on the
+   * chart snaps to the readings' boundaries; absent in charts made without it.
+   */
+  step?: number;
   limits: Array<{ label: string; value: number }>;
 }
 

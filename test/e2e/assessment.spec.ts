@@ -129,25 +129,7 @@ test('a site assessed with an exclusion and a limit, and a figure traced to its 
 
   await keepScreenshot(page, testInfo, 'assessment');
 
-  // Drawing an exclusion: a drag across the chart fills the form with that stretch instead of zooming.
-  const exclusions = page.getByRole('form', { name: 'Add an exclusion' });
-  await page.getByTestId('draw-exclusion').click();
-  await expect(page.getByTestId('draw-exclusion')).toHaveAttribute('aria-pressed', 'true');
-  const canvas = page.locator('.assessment-charts .data-chart-canvas').first();
-  await canvas.scrollIntoViewIfNeeded();
-  const box = (await canvas.boundingBox())!;
-  const y = box.y + box.height / 2;
-  await page.mouse.move(box.x + box.width * 0.4, y);
-  await page.mouse.down();
-  await page.mouse.move(box.x + box.width * 0.55, y, { steps: 8 });
-  await page.mouse.up();
-  await expect(page.getByTestId('draw-exclusion')).toHaveAttribute('aria-pressed', 'false');
-  const drawnFrom = await exclusions.getByLabel('From').inputValue();
-  const drawnTo = await exclusions.getByLabel('To').inputValue();
-  expect(drawnFrom).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
-  expect(drawnTo > drawnFrom).toBe(true);
-  // The chart was not zoomed by the drag.
-  await expect(page.getByRole('button', { name: 'Whole range' })).toBeDisabled();
+  // Drawing an exclusion on a chart: assessment-draw.spec.ts.
 });
 
 test('the PDF report of a site with an exclusion, read back: figures, the exclusion, the calibration evidence', async ({

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import {
   DEFAULT_ASSESSMENT_SETTINGS,
+  DEFAULT_EXCLUSION_RULES,
   LIMIT_KEYS,
   type AssessmentResult,
   type ReportResult,
@@ -34,6 +35,9 @@ const rulesSchema = z
       .number({ error: 'The wind speed limit must be a number of metres per second.' })
       .min(1, 'The wind speed limit must be between 1 and 30 m/s.')
       .max(30, 'The wind speed limit must be between 1 and 30 m/s.'),
+    windUnknown: z
+      .enum(['exclude', 'calm'], { error: 'Choose whether time without a wind reading is excluded or calm.' })
+      .default(DEFAULT_EXCLUSION_RULES.windUnknown),
     precipitation: z.boolean(),
     failedCheck: z.boolean(),
     offline: z.boolean(),

@@ -60,4 +60,18 @@ describe('the site store', () => {
     expect(unreadable).toBe(2);
     expect(store.get('acc', 'broken')).toBeNull();
   });
+
+  it('reads a site stored before the wind-reading option as excluding time without a wind reading', () => {
+    const database = folder.openRecords();
+    const store = createSiteStore(database.db, () => 1);
+    const saved = store.save('acc', { name: 'Old', timeZone: 'UTC', serials: ['A1'] })!;
+    // As an earlier version wrote it: the rules without `windUnknown`.
+    const { windUnknown: _dropped, ...oldRules } = saved.rules;
+    database.db
+      .prepare('UPDATE assessment_sites SET site_json = ? WHERE id = ?')
+      .run(JSON.stringify({ ...saved, rules: oldRules }), saved.id);
+    expect(store.get('acc', saved.id)!.rules.windUnknown).toBe('exclude');
+    const calm = store.save('acc', { ...saved, rules: { ...saved.rules, windUnknown: 'calm' } })!;
+    expect(store.get('acc', calm.id)!.rules.windUnknown).toBe('calm');
+  });
 });

@@ -46,6 +46,9 @@ function mainChannel(inputs: InstrumentInputs): SeriesChannel | null {
   }
 }
 
+/** Why time without a wind reading is left out, as the excluded periods say it. */
+export const NO_WIND_READING = 'No wind reading (wind rule on)';
+
 /** An instrument's checks of one kind as the failed-check rule reads them: passed, or not. */
 const passedOrNot = (inputs: InstrumentInputs, kind: 'calibration' | 'sic') =>
   checksOf(inputs, kind).map((check) => ({
@@ -64,6 +67,7 @@ function ruleExclusions(
   inputs: InstrumentInputs,
   range: TimeInterval,
   siteWeather: { serial: string; read: DataReadResult } | null,
+  weatherMeasured: boolean,
 ): ExcludedPeriod[] {
   const { serial } = inputs.instrument;
   const found: ExcludedPeriod[] = [];
@@ -84,6 +88,15 @@ function ruleExclusions(
         [run],
         () => `Wind above ${rules.windLimit} m/s (up to ${run.peak.toFixed(1)} m/s${measuredBy})`,
       );
+  }
+  // No wind reading is not calm: unknown (more than two readings missing), and left out unless the site counts it as calm. Where
+  // the site measures weather but none could be read, the whole period is without a reading.
+  if (rules.wind && rules.windUnknown === 'exclude' && (wind !== null || weatherMeasured)) {
+    // A missed reading or two is bridged, as the offline rule bridges them: a 1-min wind gap
+    // would otherwise drop the whole 15-min noise value around it (the demo misses ~6 a day).
+    const unread =
+      wind === null ? [range] : gapPeriods(samplesOfChannel(wind), range, nominalStepMs(wind.times));
+    add('wind', unread, () => NO_WIND_READING);
   }
   const rain = channelOf(weather, 'precipitation');
   if (rules.precipitation && rain !== null) {
@@ -142,11 +155,13 @@ export function excludedPeriods(site: Site, inputs: AssessmentInputs): ExcludedP
       reason: e.reason,
     }));
   const withWeather = inputs.instruments.find((i) => i.reads.weather);
+  // A weather read was asked for (it may have failed: null): the site has a weather station.
+  const weatherMeasured = inputs.instruments.some((i) => i.reads.weather !== undefined);
   const siteWeather = withWeather?.reads.weather
     ? { serial: withWeather.instrument.serial, read: withWeather.reads.weather }
     : null;
   const byRule = inputs.instruments.flatMap((instrument) =>
-    ruleExclusions(site, instrument, range, siteWeather),
+    ruleExclusions(site, instrument, range, siteWeather, weatherMeasured),
   );
   return [...manual, ...byRule.sort((a, b) => a.start - b.start)];
 }

@@ -15,6 +15,7 @@ import type {
 } from '../../../shared/assessment';
 import type { SeriesChannel, TimeInterval } from '../../../shared/data';
 import { minMaxReduce } from '../../../shared/series-reduce';
+import { nominalStepMs } from './exclusions';
 
 export interface FigurePeriod extends TimeInterval {
   label: string;
@@ -133,6 +134,7 @@ export function chartOf(
     unit: channel.unit ?? '',
     times: Array.from(reduced.times),
     values: Array.from(reduced.values, (v) => (Number.isNaN(v) ? null : Math.round(v * 1000) / 1000)),
+    step: nominalStepMs(channel.times),
     limits,
   };
 }

@@ -22,7 +22,8 @@ import {
   maxLevel,
   meanOfIntervals,
 } from './figures/noise-figures';
-import { exclusionMask, unreadSpans, type Samples } from './figures/samples';
+import { unreadPeriods } from './figures/exclusion-rules';
+import { exclusionMask, type Samples } from './figures/samples';
 import { momentLabel, sitePeriods, type SitePeriod } from './figures/site-periods';
 import type { AssessmentChart } from '../../../shared/assessment';
 import { intersect, normalize, totalLength } from '../core/intervals';
@@ -344,7 +345,8 @@ function keptExcluded(
     if (channel === null || channel.times.length === 0) return [];
     const samples = samplesOfChannel(channel);
     const step = samples.ends[0]! - samples.starts[0]!;
-    return unreadSpans(samples, range, step <= 1000 ? HISTORY_GAP_MS : 0);
+    const shortest = step <= 1000 ? HISTORY_GAP_MS : 0;
+    return unreadPeriods(samples, range).filter((span) => span.end - span.start >= shortest);
   });
   return unread.length === 0 ? excluded : normalize([...excluded, ...unread]);
 }

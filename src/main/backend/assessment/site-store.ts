@@ -24,6 +24,8 @@ const storedSiteSchema = z.object({
   rules: z.object({
     wind: z.boolean(),
     windLimit: z.number(),
+    // Sites saved before the option exclude time without a wind reading, as new ones do.
+    windUnknown: z.enum(['exclude', 'calm']).default(DEFAULT_EXCLUSION_RULES.windUnknown),
     precipitation: z.boolean(),
     failedCheck: z.boolean(),
     offline: z.boolean(),

@@ -1,8 +1,9 @@
 /**
  * The site's exclusion rules turned into excluded time: windy or wet spells from the weather
- * channels, the time from a failed calibration or SIC until the next passed one, the gaps where
- * the instrument sent nothing and the spells it flagged as overloaded. Each gives sorted intervals
- * merged where they overlap or touch, ready for `exclusionMask`.
+ * channels (and, for wind, the time without a reading), the time from a failed calibration or SIC
+ * until the next passed one, the gaps where the instrument sent nothing and the spells it flagged
+ * as overloaded. Each gives sorted intervals merged where they overlap or touch, ready for
+ * `exclusionMask`.
  */
 import type { TimeInterval } from '../../../../shared/data';
 import { normalize } from '../../core/intervals';
@@ -36,6 +37,29 @@ export function thresholdPeriods(
     }
   }
   return runs.filter((run) => run.end > run.start);
+}
+
+/**
+ * The time in `range` that no reading covers: between samples, before the first and after the last,
+ * and under samples without a reading (NaN). What the wind rule cannot judge: no wind reading is
+ * not calm. Exact to the samples' own lengths (no tolerance, unlike `gapPeriods`).
+ */
+export function unreadPeriods(samples: Samples, range: TimeInterval): TimeInterval[] {
+  const { starts, ends, values } = samples;
+  const { from, to } = overlapping(samples, range);
+  const unread: TimeInterval[] = [];
+  let readUntil = range.start;
+  const unreadUntil = (next: number) => {
+    const end = Math.min(next, range.end);
+    if (end > readUntil) unread.push({ start: readUntil, end });
+  };
+  for (let i = from; i < to; i++) {
+    if (Number.isNaN(values[i]!)) continue;
+    unreadUntil(starts[i]!);
+    readUntil = Math.max(readUntil, ends[i]!);
+  }
+  unreadUntil(range.end);
+  return unread;
 }
 
 /**
@@ -74,21 +98,7 @@ export function failedCheckPeriods(
  * as nothing sent.
  */
 export function gapPeriods(samples: Samples, range: TimeInterval, nominalMs: number): TimeInterval[] {
-  const { starts, ends, values } = samples;
-  const { from, to } = overlapping(samples, range);
-  const gaps: TimeInterval[] = [];
-  let heardUntil = range.start;
-  const gapUntil = (next: number) => {
-    const end = Math.min(next, range.end);
-    if (end - heardUntil > 2 * nominalMs) gaps.push({ start: heardUntil, end });
-  };
-  for (let i = from; i < to; i++) {
-    if (Number.isNaN(values[i]!)) continue;
-    gapUntil(starts[i]!);
-    heardUntil = Math.max(heardUntil, ends[i]!);
-  }
-  gapUntil(range.end);
-  return gaps;
+  return unreadPeriods(samples, range).filter((gap) => gap.end - gap.start > 2 * nominalMs);
 }
 
 /** Runs of samples flagged true (overload), merged where they touch. */

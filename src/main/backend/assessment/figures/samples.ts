@@ -105,25 +105,3 @@ export function isCounted(values: Float32Array, mask: Uint8Array | null | undefi
   const v = values[i]!;
   return v === v && (mask == null || mask[i] !== 1);
 }
-
-/**
- * The spans of `range` no reading of `samples` covers (a NaN is no reading), keeping only those of
- * at least `minimumMs` (a 1 s history's stray missing second does not drop a 15-min value). An
- * assessment removes them from every figure of a row, so LAeq, LA10 and LA90 of a day are formed
- * over the same kept time.
- */
-export function unreadSpans(samples: Samples, range: TimeInterval, minimumMs = 0): TimeInterval[] {
-  const { starts, ends, values } = samples;
-  const { from, to } = overlapping(samples, range);
-  const spans: TimeInterval[] = [];
-  let cursor = range.start;
-  for (let i = from; i < to; i++) {
-    const value = values[i]!;
-    if (value !== value) continue;
-    if (starts[i]! > cursor && starts[i]! - cursor >= minimumMs)
-      spans.push({ start: cursor, end: starts[i]! });
-    cursor = Math.max(cursor, ends[i]!);
-  }
-  if (range.end > cursor && range.end - cursor >= minimumMs) spans.push({ start: cursor, end: range.end });
-  return spans;
-}

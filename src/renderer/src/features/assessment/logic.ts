@@ -1,9 +1,16 @@
 /** What the assessment screens show, as pure functions: values in their units, grouping, default period. */
-import type { AssessmentResult, ExcludedPeriod, Figure, LimitKey, Site } from '../../../../shared/assessment';
+import type {
+  AssessmentChart,
+  AssessmentResult,
+  ExcludedPeriod,
+  Figure,
+  LimitKey,
+  Site,
+} from '../../../../shared/assessment';
 import { coveragePercent, figureValueText, quantityText } from '../../../../shared/assessment';
 import type { TimeInterval } from '../../../../shared/data';
 import { parse } from 'date-fns';
-import { DAY_MS, isSiteZone, startOfDayIn, zoneOptions, type DisplayZone } from '../../ui/time';
+import { DAY_MS, formatIn, isSiteZone, startOfDayIn, zoneOptions, type DisplayZone } from '../../ui/time';
 
 /** Decimals a figure is stated with: the precision its quantity is measured to. */
 export function decimalsOf(unit: string, value: number): number {
@@ -129,11 +136,23 @@ export const displayZoneOf = (timeZone: string): DisplayZone =>
 /** The one format a time is typed and read in on these screens. */
 export const SITE_TIME_FORMAT = 'yyyy-MM-dd HH:mm';
 
-/** A time typed as "2026-11-23 09:00" on the site's clock, in epoch ms; null when it is not one. */
+/** The same with seconds, for readings shorter than a minute. */
+export const SITE_TIME_SECONDS_FORMAT = 'yyyy-MM-dd HH:mm:ss';
+
+/** A time on the site's clock as it is typed: to the minute, or to the second when it has them. */
+export const siteTimeText = (epochMs: number, zone: DisplayZone): string =>
+  formatIn(epochMs, epochMs % 60_000 === 0 ? SITE_TIME_FORMAT : SITE_TIME_SECONDS_FORMAT, zone);
+
+/**
+ * A time typed as "2026-11-23 09:00" (or "2026-11-23 09:00:30") on the site's clock, in epoch ms;
+ * null when it is not one.
+ */
 export function parseSiteTime(text: string, zone: DisplayZone): number | null {
   const trimmed = text.trim();
-  if (!/^\d{4}-\d{2}-\d{2} \d{1,2}:\d{2}$/.test(trimmed)) return null;
-  const parsed = parse(trimmed, SITE_TIME_FORMAT, new Date(0), zoneOptions(zone));
+  const match = /^\d{4}-\d{2}-\d{2} \d{1,2}:\d{2}(:\d{2})?$/.exec(trimmed);
+  if (match === null) return null;
+  const format = match[1] === undefined ? SITE_TIME_FORMAT : SITE_TIME_SECONDS_FORMAT;
+  const parsed = parse(trimmed, format, new Date(0), zoneOptions(zone));
   const time = parsed.getTime();
   return Number.isFinite(time) ? time : null;
 }
@@ -204,4 +223,81 @@ export function dailyTable(figures: readonly Figure[]): DailyTable {
     cells: labels.map((label) => figures.find((f) => f.label === label && dateOf(f) === date) ?? null),
   }));
   return { columns, rows };
+}
+
+/**
+ * The boundaries of a series' readings nearest `t`, below and above (`below <= t <= above`): the
+ * reading starting before `t` and the steps after it, up to the next reading shown (a reduced or
+ * irregular series keeps its own starts). Before the first reading both are its start; after the
+ * last both are its end.
+ */
+function boundariesAround(
+  t: number,
+  times: ArrayLike<number>,
+  step: number,
+): { below: number; above: number } {
+  const first = times[0]!;
+  const lastEnd = times[times.length - 1]! + step;
+  if (t <= first) return { below: first, above: first };
+  if (t >= lastEnd) return { below: lastEnd, above: lastEnd };
+  // The last reading starting at or before t.
+  let lo = 0;
+  let hi = times.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (times[mid]! <= t) lo = mid;
+    else hi = mid - 1;
+  }
+  const start = times[lo]!;
+  const next = lo + 1 < times.length ? times[lo + 1]! : lastEnd;
+  const below = Math.min(next, start + Math.floor((t - start) / step) * step);
+  const above = Math.min(next, start + Math.ceil((t - start) / step) * step);
+  return { below, above };
+}
+
+/**
+ * A span drawn across a chart, snapped to the readings of the series drawn (their `times`, each
+ * `step` ms long): each end moves to the nearest reading boundary, within the series' readings.
+ * A span narrower than a reading becomes the reading under its middle. Null without readings.
+ */
+export function snapToReadings(
+  drawn: TimeInterval,
+  times: ArrayLike<number>,
+  step: number,
+): TimeInterval | null {
+  if (times.length === 0 || !(step > 0)) return null;
+  const nearest = (t: number) => {
+    const { below, above } = boundariesAround(t, times, step);
+    return t - below <= above - t ? below : above;
+  };
+  const start = nearest(Math.min(drawn.start, drawn.end));
+  const end = nearest(Math.max(drawn.start, drawn.end));
+  if (end > start) return { start, end };
+  // Narrower than a reading: the one under the middle of what was drawn (the last when past it).
+  const middle = (drawn.start + drawn.end) / 2;
+  const lastStart = times[times.length - 1]!;
+  const { below } = boundariesAround(Math.min(middle, lastStart), times, step);
+  return { start: below, end: boundariesAround(below + step / 2, times, step).above };
+}
+
+/**
+ * The length of one reading of a chart's series: the chart's own `step`, or else the smallest
+ * spacing of its readings (the starts a chart keeps are readings' own, so it is a whole number of
+ * steps: boundaries snapped to it are readings' boundaries still).
+ */
+export function chartStepOf(chart: Pick<AssessmentChart, 'times' | 'step'>): number | null {
+  if (chart.step !== undefined && chart.step > 0) return chart.step;
+  let smallest = Number.POSITIVE_INFINITY;
+  for (let i = 1; i < chart.times.length; i++) {
+    const spacing = chart.times[i]! - chart.times[i - 1]!;
+    if (spacing > 0 && spacing < smallest) smallest = spacing;
+  }
+  return Number.isFinite(smallest) ? smallest : null;
+}
+
+/** A reading's length as engineers say it: "1 s", "15 min", "1 h". */
+export function readingLengthText(ms: number): string {
+  if (ms < 60_000) return `${Math.round(ms / 1000)} s`;
+  if (ms < 3_600_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / 3_600_000)} h`;
 }
