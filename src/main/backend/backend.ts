@@ -265,6 +265,8 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       operations,
       kept,
       settings,
+      read: readThroughCache,
+      log,
       now,
       ...(options.polling === undefined ? {} : { polling: options.polling }),
     }),

@@ -175,6 +175,8 @@ const calibration = (
   toleranceDb: 0.5,
   passed: true,
   deviationDb: 0.12,
+  instrumentPassed: true,
+  probableCalibratorDb: null,
   ...overrides,
 });
 
@@ -233,6 +235,9 @@ describe('pass / fail', () => {
           _1KHz: 85.3,
           _8KHz: null,
           passed: true,
+          instrumentPassed: true,
+          tones: [],
+          toleranceDb: 2,
         },
       }),
     );
