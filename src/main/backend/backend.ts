@@ -318,6 +318,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       log,
       chooseExportPath,
       toleranceDb: () => settings.get().calibrationToleranceDb,
+      sicToleranceDb: () => settings.get().sicToleranceDb,
       now,
       unfinished,
     }),

@@ -36,6 +36,8 @@ export interface AssessmentDeps {
   chooseExportPath: ChooseExportPath;
   /** The calibration tolerance in force (settings), that drift is judged against. */
   toleranceDb: () => number;
+  /** The SIC tolerance in force (settings), that each SIC tone is judged against. */
+  sicToleranceDb: () => number;
   now: () => number;
   /** Where a report's temporary files are listed, so what a crash left is removed at the next start. */
   unfinished: UnfinishedFiles;
@@ -87,7 +89,11 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
       deps.now(),
       (done, total) => onProgress(total === 0 ? 1 : done / total),
     );
-    return assess(site, inputs, { toleranceDb: deps.toleranceDb(), computedAt: deps.now() });
+    return assess(site, inputs, {
+      toleranceDb: deps.toleranceDb(),
+      sicToleranceDb: deps.sicToleranceDb(),
+      computedAt: deps.now(),
+    });
   }
 
   const WRITERS: Record<

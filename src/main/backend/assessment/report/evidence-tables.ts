@@ -9,7 +9,9 @@ import type {
   CheckEvidence,
   ExclusionRuleId,
 } from '../../../../shared/assessment';
+import { failingTones, sicBandText } from '../../../../shared/check-verdicts';
 import { dbText } from '../../../../shared/format';
+import { SIC_TONE_LABELS } from '../../../../shared/operations';
 import {
   countColumn,
   dbColumn,
@@ -18,7 +20,15 @@ import {
   type ReportCell,
   type ReportTableView,
 } from './report-columns';
-import { durationText, isoUtc, MINUTE, rounded, valueText, type SiteClock } from './report-format';
+import {
+  durationText,
+  isoUtc,
+  MINUTE,
+  rounded,
+  toleranceText,
+  valueText,
+  type SiteClock,
+} from './report-format';
 import {
   calibrationVerdict,
   dataSourceText,
@@ -41,8 +51,12 @@ const checkKind = (check: CheckEvidence) => (check.kind === 'sic' ? 'SIC' : 'Cal
 
 const passedText = (passed: boolean | null) => (passed === null ? '' : passed ? 'passed' : 'failed');
 
+/** What a row that stands for a missing calibration says where a check's time and status would be. */
+const NONE_ON_RECORD = 'none on record';
+
 /** "Passed", or the instrument's own word with the verdict when it does not say it: "OK (passed)". */
 function statusText(check: CheckEvidence): string {
+  if (check.missing) return NONE_ON_RECORD;
   const verdict = passedText(check.passed);
   if (!check.status) return verdict || '—';
   return verdict && !check.status.toLowerCase().includes(verdict)
@@ -57,6 +71,31 @@ function positionText(instrument: AssessedInstrument): string {
 }
 
 const signedDb = (value: number | null) => dbText(value, { decimals: 1, signed: true, unit: false });
+
+/**
+ * The verdict of a row, short enough for the PDF's column: a calibration's drift against its
+ * tolerance, a SIC's tones against their bands (the failing tone named), and "FLAGGED: …" for
+ * whatever a reviewer must not miss. The spreadsheets carry the flag in full in their own column.
+ */
+export function checkVerdictText(check: CheckEvidence): string {
+  if (check.missing) return `FLAGGED: no calibration ${check.when} the period`;
+  if (check.kind === 'calibration') {
+    const drift = driftVerdict(check);
+    if (check.passed === false) return `FLAGGED: failed${drift ? `; drift ${drift}` : ''}`;
+    return check.driftWithinTolerance === false ? `FLAGGED: drift ${drift}` : drift;
+  }
+  const tones = check.tones ?? [];
+  const failing = failingTones(tones);
+  const toneWords = failing.map(
+    (t) => `${SIC_TONE_LABELS[t.tone]} ${valueText(t.levelDb, 'dB')} dB outside ${sicBandText(t)}`,
+  );
+  if (check.passed === false || failing.length > 0)
+    return `FLAGGED: ${[...(check.passed === false ? ['failed'] : []), ...toneWords].join('; ')}`;
+  // A result computed before SIC tones were judged has none: nothing to say, rather than a wrong rule.
+  if (check.tones === undefined) return '';
+  if (tones.every((t) => t.within === null)) return 'tones not judged: no earlier pass';
+  return `tones within ${toleranceText(check.tolerance)}`;
+}
 
 /** Summary, instruments, calibration, calibration verdicts, excluded periods and excluded time. */
 export function evidenceTables(result: AssessmentResult, clock: SiteClock): ReportTableView[] {
@@ -125,26 +164,28 @@ export function evidenceTables(result: AssessmentResult, clock: SiteClock): Repo
         { header: 'Serial', value: (c) => c.serial },
         { header: 'Check', value: checkKind },
         { header: 'When', value: (c) => `${c.when} the period` },
-        { header: 'Time (UTC)', value: (c) => isoUtc(c.time) },
-        { header: `Time (${site})`, value: (c) => clock.iso(c.time) },
-        { header: 'Status', value: (c) => c.status },
+        { header: 'Time (UTC)', value: (c) => (c.missing ? null : isoUtc(c.time)) },
+        { header: `Time (${site})`, value: (c) => (c.missing ? null : clock.iso(c.time)) },
+        { header: 'Status', value: (c) => (c.missing ? NONE_ON_RECORD : c.status) },
         { header: 'Passed', value: (c) => passedText(c.passed) || null },
         dbColumn('Level (dB)', (c) => c.level),
         dbColumn('Offset or deviation (dB)', (c) => c.offset),
         dbColumn('Drift (dB)', (c) => c.drift),
         { header: 'Tolerance (± dB)', value: (c) => c.tolerance },
         { header: 'Drift vs tolerance', value: (c) => driftVerdict(c) || null },
+        { header: 'Verdict', value: (c) => checkVerdictText(c) || null },
+        { header: 'Flag', value: (c) => c.flag ?? null },
       ],
       [
         { header: 'Instrument', text: (c) => c.serial, weight: 11 },
         { header: 'Check', text: checkKind, weight: 9 },
         { header: 'When', text: (c) => c.when, weight: 7 },
-        { header: 'Time', text: (c) => clock.long(c.time), weight: 17 },
+        { header: 'Time', text: (c) => (c.missing ? '—' : clock.long(c.time)), weight: 17 },
         { header: 'Status', text: statusText, weight: 13 },
         { header: 'Level (dB)', text: (c) => valueText(c.level, 'dB'), weight: 8, align: 'right' },
         { header: 'Offset / dev. (dB)', text: (c) => signedDb(c.offset), weight: 9, align: 'right' },
         { header: 'Drift (dB)', text: (c) => signedDb(c.drift), weight: 8, align: 'right' },
-        { header: 'Drift vs tolerance', text: (c) => driftVerdict(c) || '—', weight: 13 },
+        { header: 'Verdict', text: (c) => checkVerdictText(c) || '—', weight: 13 },
       ],
     ),
 
