@@ -5,6 +5,7 @@
  * against its own reference. The service documents no expected tone levels, so a tone's reference
  * is its median in the instrument's last passing checks (robust to one odd reading).
  */
+import type { CheckEvidence } from './assessment';
 import { dbText } from './format';
 import {
   CALIBRATION_REFERENCE_LEVELS_DB,
@@ -142,4 +143,34 @@ export function sicToneText(tone: SicToneJudgement): string {
   const label = `${SIC_TONE_LABELS[tone.tone]} tone ${reading}`;
   if (tone.referenceDb === null) return `${label}, no earlier passing check to judge it against`;
   return `${label}, expected ${sicBandText(tone)} (${referenceBasisText(tone.referenceChecks)})`;
+}
+
+const toleranceText = (value: number): string => `±${dbText(value, { decimals: 'setting' })}`;
+
+/**
+ * The verdict of a row, short enough for the PDF's column: a calibration's drift against its
+ * tolerance, a SIC's tones against their bands (the failing tone named), and "FLAGGED: …" for
+ * whatever a reviewer must not miss. The spreadsheets carry the flag in full in their own column.
+ */
+export function checkVerdictText(check: CheckEvidence): string {
+  if (check.missing) return `FLAGGED: no calibration ${check.when} the period`;
+  if (check.kind === 'calibration') {
+    const drift =
+      check.drift === null || check.driftWithinTolerance === null
+        ? ''
+        : `${check.driftWithinTolerance ? 'within' : 'outside'} ${toleranceText(check.tolerance)}`;
+    if (check.passed === false) return `FLAGGED: failed${drift ? `; drift ${drift}` : ''}`;
+    return check.driftWithinTolerance === false ? `FLAGGED: drift ${drift}` : drift;
+  }
+  const tones = check.tones ?? [];
+  const failing = failingTones(tones);
+  const toneWords = failing.map(
+    (t) => `${SIC_TONE_LABELS[t.tone]} ${dbText(t.levelDb, { decimals: 1 })} outside ${sicBandText(t)}`,
+  );
+  if (check.passed === false || failing.length > 0)
+    return `FLAGGED: ${[...(check.passed === false ? ['failed'] : []), ...toneWords].join('; ')}`;
+  // A result computed before SIC tones were judged has none: nothing to say, rather than a wrong rule.
+  if (check.tones === undefined) return '';
+  if (tones.every((t) => t.within === null)) return 'tones not judged: no earlier pass';
+  return `tones within ${toleranceText(check.tolerance)}`;
 }

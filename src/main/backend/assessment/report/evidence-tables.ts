@@ -9,9 +9,8 @@ import type {
   CheckEvidence,
   ExclusionRuleId,
 } from '../../../../shared/assessment';
-import { failingTones, sicBandText } from '../../../../shared/check-verdicts';
+import { checkVerdictText } from '../../../../shared/check-verdicts';
 import { dbText } from '../../../../shared/format';
-import { SIC_TONE_LABELS } from '../../../../shared/operations';
 import {
   countColumn,
   dbColumn,
@@ -20,15 +19,7 @@ import {
   type ReportCell,
   type ReportTableView,
 } from './report-columns';
-import {
-  durationText,
-  isoUtc,
-  MINUTE,
-  rounded,
-  toleranceText,
-  valueText,
-  type SiteClock,
-} from './report-format';
+import { durationText, isoUtc, MINUTE, rounded, valueText, type SiteClock } from './report-format';
 import {
   calibrationVerdict,
   dataSourceText,
@@ -71,31 +62,6 @@ function positionText(instrument: AssessedInstrument): string {
 }
 
 const signedDb = (value: number | null) => dbText(value, { decimals: 1, signed: true, unit: false });
-
-/**
- * The verdict of a row, short enough for the PDF's column: a calibration's drift against its
- * tolerance, a SIC's tones against their bands (the failing tone named), and "FLAGGED: …" for
- * whatever a reviewer must not miss. The spreadsheets carry the flag in full in their own column.
- */
-export function checkVerdictText(check: CheckEvidence): string {
-  if (check.missing) return `FLAGGED: no calibration ${check.when} the period`;
-  if (check.kind === 'calibration') {
-    const drift = driftVerdict(check);
-    if (check.passed === false) return `FLAGGED: failed${drift ? `; drift ${drift}` : ''}`;
-    return check.driftWithinTolerance === false ? `FLAGGED: drift ${drift}` : drift;
-  }
-  const tones = check.tones ?? [];
-  const failing = failingTones(tones);
-  const toneWords = failing.map(
-    (t) => `${SIC_TONE_LABELS[t.tone]} ${valueText(t.levelDb, 'dB')} dB outside ${sicBandText(t)}`,
-  );
-  if (check.passed === false || failing.length > 0)
-    return `FLAGGED: ${[...(check.passed === false ? ['failed'] : []), ...toneWords].join('; ')}`;
-  // A result computed before SIC tones were judged has none: nothing to say, rather than a wrong rule.
-  if (check.tones === undefined) return '';
-  if (tones.every((t) => t.within === null)) return 'tones not judged: no earlier pass';
-  return `tones within ${toleranceText(check.tolerance)}`;
-}
 
 /** Summary, instruments, calibration, calibration verdicts, excluded periods and excluded time. */
 export function evidenceTables(result: AssessmentResult, clock: SiteClock): ReportTableView[] {
