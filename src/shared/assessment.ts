@@ -6,6 +6,7 @@
  * with the calibration evidence, as PDF, Excel or CSV.
  */
 import type { Dataset, DatasetOptions } from './data';
+import type { SicToneJudgement } from './operations';
 
 // ---- sites -------------------------------------------------------------------------------------
 
@@ -240,24 +241,45 @@ export interface Exceedance {
   decimals: number;
 }
 
-/** A calibration or SIC as evidence: when, what it read, drift against the one before, pass or fail. */
+/**
+ * A calibration or SIC as evidence: when, what it read, how it is judged, pass or fail. Also the
+ * row that stands for a calibration not on record before or after the period (`missing`), so the
+ * gap is flagged where the evidence is read. Fields marked optional are absent in older results.
+ */
 export interface CheckEvidence {
   serial: string;
   kind: 'calibration' | 'sic';
+  /** When the check was recorded; for a `missing` row, the period's start or end it is missing at. */
   time: number;
   status: string;
+  /** The instrument's status: Success (true), Failed/Error (false), another word (null). */
   passed: boolean | null;
-  /** Calibration: the level read with the calibrator fitted (dB). */
+  /** Calibration: the level read with the calibrator fitted (dB); SIC: its 1 kHz tone. */
   level: number | null;
-  /** Calibration: the offset applied (dB); SIC: the largest band deviation. */
+  /** Calibration: the offset applied (dB); SIC: the largest tone deviation from its reference (signed). */
   offset: number | null;
-  /** Change since the previous check of the same kind (dB), null for the first. */
+  /**
+   * Calibration: the change since the last passing calibration before it (dB; a failed attempt in
+   * between is not the reference), null without one. SIC: null (its tones are judged in `tones`).
+   */
   drift: number | null;
+  /** The time of the passing calibration the drift is measured from; null without one. */
+  driftFrom?: number | null;
   /** Before the period, within it, or after it. */
   when: 'before' | 'during' | 'after';
-  /** The calibration tolerance drift was judged against (dB). */
+  /** The tolerance judged against (dB): the calibration tolerance, or for a SIC the SIC tolerance. */
   tolerance: number;
+  /** Calibration: the drift within `tolerance`; SIC: every judged tone within its band; null when nothing was judged. */
   driftWithinTolerance: boolean | null;
+  /** SIC: each tone against its reference, the median of the instrument's last passing checks before it. */
+  tones?: SicToneJudgement[];
+  /** True for the row standing for a calibration not on record before (or after) the period. */
+  missing?: boolean;
+  /**
+   * What a reviewer must not miss about this row, in words (a failed check, drift or a tone outside
+   * tolerance, a missing calibration); null when nothing.
+   */
+  flag?: string | null;
 }
 
 export interface AssessedInstrument {

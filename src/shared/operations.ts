@@ -53,11 +53,46 @@ export interface CalibrationOutcome {
   offset: number | null;
   referenceDb: number;
   toleranceDb: number;
-  /** `status` is `Success` and |level − reference| ≤ tolerance. */
+  /** FieldDesk's verdict: `status` is `Success` and |level − reference| ≤ tolerance. */
   passed: boolean;
   /** level − reference (dB, signed); null without a level. */
   deviationDb: number | null;
+  /**
+   * The instrument's own verdict, from `status`: `Success` true, `Failed`/`Error` false, another
+   * word null. Kept beside `passed` so every view names both; records kept before it was stored
+   * get it from `status` when read.
+   */
+  instrumentPassed: boolean | null;
+  /**
+   * The other calibrator level (94 or 114 dB) the measured level sits at, when it missed the
+   * chosen reference by about 20 dB: the calibrator was probably set to it. Null otherwise (and
+   * in records kept before it was stored).
+   */
+  probableCalibratorDb: number | null;
 }
+
+/** One SIC tone judged against its own reference: the median of that tone in earlier passing checks. */
+export interface SicToneJudgement {
+  tone: SicTone;
+  /** The tone's reading (dB); null when the instrument reported none. */
+  levelDb: number | null;
+  /** The median of the tone in the instrument's last passing checks (dB); null without any. */
+  referenceDb: number | null;
+  /** How many passing checks the reference is the median of. */
+  referenceChecks: number;
+  toleranceDb: number;
+  /** |level − reference| ≤ tolerance; null when either is missing. */
+  within: boolean | null;
+}
+
+/** The three test tones of a SIC, as the service names their fields. */
+export const SIC_TONES = ['_500Hz', '_1KHz', '_8KHz'] as const;
+export type SicTone = (typeof SIC_TONES)[number];
+export const SIC_TONE_LABELS: Readonly<Record<SicTone, string>> = {
+  _500Hz: '500 Hz',
+  _1KHz: '1 kHz',
+  _8KHz: '8 kHz',
+};
 
 export interface SicOutcome {
   kind: 'sic';
@@ -66,8 +101,17 @@ export interface SicOutcome {
   _500Hz: number | null;
   _1KHz: number | null;
   _8KHz: number | null;
-  /** The service's status is `Success`. */
+  /**
+   * FieldDesk's verdict: the service's status is `Success` and no tone lies outside its band
+   * (a tone without a reference cannot fail it).
+   */
   passed: boolean;
+  /** The instrument's own verdict from `status` (see `CalibrationOutcome.instrumentPassed`). */
+  instrumentPassed: boolean | null;
+  /** Each tone against its reference; empty in records kept before tones were judged. */
+  tones: SicToneJudgement[];
+  /** The SIC tolerance in force (dB); null in records kept before it was stored. */
+  toleranceDb: number | null;
 }
 
 export interface IdentifyOutcome {
@@ -120,6 +164,9 @@ export const CALIBRATION_REFERENCE_LEVELS_DB = [94, 114] as const;
 export type CalibrationReferenceDb = (typeof CALIBRATION_REFERENCE_LEVELS_DB)[number];
 export const CALIBRATION_TOLERANCE_MIN_DB = 0.1;
 export const CALIBRATION_TOLERANCE_MAX_DB = 2.0;
+/** Bounds of the SIC tolerance: how far a tone may lie from its usual level (dB). */
+export const SIC_TOLERANCE_MIN_DB = 0.5;
+export const SIC_TOLERANCE_MAX_DB = 6.0;
 
 /** "Refresh cached data older than N minutes": whole minutes, within these bounds. */
 export const REFRESH_CACHED_MIN_MINUTES = 1;
@@ -130,6 +177,11 @@ export interface Settings {
   calibrationReferenceDb: CalibrationReferenceDb;
   /** Largest |measured − reference| that still passes (dB). */
   calibrationToleranceDb: number;
+  /**
+   * Largest |tone − its reference| that still passes a SIC (dB); the reference of a tone is its
+   * median in the instrument's last passing checks.
+   */
+  sicToleranceDb: number;
   /**
    * Online, data whose still-open recent part was fetched longer ago than this (whole minutes) is
    * fetched again: an open data view re-reads it by itself, and any read of it asks the service.
@@ -160,6 +212,8 @@ export interface SettingsState {
 export const DEFAULT_SETTINGS: Readonly<Settings> = {
   calibrationReferenceDb: 94,
   calibrationToleranceDb: 0.5,
+  // The demo service's own rule, and a usual one for outdoor monitors.
+  sicToleranceDb: 2,
   refreshCachedAfterMinutes: 5,
 };
 

@@ -160,6 +160,39 @@ test.describe('calibration against a demo that measures in moments', () => {
     await keepScreenshot(page, testInfo, 'calibration-fail');
   });
 
+  test('with the other calibrator level chosen, the verdict says which level the calibrator is on', async ({
+    page,
+    harness,
+  }, testInfo) => {
+    // A calibration followed to its verdict, then the history read again: about 90 s on two busy cores.
+    test.setTimeout(240_000);
+    const chosen = HEALTHY.referenceDb === 94 ? 114 : 94;
+    const fitted = HEALTHY.referenceDb.toFixed(1);
+    await openDemoInstrument(page, harness.url, HEALTHY.serial);
+    await startCalibration(page, chosen);
+
+    const dialog = page.getByRole('dialog', { name: /^Calibrate/ });
+    const verdict = dialog.getByTestId('verdict');
+    await expect(verdict.getByTestId('verdict-word')).toHaveText('FAIL');
+    await expect(verdict.getByTestId('verdict-message')).toContainText(
+      `the calibrator is probably set to ${fitted} dB, not ${chosen.toFixed(1)} dB`,
+    );
+    // FieldDesk's verdict and the instrument's, side by side, each named.
+    await expect(verdict.getByTestId('verdict-fielddesk')).toContainText(`failed (`);
+    await expect(verdict.getByTestId('verdict-fielddesk')).toContainText(`from ${chosen.toFixed(1)} dB)`);
+    await expect(verdict.getByTestId('verdict-instrument')).toHaveText('Success');
+    await keepScreenshot(page, testInfo, 'calibration-mismatch');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    // The local record and the service's history agree, each saying whose verdict it shows.
+    const kept = page.getByTestId('action-record-table').locator('tbody tr').first();
+    await expect(kept).toContainText('FieldDesk: failed');
+    await expect(kept.getByTestId('record-verdicts')).toContainText('· Instrument: Success');
+    const newest = page.getByTestId('calibration-table').locator('tbody tr').first();
+    await expect(newest).toContainText('Success');
+    await expect(newest).toContainText('Failed');
+  });
+
   test('after a calibration, the history shows it first and charts it', async ({
     page,
     harness,
@@ -201,10 +234,15 @@ test.describe('calibration against a demo that measures in moments', () => {
     await expect(newest).toContainText(measured);
     const sicChart = page.getByTestId('sic-chart');
     await expect(sicChart.locator('canvas')).toBeVisible();
-    await expect(sicChart).toHaveAttribute('data-datasets', '4');
+    // The three tones, the failed marks, and each tone's allowed band (upper and lower edge).
+    await expect(sicChart).toHaveAttribute('data-datasets', '10');
     await expect.poll(() => drawnPixels(sicChart.locator('canvas'))).toBeGreaterThan(5_000);
     // The local record has the action too, readable without the service.
-    await expect(page.getByTestId('action-record-table').locator('tbody tr').first()).toContainText('Passed');
+    // Each verdict says whose it is: FieldDesk's beside the instrument's, in both tables.
+    const kept = page.getByTestId('action-record-table').locator('tbody tr').first();
+    await expect(kept).toContainText('FieldDesk: passed');
+    await expect(kept.getByTestId('record-verdicts')).toContainText(/· Instrument: Success$/);
+    await expect(newest).toContainText('Passed');
     await page.getByTestId('history').scrollIntoViewIfNeeded();
     await keepScreenshot(page, testInfo, 'history-charts');
     expect(pageErrors).toEqual([]);

@@ -27,6 +27,8 @@ import {
   CALIBRATION_TOLERANCE_MIN_DB,
   REFRESH_CACHED_MAX_MINUTES,
   REFRESH_CACHED_MIN_MINUTES,
+  SIC_TOLERANCE_MAX_DB,
+  SIC_TOLERANCE_MIN_DB,
   HISTORY_MAX_SPAN_MS,
   type ActionRecord,
   type CalibrationLogEntry,
@@ -67,6 +69,8 @@ export const historyRangeSchema = z
 
 const REFRESH_CACHED_RANGE_TEXT = `Refresh cached data after a whole number of minutes from ${REFRESH_CACHED_MIN_MINUTES} to ${REFRESH_CACHED_MAX_MINUTES}.`;
 
+const SIC_TOLERANCE_RANGE_TEXT = `The SIC tolerance must be between ${SIC_TOLERANCE_MIN_DB.toFixed(1)} dB and ${SIC_TOLERANCE_MAX_DB.toFixed(1)} dB.`;
+
 export const settingsUpdateSchema = z
   .object({
     calibrationReferenceDb: z
@@ -84,6 +88,11 @@ export const settingsUpdateSchema = z
         CALIBRATION_TOLERANCE_MAX_DB,
         `The calibration tolerance must be between ${CALIBRATION_TOLERANCE_MIN_DB.toFixed(1)} dB and ${CALIBRATION_TOLERANCE_MAX_DB.toFixed(1)} dB.`,
       )
+      .optional(),
+    sicToleranceDb: z
+      .number({ error: 'The SIC tolerance must be a number of decibels.' })
+      .min(SIC_TOLERANCE_MIN_DB, SIC_TOLERANCE_RANGE_TEXT)
+      .max(SIC_TOLERANCE_MAX_DB, SIC_TOLERANCE_RANGE_TEXT)
       .optional(),
     refreshCachedAfterMinutes: z
       .number({ error: 'The refresh age of cached data must be a number of minutes.' })

@@ -6,8 +6,17 @@
 import { describe, expect, it } from 'vitest';
 import type { Figure, Site } from '../../../src/shared/assessment';
 import { DEFAULT_ASSESSMENT_SETTINGS, DEFAULT_EXCLUSION_RULES } from '../../../src/shared/assessment';
-import type { DataReadResult, Dataset, RecordTable, SeriesChannel } from '../../../src/shared/data';
+import type {
+  CellValue,
+  DataReadResult,
+  Dataset,
+  RecordTable,
+  SeriesChannel,
+} from '../../../src/shared/data';
 import { assess } from '../../../src/main/backend/assessment/assess';
+import { evidenceTables } from '../../../src/main/backend/assessment/report/evidence-tables';
+import { SiteClock } from '../../../src/main/backend/assessment/report/report-format';
+import { calibrationVerdict } from '../../../src/main/backend/assessment/report/report-verdicts';
 import type { AssessmentInputs } from '../../../src/main/backend/assessment/assessment-inputs';
 
 const QUARTER = 900_000;
@@ -229,10 +238,13 @@ describe('the failed-check rule, read from the calibration and SIC records', () 
         reason: 'After a failed system integrity check, until the next passed one',
       },
     ]);
-    // The SICs as evidence: failed, then passed with the 1 kHz response 0.2 dB higher.
-    expect(assessed.checks.filter((c) => c.kind === 'sic').map((c) => [c.passed, c.drift])).toEqual([
-      [false, null],
-      [true, 0.2],
+    // The SICs as evidence: failed, then passed. Neither has an earlier passing SIC to be its
+    // reference, so their tones are not judged (and never against the calibration's ±0.5 dB).
+    expect(
+      assessed.checks.filter((c) => c.kind === 'sic').map((c) => [c.passed, c.drift, c.driftWithinTolerance]),
+    ).toEqual([
+      [false, null, null],
+      [true, null, null],
     ]);
   });
 });
@@ -248,5 +260,166 @@ describe('the report chart of a noise monitor', () => {
     expect(chart!.values).toHaveLength(100);
     expect(Math.max(...chart!.values.map((v) => v ?? 0))).toBe(80);
     expect(Math.min(...chart!.values.map((v) => v ?? Infinity))).toBe(50);
+  });
+});
+
+describe('the calibration evidence as a reviewer checks it', () => {
+  const withChecks = (
+    calibrations: Array<Record<string, CellValue>>,
+    sics: Array<Record<string, CellValue>> = [],
+  ) => ({
+    ...inputs,
+    instruments: inputs.instruments.map((instrument) => ({
+      ...instrument,
+      reads: {
+        ...instrument.reads,
+        calibrations: read('calibrations', [], { timeKey: 'time', columns: [], rows: calibrations }),
+        sic: read('sic', [], { timeKey: 'time', columns: [], rows: sics }),
+      },
+    })),
+  });
+  const day = (d: number, h = 9) => Date.UTC(2026, 9, d, h);
+
+  it('measures a recalibration’s drift from the last passing calibration, not from the failed attempt', () => {
+    const assessed = assess(
+      site,
+      withChecks([
+        { time: day(20), status: 'Success', level: 94.1, offset: 0.1 },
+        // No calibrator signal: 38.25 dB. Against it the pass below would "drift" +55.85 dB.
+        { time: day(26), status: 'Failed', level: 38.25, offset: -55.75 },
+        { time: day(26, 10), status: 'Success', level: 94.18, offset: 0.18 },
+      ]),
+      { toleranceDb: 0.5, computedAt: END },
+    );
+    const rows = assessed.checks.filter((c) => c.kind === 'calibration');
+    expect(rows.map((c) => [c.when, c.passed, c.drift, c.driftFrom, c.driftWithinTolerance])).toEqual([
+      ['before', true, null, null, null],
+      // The failed attempt: 38.25 − 94 = −55.75 against +0.10 → −55.85, and flagged as failed.
+      ['after', false, -55.85, day(20), false],
+    ]);
+    expect(rows[1]?.flag).toBe('Failed: the instrument reported “Failed”');
+    // Only the first check after the period is shown; its retry is judged from the pass on the 20th:
+    // 94.18 − 94.10 = +0.08 dB, within ±0.5 dB.
+    const retry = assess(
+      site,
+      withChecks([
+        { time: day(20), status: 'Success', level: 94.1, offset: 0.1 },
+        { time: day(24, 12), status: 'Failed', level: 38.25, offset: -55.75 },
+        { time: day(24, 13), status: 'Success', level: 94.18, offset: 0.18 },
+        { time: day(26), status: 'Success', level: 94.2, offset: 0.2 },
+      ]),
+      { toleranceDb: 0.5, computedAt: END },
+    ).checks.filter((c) => c.kind === 'calibration');
+    expect(retry.map((c) => [c.when, c.drift, c.driftFrom, c.driftWithinTolerance, c.flag])).toEqual([
+      ['before', null, null, null, null],
+      ['during', -55.85, day(20), false, 'Failed: the instrument reported “Failed”'],
+      ['during', 0.08, day(20), true, null],
+      // 94.20 − 94.18 = +0.02 dB from the recalibration, the last pass before it.
+      ['after', 0.02, day(24, 13), true, null],
+    ]);
+  });
+
+  it('compares a 114 dB calibration with a 94 dB one by their deviations, not by 20 dB', () => {
+    const assessed = assess(
+      site,
+      withChecks([
+        { time: day(20), status: 'Success', level: 94.1, offset: 0.1 },
+        { time: day(26), status: 'Success', level: 114.3, offset: 0.3 },
+      ]),
+      { toleranceDb: 0.5, computedAt: END },
+    );
+    // +0.30 − (+0.10) = +0.20 dB.
+    expect(assessed.checks.find((c) => c.when === 'after')?.drift).toBe(0.2);
+  });
+
+  it('flags a missing calibration after (and before) the period as rows of their own', () => {
+    const assessed = assess(
+      site,
+      withChecks([{ time: day(24, 12), status: 'Success', level: 94.1, offset: 0.1 }]),
+      { toleranceDb: 0.5, computedAt: END },
+    );
+    expect(assessed.checks.map((c) => [c.when, c.missing ?? false, c.time, c.flag])).toEqual([
+      [
+        'before',
+        true,
+        START,
+        'No calibration before the period: the instrument’s accuracy at its start is not shown',
+      ],
+      ['during', false, day(24, 12), null],
+      ['after', true, END, 'No calibration after the period: the drift over the survey cannot be checked'],
+    ]);
+  });
+
+  it('shows the missing calibration after the period as a flagged row of the report’s evidence table', () => {
+    const assessed = assess(
+      site,
+      withChecks([{ time: day(20), status: 'Success', level: 94.1, offset: 0.1 }]),
+      { toleranceDb: 0.5, computedAt: END },
+    );
+    const clock = new SiteClock('Europe/London', START);
+    const table = evidenceTables(assessed, clock).find((t) => t.name === 'calibration')!;
+    const at = (header: string) => table.columns.indexOf(header);
+    const last = table.rows.at(-1)!;
+    expect([last[at('When')], last[at('Time (UTC)')], last[at('Status')], last[at('Verdict')]]).toEqual([
+      'after the period',
+      null,
+      'none on record',
+      'FLAGGED: no calibration after the period',
+    ]);
+    expect(last[at('Flag')]).toBe(
+      'No calibration after the period: the drift over the survey cannot be checked',
+    );
+    expect(table.display?.rows.at(-1)).toEqual([
+      'NM1',
+      'Calibration',
+      'after',
+      '—',
+      'none on record',
+      '—',
+      '—',
+      '—',
+      'FLAGGED: no calibration after the period',
+    ]);
+    // The per-instrument verdict counts the flagged row as no calibration, not as one.
+    expect(calibrationVerdict(assessed, 'NM1', clock)).toBe(
+      'Calibrated before the period; no calibration after the period',
+    );
+  });
+
+  it('judges each SIC tone against its own reference and the SIC tolerance, naming the failing tone', () => {
+    // Four passing SICs before the period: 8 kHz 79.4, 79.6, 79.6, 79.8 → median 79.6 dB.
+    const passes = [79.4, 79.6, 79.6, 79.8].map((eightK, i) => ({
+      time: day(10 + i),
+      status: 'Success',
+      _500Hz: 82,
+      _1KHz: 84,
+      _8KHz: eightK,
+    }));
+    // During the period the instrument says Success, but 8 kHz reads 77.1: 2.5 dB below 79.6.
+    const during = { time: day(24, 12), status: 'Success', _500Hz: 82.2, _1KHz: 84.1, _8KHz: 77.1 };
+    const calibrations = [
+      { time: day(20), status: 'Success', level: 94, offset: 0 },
+      { time: day(26), status: 'Success', level: 94, offset: 0 },
+    ];
+    const sicRows = (sicToleranceDb: number) =>
+      assess(site, withChecks(calibrations, [...passes, during]), {
+        toleranceDb: 0.5,
+        sicToleranceDb,
+        computedAt: END,
+      }).checks.filter((c) => c.kind === 'sic');
+
+    const [before, judged] = sicRows(2);
+    // The last one before the period is judged against the three before it: 79.6 → 79.8 within ±2.
+    expect(before).toMatchObject({ when: 'before', tolerance: 2, driftWithinTolerance: true, flag: null });
+    expect(judged).toMatchObject({
+      when: 'during',
+      passed: true,
+      tolerance: 2,
+      driftWithinTolerance: false,
+      offset: -2.5,
+      flag: '8 kHz tone 77.1 dB, expected 79.6 ± 2.0 dB (the median of the last 4 passing checks)',
+    });
+    // A wider SIC tolerance from the settings passes it; the calibration's ±0.5 dB plays no part.
+    expect(sicRows(3)[1]).toMatchObject({ tolerance: 3, driftWithinTolerance: true, flag: null });
   });
 });

@@ -154,7 +154,8 @@ describe('assessment report PDF', () => {
       expect(text).toMatch(
         /Calibration\s+after\s+Thu 26 Nov 2026 09:15\s+Passed\s+94\.1\s+\+0\.1\s+\+0\.1\s+within ±0\.5 dB/,
       );
-      expect(text).toContain('outside ±0.5 dB');
+      // The failed SIC is flagged as failed, never judged against the calibration's ±0.5 dB.
+      expect(text).toContain('FLAGGED: failed');
       expect(text).toContain('Calibrated before and after the period; drift 0.1 dB within ±0.5 dB');
       expect(text).toContain('No calibration or SIC on record');
       // Exclusions with their reasons and the total per instrument.

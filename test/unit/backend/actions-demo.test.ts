@@ -315,13 +315,19 @@ describe('field actions against the demo service', () => {
   it('judges a calibration against the settings in force when it started', async () => {
     const { backend, handlers } = await makeBackend();
     expect(await handlers['settings.get']({})).toEqual({
-      settings: { calibrationReferenceDb: 94, calibrationToleranceDb: 0.5, refreshCachedAfterMinutes: 5 },
+      settings: {
+        calibrationReferenceDb: 94,
+        calibrationToleranceDb: 0.5,
+        sicToleranceDb: 2,
+        refreshCachedAfterMinutes: 5,
+      },
       notice: null,
       needsConfirmation: false,
     });
     expect((await handlers['settings.update']({ calibrationToleranceDb: 1.5 })).settings).toEqual({
       calibrationReferenceDb: 94,
       calibrationToleranceDb: 1.5,
+      sicToleranceDb: 2,
       refreshCachedAfterMinutes: 5,
     });
     const [entry] = onlineNoise((await handlers['instruments.list']({})).entries);
@@ -333,6 +339,58 @@ describe('field actions against the demo service', () => {
     await handlers['settings.update']({ calibrationReferenceDb: 114 });
     const outcome = await finished(backend, op.id);
     expect(outcome.result).toMatchObject({ kind: 'calibration', referenceDb: 94, toleranceDb: 1.5 });
+  });
+
+  it('with 114 dB chosen, a 94 dB calibrator gives both verdicts and the probable level, kept in the history', async () => {
+    const { backend, handlers } = await makeBackend();
+    await handlers['settings.update']({ calibrationReferenceDb: 114 });
+    const noise = onlineNoise((await handlers['instruments.list']({})).entries);
+    const started = await Promise.all(
+      noise.map((e) =>
+        handlers['actions.start']({ serial: e.instrument.serialNumber, action: 'Calibration' }),
+      ),
+    );
+    const outcomes = await Promise.all(started.map((op) => finished(backend, op.id)));
+    // Most demo instruments have a 94 dB calibrator: those that read it well get the hint.
+    const on94 = outcomes.filter(
+      (o) =>
+        o.result?.kind === 'calibration' && o.result.level !== null && Math.abs(o.result.level - 94) <= 0.5,
+    );
+    expect(on94.length).toBeGreaterThan(0);
+    for (const outcome of on94) {
+      expect(outcome.state).toBe('failed');
+      expect(outcome.result).toMatchObject({
+        passed: false,
+        instrumentPassed: true,
+        probableCalibratorDb: 94,
+      });
+      expect(outcome.message).toContain('the calibrator is probably set to 94.0 dB, not 114.0 dB');
+      const [kept] = await handlers['actions.history']({ serial: outcome.serial });
+      expect(kept?.result).toEqual(outcome.result);
+    }
+  });
+
+  it('judges a SIC’s tones against the instrument’s earlier passing checks read through the cache', async () => {
+    const { backend, handlers } = await makeBackend();
+    const entries = (await handlers['instruments.list']({})).entries;
+    const withSic = entries.find((e) => e.status?.online === true && e.instrument.feature.includes('SIC'));
+    expect(withSic).toBeDefined();
+    const op = await handlers['actions.start']({
+      serial: withSic?.instrument.serialNumber as string,
+      action: 'SIC',
+    });
+    const outcome = await finished(backend, op.id);
+    expect(outcome.result?.kind).toBe('sic');
+    if (outcome.result?.kind !== 'sic') return;
+    // The demo's history has months of daily checks: every tone has a reference of the last 10 passes.
+    expect(outcome.result.tones.map((t) => [t.tone, t.referenceChecks, t.toleranceDb])).toEqual([
+      ['_500Hz', 10, 2],
+      ['_1KHz', 10, 2],
+      ['_8KHz', 10, 2],
+    ]);
+    expect(outcome.result.passed).toBe(
+      outcome.result.status === 'Success' && outcome.result.tones.every((t) => t.within !== false),
+    );
   });
 
   it('cancels on request; an unknown id is refused plainly', async () => {

@@ -8,6 +8,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createActionRecords } from '../../../src/main/backend/actions/action-records';
+import { judgeCalibration } from '../../../src/main/backend/actions/action-verdicts';
 import { createCacheStore, type CacheKey } from '../../../src/main/backend/cache/cache-store';
 import { createKnownFleets } from '../../../src/main/backend/instruments/known-fleet';
 import { MOVED_TABLES } from '../../../src/main/backend/core/migrations';
@@ -359,6 +360,92 @@ describe('action history', () => {
       result: snapshot({}).result,
       error: null,
     });
+  });
+
+  it('keeps FieldDesk’s verdict and the instrument’s side by side, and reads them back after a re-open', () => {
+    // 114 dB chosen, 94.32 dB read: FieldDesk fails it, the instrument said Success.
+    const judged = judgeCalibration(
+      { time: 40_000, status: 'Success', level: 94.32, offset: 0.32 },
+      { calibrationReferenceDb: 114, calibrationToleranceDb: 0.5 },
+    );
+    const history = createActionRecords(dir.openRecords().db);
+    history.record(
+      snapshot({ id: 'mismatch', state: 'failed', result: judged.outcome, message: judged.message }),
+    );
+    dir.closeAll();
+    const [record] = createActionRecords(dir.openRecords().db).list('acc', 'QT100001');
+    expect(record?.result).toEqual({
+      kind: 'calibration',
+      time: 40_000,
+      status: 'Success',
+      level: 94.32,
+      offset: 0.32,
+      referenceDb: 114,
+      toleranceDb: 0.5,
+      passed: false,
+      deviationDb: -19.68,
+      instrumentPassed: true,
+      probableCalibratorDb: 94,
+    });
+    expect(record?.message).toContain('the calibrator is probably set to 94.0 dB, not 114.0 dB');
+  });
+
+  it('reads records kept before both verdicts were stored: the instrument’s from its status word', () => {
+    const database = dir.openRecords();
+    const insert = database.db.prepare(
+      "INSERT INTO action_history VALUES (?,'acc','QT100001',?,'failed',1,?,'old',?,NULL)",
+    );
+    insert.run(
+      'old-cal',
+      'Calibration',
+      2,
+      JSON.stringify({
+        kind: 'calibration',
+        time: 1,
+        status: 'Success',
+        level: 94.32,
+        offset: 0.32,
+        referenceDb: 114,
+        toleranceDb: 0.5,
+        passed: false,
+        deviationDb: -19.68,
+      }),
+    );
+    insert.run(
+      'old-sic',
+      'SIC',
+      3,
+      JSON.stringify({
+        kind: 'sic',
+        time: 1,
+        status: 'Error',
+        _500Hz: 80,
+        _1KHz: 84,
+        _8KHz: null,
+        passed: false,
+      }),
+    );
+    const records = createActionRecords(database.db).list('acc', 'QT100001');
+    expect(records.map((r) => r.result)).toEqual([
+      {
+        kind: 'sic',
+        time: 1,
+        status: 'Error',
+        _500Hz: 80,
+        _1KHz: 84,
+        _8KHz: null,
+        passed: false,
+        instrumentPassed: false,
+        tones: [],
+        toleranceDb: null,
+      },
+      expect.objectContaining({
+        kind: 'calibration',
+        passed: false,
+        instrumentPassed: true,
+        probableCalibratorDb: null,
+      }),
+    ]);
   });
 
   it('keeps a record whose stored result is damaged, and skips rows it cannot understand', () => {

@@ -182,6 +182,8 @@ export const finishedCalibration = (over: Partial<OperationSnapshot> = {}): Oper
     toleranceDb: 0.5,
     passed: true,
     deviationDb: 0.1,
+    instrumentPassed: true,
+    probableCalibratorDb: null,
   },
   error: null,
   ...over,

@@ -139,27 +139,47 @@ describe('settings', () => {
     expect(() => parseRequestArg('settings.update', { theme: 'dark' })).toThrow(FieldDeskError);
   });
 
+  it('validates the SIC tolerance (0.5–6.0 dB) and keeps it across a restart', async () => {
+    expect(parseRequestArg('settings.update', { sicToleranceDb: 1.5 })).toEqual({ sicToleranceDb: 1.5 });
+    for (const bad of [0.4, 6.1]) {
+      expect(() => parseRequestArg('settings.update', { sicToleranceDb: bad })).toThrow(
+        'The SIC tolerance must be between 0.5 dB and 6.0 dB.',
+      );
+    }
+    const store = await openSettingsStore(dir.path);
+    await store.update({ sicToleranceDb: 1.5 });
+    expect((await openSettingsStore(dir.path)).get().sicToleranceDb).toBe(1.5);
+  });
+
   it('starts with 94.0 dB ± 0.5 dB, saves changes, and reads them back after a restart', async () => {
     const store = await openSettingsStore(dir.path);
     expect(store.get()).toEqual({
       calibrationReferenceDb: 94,
       calibrationToleranceDb: 0.5,
+      sicToleranceDb: 2,
       refreshCachedAfterMinutes: 5,
     });
     expect((await store.update({ calibrationToleranceDb: 0.8 })).settings).toEqual({
       calibrationReferenceDb: 94,
       calibrationToleranceDb: 0.8,
+      sicToleranceDb: 2,
       refreshCachedAfterMinutes: 5,
     });
     await store.update({ calibrationReferenceDb: 114 });
     const saved = JSON.parse(await readFile(join(dir.path, SETTINGS_FILE_NAME), 'utf8'));
     expect(saved).toEqual({
       version: 1,
-      settings: { calibrationReferenceDb: 114, calibrationToleranceDb: 0.8, refreshCachedAfterMinutes: 5 },
+      settings: {
+        calibrationReferenceDb: 114,
+        calibrationToleranceDb: 0.8,
+        sicToleranceDb: 2,
+        refreshCachedAfterMinutes: 5,
+      },
     });
     expect((await openSettingsStore(dir.path)).get()).toEqual({
       calibrationReferenceDb: 114,
       calibrationToleranceDb: 0.8,
+      sicToleranceDb: 2,
       refreshCachedAfterMinutes: 5,
     });
   });
@@ -170,6 +190,7 @@ describe('settings', () => {
     expect(store.get()).toEqual({
       calibrationReferenceDb: 94,
       calibrationToleranceDb: 0.5,
+      sicToleranceDb: 2,
       refreshCachedAfterMinutes: 5,
     });
     expect(store.warning).toMatch(/damaged.*kept as settings\.json\.corrupt-2023-01-01/);
@@ -183,6 +204,7 @@ describe('settings', () => {
     expect(partly.get()).toEqual({
       calibrationReferenceDb: 114,
       calibrationToleranceDb: 0.5,
+      sicToleranceDb: 2,
       refreshCachedAfterMinutes: 5,
     });
     expect(partly.warning).toMatch(/^Your saved calibration pass tolerance could not be used/);
@@ -196,7 +218,12 @@ describe('settings', () => {
     expect(restarted.state()).toMatchObject({ needsConfirmation: true });
     await restarted.confirm();
     expect((await openSettingsStore(dir.path)).state()).toEqual({
-      settings: { calibrationReferenceDb: 94, calibrationToleranceDb: 0.5, refreshCachedAfterMinutes: 5 },
+      settings: {
+        calibrationReferenceDb: 94,
+        calibrationToleranceDb: 0.5,
+        sicToleranceDb: 2,
+        refreshCachedAfterMinutes: 5,
+      },
       notice: null,
       needsConfirmation: false,
     });

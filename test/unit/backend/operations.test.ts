@@ -11,7 +11,8 @@ import {
   type ActionEvent,
   type ActionOperationState,
 } from '../../../src/main/backend/actions/action-state';
-import { judgeCalibration } from '../../../src/main/backend/actions/action-verdicts';
+import { judgeCalibration, judgeSic } from '../../../src/main/backend/actions/action-verdicts';
+import { sicReferences } from '../../../src/shared/check-verdicts';
 import { createOperationRegistry } from '../../../src/main/backend/operations/registry';
 import { FieldDeskError } from '../../../src/shared/errors';
 import { DEFAULT_SETTINGS, type ActionName, type OperationSnapshot } from '../../../src/shared/operations';
@@ -142,6 +143,8 @@ describe('reduceAction: watching a calibration', () => {
       toleranceDb: 0.5,
       passed: true,
       deviationDb: 0.3,
+      instrumentPassed: true,
+      probableCalibratorDb: null,
     });
     expect(state.snapshot.message).toBe(
       'Calibration passed: 94.3 dB against the 94.0 dB reference (+0.3 dB, within ±0.5 dB).',
@@ -287,13 +290,135 @@ describe('reduceAction: SIC', () => {
     expect(passed.snapshot.state).toBe('succeeded');
     expect(passed.snapshot.result).toMatchObject({ kind: 'sic', passed: true, _8KHz: null });
     expect(passed.snapshot.message).toBe(
-      'System integrity check passed (500 Hz 82.1 dB, 1 kHz 84.0 dB, 8 kHz no reading).',
+      'System integrity check passed (500 Hz 82.1 dB, 1 kHz 84.0 dB, 8 kHz no reading). ' +
+        'No earlier passing check to judge the tones against, so the instrument’s status decides.',
     );
     const failed = run(
       running,
       observed(T0 + 31_000, { kind: 'result', record: { ...record, status: 'Error' } }),
     );
     expect(failed.snapshot).toMatchObject({ state: 'failed', result: { passed: false, status: 'Error' } });
+  });
+});
+
+describe('calibration verdict beside the instrument’s', () => {
+  const settings114 = { calibrationReferenceDb: 114 as const, calibrationToleranceDb: 0.5 };
+
+  it('says the calibrator is probably on 94 dB when 114 dB was chosen and it read 94.32 dB', () => {
+    // 94.32 − 114 = −19.68 dB: far outside ±0.5 dB, but only 0.32 dB from the 94 dB calibrator level.
+    const judged = judgeCalibration({ time: T0, status: 'Success', level: 94.32, offset: 0.32 }, settings114);
+    expect(judged.outcome).toMatchObject({
+      passed: false,
+      instrumentPassed: true,
+      status: 'Success',
+      deviationDb: -19.68,
+      referenceDb: 114,
+      probableCalibratorDb: 94,
+    });
+    expect(judged.message).toBe(
+      'Calibration failed: the instrument read 94.32 dB, which is 94.0 dB within tolerance: the calibrator ' +
+        'is probably set to 94.0 dB, not 114.0 dB. Set it to 114.0 dB, or choose 94.0 dB as the reference, ' +
+        'and calibrate again. The instrument itself reported “Success”.',
+    );
+  });
+
+  it('gives the hint the other way (94 dB chosen, 114.6 dB read) within two tolerances, and not further', () => {
+    const settings94 = { calibrationReferenceDb: 94 as const, calibrationToleranceDb: 0.5 };
+    const near = judgeCalibration({ time: T0, status: 'Success', level: 114.6, offset: 0 }, settings94);
+    expect(near.outcome.probableCalibratorDb).toBe(114);
+    expect(near.message).toContain(
+      'which is 0.6 dB from 114.0 dB: the calibrator is probably set to 114.0 dB',
+    );
+    // 1.01 dB from 114 is more than two tolerances (1.0 dB): no hint, the plain deviation.
+    const far = judgeCalibration({ time: T0, status: 'Success', level: 115.01, offset: 0 }, settings94);
+    expect(far.outcome.probableCalibratorDb).toBeNull();
+    expect(far.message).toContain('the level 115.01 dB is 21.01 dB from the 94.0 dB reference');
+    // A level within tolerance of its reference never gets the hint.
+    const fine = judgeCalibration({ time: T0, status: 'Success', level: 94.2, offset: 0 }, settings94);
+    expect(fine.outcome).toMatchObject({ passed: true, probableCalibratorDb: null });
+  });
+});
+
+describe('SIC verdict: each tone against its own reference', () => {
+  const history = [
+    // Ten passing checks, then a failed one that must not count: 8 kHz medians (79.5, 79.7) → 79.6.
+    ...[79.4, 79.5, 79.5, 79.5, 79.5, 79.7, 79.7, 79.8, 79.9, 80.0].map((eightK, i) => ({
+      time: T0 - (20 - i) * 86_400_000,
+      status: 'Success',
+      _500Hz: 82 + (i % 2) * 0.2,
+      _1KHz: 84,
+      _8KHz: eightK,
+    })),
+    { time: T0 - 86_400_000, status: 'Failed', _500Hz: 70, _1KHz: 70, _8KHz: 60 },
+    // An older pass outside the last ten is left out: it would move the 8 kHz median.
+    { time: T0 - 40 * 86_400_000, status: 'Success', _500Hz: 82, _1KHz: 84, _8KHz: 90 },
+  ];
+
+  it('takes each tone’s reference as the median of the last 10 passing checks', () => {
+    expect(sicReferences(history, T0)).toEqual([
+      { tone: '_500Hz', medianDb: 82.1, checks: 10 },
+      { tone: '_1KHz', medianDb: 84, checks: 10 },
+      { tone: '_8KHz', medianDb: 79.6, checks: 10 },
+    ]);
+    // Checks at or after the new one's time are not its history: before T0 − 15 days there are five of
+    // the ten and the older pass (79.4, 79.5 ×4, 90 → median 79.5).
+    expect(sicReferences(history, T0 - 15 * 86_400_000).find((r) => r.tone === '_8KHz')).toEqual({
+      tone: '_8KHz',
+      medianDb: 79.5,
+      checks: 6,
+    });
+  });
+
+  it('names the failing tone, its reading and its allowed band, even when the instrument said Success', () => {
+    const references = sicReferences(history, T0);
+    const record = { time: T0, status: 'Success', _500Hz: 82.3, _1KHz: 84.1, _8KHz: 74.1 };
+    const judged = judgeSic(record, references, 2);
+    expect(judged.outcome).toMatchObject({ passed: false, instrumentPassed: true, toleranceDb: 2 });
+    expect(judged.outcome.tones.find((t) => t.tone === '_8KHz')).toEqual({
+      tone: '_8KHz',
+      levelDb: 74.1,
+      referenceDb: 79.6,
+      referenceChecks: 10,
+      toleranceDb: 2,
+      within: false,
+    });
+    expect(judged.message).toContain(
+      '8 kHz tone 74.1 dB, expected 79.6 ± 2.0 dB (the median of the last 10 passing checks)',
+    );
+    expect(judged.message).not.toMatch(/500 Hz tone|1 kHz tone/);
+    expect(judged.message).toContain('The instrument itself reported “Success”.');
+  });
+
+  it('judges with the SIC tolerance of the settings in force at the start', () => {
+    // 8 kHz 78.1 is 1.5 dB below its 79.6 dB reference: outside ±1.0 dB, inside ±2.0 dB.
+    const record = { time: T0 + 30_000, status: 'Success', _500Hz: 82.1, _1KHz: 84, _8KHz: 78.1 };
+    const startWith = (sicToleranceDb: number) =>
+      initialActionState({
+        id: 'op-sic',
+        accountId: 'acc',
+        serial: 'QT100001',
+        action: 'SIC',
+        startedAt: T0,
+        settings: { ...DEFAULT_SETTINGS, sicToleranceDb },
+        sicReferences: sicReferences(history, T0),
+      });
+    const strict = run(startWith(1), accepted(), observed(T0 + 31_000, { kind: 'result', record }));
+    expect(strict.snapshot.state).toBe('failed');
+    expect(strict.snapshot.message).toContain('8 kHz tone 78.1 dB, expected 79.6 ± 1.0 dB');
+    const usual = run(startWith(2), accepted(), observed(T0 + 31_000, { kind: 'result', record }));
+    expect(usual.snapshot.state).toBe('succeeded');
+    expect(usual.snapshot.message).toContain('each within ±2.0 dB of its usual level');
+  });
+
+  it('without earlier passes says the tones cannot be judged and lets the instrument’s status decide', () => {
+    const record = { time: T0, status: 'Failed', _500Hz: 82.1, _1KHz: 84, _8KHz: 70 };
+    const judged = judgeSic(record, sicReferences([], T0), 2);
+    expect(judged.outcome.passed).toBe(false);
+    expect(judged.outcome.tones.every((t) => t.within === null && t.referenceDb === null)).toBe(true);
+    expect(judged.message).toContain(
+      'the instrument reported “Failed” (500 Hz 82.1 dB, 1 kHz 84.0 dB, 8 kHz 70.0 dB)',
+    );
+    expect(judged.message).toContain('No earlier passing check to judge the tones against');
   });
 });
 

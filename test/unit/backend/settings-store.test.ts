@@ -39,6 +39,7 @@ describe('the refresh age of cached data in the settings file', () => {
     expect(store.get()).toEqual({
       calibrationReferenceDb: 114,
       calibrationToleranceDb: 0.8,
+      sicToleranceDb: 2,
       refreshCachedAfterMinutes: 5,
     });
     expect(store.warning).toBe(
@@ -51,7 +52,12 @@ describe('the refresh age of cached data in the settings file', () => {
     // The default is written at once, without the unconfirmed mark, so a restart is quiet.
     expect(await readSaved(dir)).toEqual({
       version: 1,
-      settings: { calibrationReferenceDb: 114, calibrationToleranceDb: 0.8, refreshCachedAfterMinutes: 5 },
+      settings: {
+        calibrationReferenceDb: 114,
+        calibrationToleranceDb: 0.8,
+        sicToleranceDb: 2,
+        refreshCachedAfterMinutes: 5,
+      },
     });
     const restarted = await openSettingsStore(dir);
     expect(restarted.warning).toBeNull();
@@ -80,6 +86,7 @@ describe('the refresh age of cached data in the settings file', () => {
     expect(older.get()).toEqual({
       calibrationReferenceDb: 114,
       calibrationToleranceDb: 0.5,
+      sicToleranceDb: 2,
       refreshCachedAfterMinutes: 5,
     });
     expect(older.warning).toBeNull();
@@ -97,6 +104,7 @@ describe('the refresh age of cached data in the settings file', () => {
     expect(store.get()).toEqual({
       calibrationReferenceDb: 114,
       calibrationToleranceDb: 0.5,
+      sicToleranceDb: 2,
       refreshCachedAfterMinutes: 10,
     });
     expect(store.warning).toBe(

@@ -34,6 +34,8 @@ const passedCalibration = snapshot({
     toleranceDb: 0.5,
     passed: true,
     deviationDb: 0.02,
+    instrumentPassed: true,
+    probableCalibratorDb: null,
   },
 });
 
@@ -53,6 +55,9 @@ describe('finishedActionNotice', () => {
         _1KHz: 85.2,
         _8KHz: null,
         passed: false,
+        instrumentPassed: false,
+        tones: [],
+        toleranceDb: 2,
       },
     });
     expect(finishedActionNotice(failed)).toEqual({

@@ -17,6 +17,7 @@ import { stopwatchText } from '../../../src/renderer/src/ui/time';
 import {
   actionRecordBadge,
   operationVerdict,
+  recordVerdictsText,
   serviceStatusBadge,
   settingDbText,
   signedDbText,
@@ -175,6 +176,8 @@ const calibration = (
   toleranceDb: 0.5,
   passed: true,
   deviationDb: 0.12,
+  instrumentPassed: true,
+  probableCalibratorDb: null,
   ...overrides,
 });
 
@@ -233,6 +236,9 @@ describe('pass / fail', () => {
           _1KHz: 85.3,
           _8KHz: null,
           passed: true,
+          instrumentPassed: true,
+          tones: [],
+          toleranceDb: 2,
         },
       }),
     );
@@ -266,12 +272,81 @@ describe('pass / fail', () => {
     expect(settingDbText(0.25)).toBe('0.25 dB');
   });
 
+  it('shows FieldDesk’s verdict beside the instrument’s, each named, in the dialog and the local record', () => {
+    // 114 dB chosen, 94.32 dB read: FieldDesk fails it, the instrument reported Success.
+    const mismatch = calibration({
+      level: 94.32,
+      offset: 0.32,
+      referenceDb: 114,
+      deviationDb: -19.68,
+      passed: false,
+      instrumentPassed: true,
+      probableCalibratorDb: 94,
+    });
+    const verdict = operationVerdict(finished('failed', mismatch, 'Calibration failed: …'));
+    expect(verdict?.verdicts).toEqual({
+      fieldDesk: { text: 'failed (−19.68 dB from 114.0 dB)', passed: false },
+      instrument: { text: 'Success', passed: true },
+    });
+    expect(verdict?.facts.at(-1)).toEqual({
+      label: 'Calibrator probably set to',
+      value: '94.0 dB',
+      flagged: true,
+    });
+    expect(recordVerdictsText({ result: mismatch })).toBe(
+      'FieldDesk: failed (−19.68 dB from 114.0 dB) · Instrument: Success',
+    );
+    expect(recordVerdictsText({ result: null })).toBeNull();
+    expect(recordVerdictsText({ result: { kind: 'identify' } })).toBeNull();
+  });
+
+  it('names the SIC tone outside its band in FieldDesk’s verdict, and says when tones could not be judged', () => {
+    const tone = (
+      t: '_500Hz' | '_1KHz' | '_8KHz',
+      levelDb: number,
+      referenceDb: number,
+      within: boolean,
+    ) => ({
+      tone: t,
+      levelDb,
+      referenceDb,
+      referenceChecks: 10,
+      toleranceDb: 2,
+      within,
+    });
+    const failedTone: ActionOutcome = {
+      kind: 'sic',
+      time: 1,
+      status: 'Success',
+      _500Hz: 82.1,
+      _1KHz: 84,
+      _8KHz: 74.1,
+      passed: false,
+      instrumentPassed: true,
+      tones: [tone('_500Hz', 82.1, 82, true), tone('_1KHz', 84, 84, true), tone('_8KHz', 74.1, 79.6, false)],
+      toleranceDb: 2,
+    };
+    expect(recordVerdictsText({ result: failedTone })).toBe(
+      'FieldDesk: failed (8 kHz 74.1 dB, expected 79.6 ± 2.0 dB) · Instrument: Success',
+    );
+    const verdict = operationVerdict(snapshot({ action: 'SIC', state: 'failed', result: failedTone }));
+    expect(verdict?.facts.find((f) => f.label.startsWith('8 kHz'))).toEqual({
+      label: '8 kHz · expected 79.6 ± 2.0 dB',
+      value: '74.1 dB',
+      flagged: true,
+    });
+    const unjudged = { ...failedTone, passed: true, tones: [] };
+    expect(recordVerdictsText({ result: unjudged })).toBe(
+      'FieldDesk: passed (tones not judged: no earlier passing check) · Instrument: Success',
+    );
+  });
+
   it('labels the local record and service records in words', () => {
     expect(
       actionRecordBadge({ action: 'Identify', state: 'succeeded', result: { kind: 'identify' } }).label,
     ).toBe('Done');
     expect(actionRecordBadge({ action: 'Calibration', state: 'failed', result: calibration() }).label).toBe(
-      'Failed',
+      'FieldDesk: failed',
     );
     expect(actionRecordBadge({ action: 'Calibration', state: 'failed', result: null }).label).toBe(
       'Did not run',

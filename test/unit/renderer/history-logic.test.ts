@@ -145,10 +145,33 @@ describe('SIC chart', () => {
 
   it('draws the three bands and marks a failed check on the band furthest from its usual level', () => {
     const model = sicChart([sic(2 * DAY, 77), sic(1 * DAY, 77.2), sic(3 * DAY, 71, 'Failed')]);
-    expect(model.datasets.map((d) => d.label)).toEqual(['500 Hz', '1 kHz', '8 kHz', 'Failed']);
+    expect(model.datasets.slice(0, 4).map((d) => d.label)).toEqual(['500 Hz', '1 kHz', '8 kHz', 'Failed']);
     expect((model.datasets[2]?.data as ChartPoint[]).map((p) => p.y)).toEqual([77.2, 77, 71]);
     expect(model.datasets[3]?.data).toEqual([{ x: 3 * DAY, y: 71 }]);
     expect(model.summary).toContain('3 system integrity checks');
     expect(model.summary).toContain('1 failed');
+  });
+
+  it('draws each tone’s allowed band: the median of its earlier passing checks ± the SIC tolerance', () => {
+    // 8 kHz passes of 79.4, 79.8 then 79.6: at the third the reference is (79.4 + 79.8) / 2 = 79.6;
+    // at the fourth, median(79.4, 79.6, 79.8) = 79.6. The first check has no earlier pass: no band.
+    const records = [
+      sic(1 * DAY, 79.4),
+      sic(2 * DAY, 79.8),
+      sic(3 * DAY, 79.6),
+      sic(4 * DAY, 74.1, 'Failed'),
+    ];
+    const model = sicChart(records, 1.5);
+    const band = (label: string) => model.datasets.find((d) => d.label === label)?.data as ChartPoint[];
+    expect(band('8 kHz allowed ±1.5 dB')).toEqual([
+      { x: 2 * DAY, y: 79.4 + 1.5 },
+      { x: 3 * DAY, y: 79.6 + 1.5 },
+      { x: 4 * DAY, y: 79.6 + 1.5 },
+    ]);
+    expect(band('8 kHz allowed (lower edge)').map((p) => Math.round(p.y * 100) / 100)).toEqual([
+      77.9, 78.1, 78.1,
+    ]);
+    expect(model.datasets.find((d) => d.label === '8 kHz allowed ±1.5 dB')?.fill).toBe('+1');
+    expect(model.summary).toContain('allowed band shaded: the median of its last 10 passing checks ± 1.5 dB');
   });
 });

@@ -4,6 +4,7 @@
  * timed out or stopped) with its outcome, so the engineer can see what was done on site offline.
  */
 import { z } from 'zod';
+import { instrumentPassed } from '../../../shared/check-verdicts';
 import type { FieldDeskErrorData } from '../../../shared/errors';
 import { ERROR_CODES } from '../../../shared/errors';
 import {
@@ -12,6 +13,7 @@ import {
   type ActionOutcome,
   type ActionRecord,
   type OperationSnapshot,
+  SIC_TONES,
 } from '../../../shared/operations';
 import { ACTIONS } from '../../../shared/service/wire';
 import type { SqliteDatabase } from '../core/database';
@@ -42,27 +44,58 @@ interface Row {
 }
 
 const nullableNumber = z.number().nullable();
+const toneSchema = z.object({
+  tone: z.enum(SIC_TONES),
+  levelDb: nullableNumber,
+  referenceDb: nullableNumber,
+  referenceChecks: z.number(),
+  toleranceDb: z.number(),
+  within: z.boolean().nullable(),
+});
+/**
+ * A kept outcome. Records kept before both verdicts were stored lack `instrumentPassed`, the
+ * probable calibrator level and the SIC's tones: they read with the instrument's verdict taken from
+ * its status word, no probable level and no judged tones, rather than being dropped.
+ */
 const outcomeSchema: z.ZodType<ActionOutcome> = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('calibration'),
-    time: z.number(),
-    status: z.string(),
-    level: nullableNumber,
-    offset: nullableNumber,
-    referenceDb: z.number(),
-    toleranceDb: z.number(),
-    passed: z.boolean(),
-    deviationDb: nullableNumber,
-  }),
-  z.object({
-    kind: z.literal('sic'),
-    time: z.number(),
-    status: z.string(),
-    _500Hz: nullableNumber,
-    _1KHz: nullableNumber,
-    _8KHz: nullableNumber,
-    passed: z.boolean(),
-  }),
+  z
+    .object({
+      kind: z.literal('calibration'),
+      time: z.number(),
+      status: z.string(),
+      level: nullableNumber,
+      offset: nullableNumber,
+      referenceDb: z.number(),
+      toleranceDb: z.number(),
+      passed: z.boolean(),
+      deviationDb: nullableNumber,
+      instrumentPassed: z.boolean().nullable().optional(),
+      probableCalibratorDb: nullableNumber.optional(),
+    })
+    .transform((outcome) => ({
+      ...outcome,
+      instrumentPassed: outcome.instrumentPassed ?? instrumentPassed(outcome.status),
+      probableCalibratorDb: outcome.probableCalibratorDb ?? null,
+    })),
+  z
+    .object({
+      kind: z.literal('sic'),
+      time: z.number(),
+      status: z.string(),
+      _500Hz: nullableNumber,
+      _1KHz: nullableNumber,
+      _8KHz: nullableNumber,
+      passed: z.boolean(),
+      instrumentPassed: z.boolean().nullable().optional(),
+      tones: z.array(toneSchema).optional(),
+      toleranceDb: nullableNumber.optional(),
+    })
+    .transform((outcome) => ({
+      ...outcome,
+      instrumentPassed: outcome.instrumentPassed ?? instrumentPassed(outcome.status),
+      tones: outcome.tones ?? [],
+      toleranceDb: outcome.toleranceDb ?? null,
+    })),
   z.object({ kind: z.literal('identify') }),
 ]);
 

@@ -15,6 +15,7 @@ import {
   type OperationSnapshot,
   type Settings,
 } from '../../../shared/operations';
+import type { SicToneReference } from '../../../shared/check-verdicts';
 import type { CalibrationStatus, SicStatus } from '../../../shared/service/schemas';
 import { ACTION_MESSAGES, PHASES } from './action-messages';
 import type { ProgressObservation } from './action-progress';
@@ -50,6 +51,8 @@ export interface ActionOperationState {
   snapshot: OperationSnapshot;
   /** Calibration and reference settings as they were at the start. */
   settings: Settings;
+  /** SIC: each tone's reference from the instrument's earlier passing checks, read at the start. */
+  sicReferences: SicToneReference[];
   /** Results recorded before this (epoch ms) are ignored: startedAt − CLOCK_SKEW_ALLOWANCE_MS. */
   sinceMs: number;
   timeoutMs: number;
@@ -78,6 +81,12 @@ export interface NewActionOperation {
   action: ActionName;
   startedAt: number;
   settings: Settings;
+  /**
+   * SIC: each tone's reference (the median of the instrument's last passing checks), read before
+   * the start; empty when there is no history (or it could not be read): the tones are then not
+   * judged and the instrument's status decides.
+   */
+  sicReferences?: SicToneReference[];
   /** Default `actionTimeoutMs(action)`. */
   timeoutMs?: number;
 }
@@ -101,6 +110,7 @@ export function initialActionState(init: NewActionOperation): ActionOperationSta
       error: null,
     },
     settings: { ...init.settings },
+    sicReferences: init.sicReferences ?? [],
     sinceMs: init.startedAt - CLOCK_SKEW_ALLOWANCE_MS,
     timeoutMs: init.timeoutMs ?? actionTimeoutMs(init.action),
     sawInProgress: false,
@@ -135,7 +145,7 @@ function finishWithResult(
   const judged =
     state.snapshot.action === 'Calibration'
       ? judgeCalibration(record as CalibrationStatus, state.settings)
-      : judgeSic(record as SicStatus);
+      : judgeSic(record as SicStatus, state.sicReferences, state.settings.sicToleranceDb);
   return change(state, at, {
     state: judged.outcome.passed ? 'succeeded' : 'failed',
     phase: judged.outcome.passed ? PHASES.done : PHASES.failed,

@@ -1,21 +1,35 @@
 /**
- * The verdict on a finished Calibration or SIC: whether it passed, and the message that says why,
- * from the instrument's result and (for a calibration) the reference and tolerance in force. Pure
- * functions apart from the state machine, so each verdict can be tested on its own.
+ * The verdict on a finished Calibration or SIC: FieldDesk's (whether it passed, and the message
+ * that says why, from the reference and tolerance in force) beside the instrument's own status,
+ * both kept in the outcome so every view can name whose verdict is whose. Pure functions apart from
+ * the state machine, so each verdict can be tested on its own.
  */
+import {
+  failingTones,
+  instrumentPassed,
+  judgeSicTones,
+  probableCalibratorLevel,
+  referenceBasisText,
+  sicToneText,
+  type SicToneReference,
+} from '../../../shared/check-verdicts';
 import { dbText } from '../../../shared/format';
-import type {
-  CALIBRATION_SETTINGS,
-  CalibrationOutcome,
-  Settings,
-  SicOutcome,
+import {
+  SIC_TONE_LABELS,
+  type CALIBRATION_SETTINGS,
+  type CalibrationOutcome,
+  type Settings,
+  type SicOutcome,
+  type SicToneJudgement,
 } from '../../../shared/operations';
 import type { CalibrationStatus, SicStatus } from '../../../shared/service/schemas';
 
 /** A dB figure with one decimal, or two when the second one matters ("94.0 dB", "0.25 dB"). */
 const db = (value: number): string => dbText(value, { decimals: 'setting' });
 const signedDb = (value: number): string => dbText(value, { decimals: 'setting', signed: true });
-const isSuccess = (status: string) => status.trim().toLowerCase() === 'success';
+
+/** "The instrument itself reported Success." — the other verdict, named, when the two disagree. */
+const instrumentSaid = (status: string): string => `The instrument itself reported “${status}”.`;
 
 /** Judges a calibration against the reference and tolerance in force when it started. */
 export function judgeCalibration(
@@ -25,10 +39,11 @@ export function judgeCalibration(
   const reference = settings.calibrationReferenceDb;
   const tolerance = settings.calibrationToleranceDb;
   const deviation = record.level === null ? null : Math.round((record.level - reference) * 1000) / 1000;
-  const statusOk = isSuccess(record.status);
-  // A hair of slack so 94.5 against 94.0 ± 0.5 passes despite binary fractions.
+  const instrument = instrumentPassed(record.status);
+  const statusOk = instrument === true;
   const withinTolerance = deviation !== null && Math.abs(deviation) <= tolerance + 1e-9;
   const passed = statusOk && withinTolerance;
+  const probable = withinTolerance ? null : probableCalibratorLevel(record.level, reference, tolerance);
   const outcome: CalibrationOutcome = {
     kind: 'calibration',
     time: record.time,
@@ -39,6 +54,8 @@ export function judgeCalibration(
     toleranceDb: tolerance,
     passed,
     deviationDb: deviation,
+    instrumentPassed: instrument,
+    probableCalibratorDb: probable,
   };
   if (passed && record.level !== null && deviation !== null) {
     return {
@@ -46,6 +63,22 @@ export function judgeCalibration(
       message:
         `Calibration passed: ${db(record.level)} against the ${db(reference)} reference ` +
         `(${signedDb(deviation)}, within ±${db(tolerance)}).`,
+    };
+  }
+  if (probable !== null && record.level !== null) {
+    // The instrument measured the other calibrator level well: the calibrator's switch, not the microphone.
+    const distance = Math.abs(record.level - probable);
+    const near =
+      distance <= tolerance + 1e-9
+        ? `which is ${db(probable)} within tolerance`
+        : `which is ${db(distance)} from ${db(probable)}`;
+    return {
+      outcome,
+      message:
+        `Calibration failed: the instrument read ${db(record.level)}, ${near}: the calibrator is probably ` +
+        `set to ${db(probable)}, not ${db(reference)}. Set it to ${db(reference)}, or choose ${db(probable)} ` +
+        `as the reference, and calibrate again.` +
+        (statusOk ? ` ${instrumentSaid(record.status)}` : ''),
     };
   }
   const reasons: string[] = [];
@@ -61,12 +94,25 @@ export function judgeCalibration(
     outcome,
     message:
       `Calibration failed: ${reasons.join(', and ')}. Check that the calibrator is fitted firmly, switched on ` +
-      `and set to ${db(reference)}, then calibrate again.`,
+      `and set to ${db(reference)}, then calibrate again.` +
+      (statusOk ? ` ${instrumentSaid(record.status)}` : ''),
   };
 }
 
-export function judgeSic(record: SicStatus): { outcome: SicOutcome; message: string } {
-  const passed = isSuccess(record.status);
+/**
+ * Judges a SIC: the instrument's status, and each tone against its reference (the median of the
+ * tone in the instrument's last passing checks) ± the SIC tolerance. Without references the tones
+ * cannot be judged and the instrument's status decides.
+ */
+export function judgeSic(
+  record: SicStatus,
+  references: readonly SicToneReference[],
+  toleranceDb: number,
+): { outcome: SicOutcome; message: string } {
+  const instrument = instrumentPassed(record.status);
+  const tones = judgeSicTones(record, references, toleranceDb);
+  const failing = failingTones(tones);
+  const passed = instrument === true && failing.length === 0;
   const outcome: SicOutcome = {
     kind: 'sic',
     time: record.time,
@@ -75,19 +121,39 @@ export function judgeSic(record: SicStatus): { outcome: SicOutcome; message: str
     _1KHz: record._1KHz,
     _8KHz: record._8KHz,
     passed,
+    instrumentPassed: instrument,
+    tones,
+    toleranceDb,
   };
-  const band = (label: string, value: number | null) =>
-    `${label} ${value === null ? 'no reading' : db(value)}`;
-  const levels = [
-    band('500 Hz', record._500Hz),
-    band('1 kHz', record._1KHz),
-    band('8 kHz', record._8KHz),
-  ].join(', ');
+  const judged = tones.filter((tone) => tone.within !== null);
+  const levels = tones
+    .map((tone) => `${sicToneLabel(tone.tone)} ${tone.levelDb === null ? 'no reading' : db(tone.levelDb)}`)
+    .join(', ');
+  const basis =
+    judged.length === 0
+      ? ' No earlier passing check to judge the tones against, so the instrument’s status decides.'
+      : '';
+  if (passed) {
+    const band =
+      judged.length === 0
+        ? ''
+        : `, each within ±${db(toleranceDb)} of its usual level (${referenceBasisText(Math.max(...judged.map((t) => t.referenceChecks)))})`;
+    return { outcome, message: `System integrity check passed (${levels})${band}.${basis}` };
+  }
+  const reasons: string[] = [];
+  if (instrument !== true) reasons.push(`the instrument reported “${record.status}”`);
+  for (const tone of failing) reasons.push(sicToneText(tone));
+  const advice = failing.some((tone) => tone.tone === '_8KHz')
+    ? 'A low 8 kHz tone usually means water or damage on the microphone or windshield: check them, then run the check again.'
+    : 'Check the microphone and its cable, then run the check again.';
   return {
     outcome,
-    message: passed
-      ? `System integrity check passed (${levels}).`
-      : `System integrity check failed: the instrument reported “${record.status}” (${levels}). ` +
-        'Check the microphone and its cable, then run the check again.',
+    message:
+      `System integrity check failed: ${reasons.join('; ')}` +
+      (failing.length === 0 ? ` (${levels}).` : '.') +
+      `${basis} ${advice}` +
+      (instrument === true ? ` ${instrumentSaid(record.status)}` : ''),
   };
 }
+
+const sicToneLabel = (tone: SicToneJudgement['tone']): string => SIC_TONE_LABELS[tone];

@@ -3,10 +3,15 @@
  * as operations until the result is in (action-operation.ts), and the local record of finished
  * actions (action-records.ts).
  */
+import { sicReferences, type SicToneReference } from '../../../shared/check-verdicts';
 import { FieldDeskError } from '../../../shared/errors';
 import type { AccountState } from '../accounts/account-state';
+import type { StoredAccount } from '../accounts/account-store';
 import type { ServiceAccess } from '../accounts/service-access';
 import type { HandlersOf } from '../core/handler-types';
+import type { Logger } from '../core/log';
+import type { ReadThroughCache } from '../data/read-through-cache';
+import { sicRecordsOf } from '../history/history-records';
 import type { OperationRegistry } from '../operations/registry';
 import type { SettingsStore } from '../settings/settings-store';
 import type { ActionKeeper } from './action-keeper';
@@ -19,17 +24,49 @@ export interface ActionHandlerDeps {
   operations: OperationRegistry;
   kept: ActionKeeper;
   settings: SettingsStore;
+  /** Reads the instrument's SIC history (through the cache) for the tones' references. */
+  read: ReadThroughCache;
+  log: Logger;
   now: () => number;
   /** Tests shorten the poll intervals of running actions. */
   polling?: Omit<PollingOptions, 'now'>;
 }
 
+/** How far back a SIC's tone references are looked for: enough for ten checks on any usual schedule. */
+export const SIC_REFERENCE_SPAN_MS = 366 * 24 * 60 * 60 * 1000;
+
 export function actionHandlers(deps: ActionHandlerDeps): HandlersOf<'actions'> {
   const { accounts, access, operations, now } = deps;
+
+  /**
+   * Each SIC tone's reference from the instrument's passing checks of the last year, from the
+   * cache or the service. A history that cannot be read leaves the tones unjudged (the verdict says
+   * so and the instrument's status decides): it must not stop the check from running.
+   */
+  async function sicReferencesFor(account: StoredAccount, serial: string): Promise<SicToneReference[]> {
+    const end = now();
+    try {
+      const result = await deps.read(account, {
+        serial,
+        dataset: 'sic',
+        start: end - SIC_REFERENCE_SPAN_MS,
+        end,
+      });
+      return sicReferences(sicRecordsOf(serial, result.records), end);
+    } catch (error) {
+      deps.log.warn('SIC history not read: the tones of this check are not judged against a reference', {
+        serial,
+        error,
+      });
+      return [];
+    }
+  }
+
   return {
     'actions.start': async ({ serial, action }) => {
       const account = accounts.requireActive();
       const client = await access.watchingClient(account);
+      const references = action === 'SIC' ? await sicReferencesFor(account, serial) : [];
       // Checked after the last await, so two quick clicks cannot both pass.
       const busy = operations.running().find((op) => op.serial === serial);
       if (action === 'Calibration' && deps.settings.state().needsConfirmation) {
@@ -52,7 +89,13 @@ export function actionHandlers(deps: ActionHandlerDeps): HandlersOf<'actions'> {
           registry: operations,
           now,
         },
-        { accountId: account.id, serial, action, settings: deps.settings.get() },
+        {
+          accountId: account.id,
+          serial,
+          action,
+          settings: deps.settings.get(),
+          sicReferences: references,
+        },
       );
     },
 

@@ -58,7 +58,7 @@ function exceedancesOf(figures: Figure[], hourly: HourlyRow[], site: Site): Exce
 export function assess(
   site: Site,
   inputs: AssessmentInputs,
-  options: { toleranceDb: number; computedAt: number },
+  options: { toleranceDb: number; sicToleranceDb?: number; computedAt: number },
 ): AssessmentResult {
   const { range } = inputs;
   const exclusions = excludedPeriods(site, inputs);
@@ -90,7 +90,7 @@ export function assess(
         result.hourly.push(...noise.hourly);
         result.events.push(...noise.events);
         if (noise.chart !== null) result.charts.push(noise.chart);
-        result.checks.push(...checkEvidence(instrument, range, options.toleranceDb));
+        result.checks.push(...checkEvidence(instrument, range, options.toleranceDb, options.sicToleranceDb));
         if (noise.figures.length === 0)
           result.notes.push(`${instrument.instrument.serial} has no noise levels in this period.`);
         break;

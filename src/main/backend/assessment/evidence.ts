@@ -1,11 +1,28 @@
 /**
  * Calibration evidence: the calibrations and SICs that show the instrument was sound — the last
- * one before the period, every one during it and the first one after — each with its drift since
- * the previous check of its kind, judged against the calibration tolerance (the drift between
- * field calibrations before and after a survey is what a reviewer checks first).
+ * one before the period (and the last passing one, when that one failed), every one during it and
+ * the first one after — each judged the way a reviewer checks it:
+ * - a calibration's drift is measured from the last *passing* calibration before it (a failed
+ *   attempt is no reference) and judged against the calibration tolerance;
+ * - a SIC's tones are judged each against its own reference, the median of that tone in the
+ *   instrument's last passing SICs before it, ± the SIC tolerance, naming the tone that failed;
+ * - no calibration before, or after, the period is a row of its own, flagged.
  */
 import type { CheckEvidence } from '../../../shared/assessment';
+import {
+  failingTones,
+  instrumentPassed,
+  judgeSicTones,
+  sicReferences,
+  sicToneText,
+} from '../../../shared/check-verdicts';
 import type { TimeInterval } from '../../../shared/data';
+import { dbText } from '../../../shared/format';
+import {
+  CALIBRATION_REFERENCE_LEVELS_DB,
+  DEFAULT_SETTINGS,
+  type SicRecord,
+} from '../../../shared/operations';
 import { calibrationRecordsOf, sicRecordsOf } from '../history/history-records';
 import type { InstrumentInputs } from './assessment-inputs';
 
@@ -18,12 +35,12 @@ interface Check {
 
 /**
  * An instrument's calibrations or SICs as read, oldest first, through the history's own record
- * readers. A SIC's drift is followed on its 1 kHz response.
+ * readers. A SIC is reduced to its 1 kHz tone here (the failed-check rule needs only its status).
  */
 export function checksOf(inputs: InstrumentInputs, kind: 'calibration' | 'sic'): Check[] {
   const { serial } = inputs.instrument;
   if (kind === 'calibration') return calibrationRecordsOf(serial, inputs.reads.calibrations?.records ?? null);
-  return sicRecordsOf(serial, inputs.reads.sic?.records ?? null).map((record) => ({
+  return sicsOf(inputs).map((record) => ({
     time: record.time,
     status: record.status,
     level: record._1KHz,
@@ -31,60 +48,165 @@ export function checksOf(inputs: InstrumentInputs, kind: 'calibration' | 'sic'):
   }));
 }
 
+const sicsOf = (inputs: InstrumentInputs): SicRecord[] =>
+  sicRecordsOf(inputs.instrument.serial, inputs.reads.sic?.records ?? null).sort((a, b) => a.time - b.time);
+
 /** A check's status as passed (Success), failed (Failed, Error) or neither known. */
-export function checkPassed(status: string): boolean | null {
-  const normal = status.toLowerCase();
-  return normal === 'success' ? true : normal === 'failed' || normal === 'error' ? false : null;
+export const checkPassed = instrumentPassed;
+
+/**
+ * The level's deviation from the calibrator level it was made with (the nearer of 94 and 114 dB),
+ * so a drift between a 94 dB and a 114 dB calibration compares the microphone, not the calibrators.
+ */
+function deviationFromCalibrator(level: number): number {
+  const nearest = CALIBRATION_REFERENCE_LEVELS_DB.reduce((a, b) =>
+    Math.abs(level - b) < Math.abs(level - a) ? b : a,
+  );
+  return level - nearest;
 }
 
-function evidenceOf(
-  serial: string,
-  kind: 'calibration' | 'sic',
-  checks: Check[],
-  range: TimeInterval,
-  tolerance: number,
-): CheckEvidence[] {
+const whenOf = (time: number, range: TimeInterval): CheckEvidence['when'] =>
+  time < range.start ? 'before' : time >= range.end ? 'after' : 'during';
+
+/** The indexes of the checks shown: the last before (and the last passing before), all during, the first after. */
+function chosenIndexes(checks: readonly Check[], range: TimeInterval): number[] {
   const chosen = new Set<number>();
   const lastBefore = checks.findLastIndex((c) => c.time < range.start);
   if (lastBefore >= 0) chosen.add(lastBefore);
+  // The reference the first drift is measured from, when the last one before failed.
+  const lastPassBefore = checks.findLastIndex((c) => c.time < range.start && checkPassed(c.status) === true);
+  if (lastPassBefore >= 0) chosen.add(lastPassBefore);
   checks.forEach((c, i) => {
     if (c.time >= range.start && c.time < range.end) chosen.add(i);
   });
   const firstAfter = checks.findIndex((c) => c.time >= range.end);
   if (firstAfter >= 0) chosen.add(firstAfter);
-  return [...chosen]
-    .sort((a, b) => a - b)
-    .map((i) => {
-      const check = checks[i]!;
-      const previous = i > 0 ? checks[i - 1]! : null;
-      const drift =
-        previous === null || previous.level === null || check.level === null
-          ? null
-          : Math.round((check.level - previous.level) * 100) / 100;
-      return {
-        serial,
-        kind,
-        time: check.time,
-        status: check.status,
-        passed: checkPassed(check.status),
-        level: check.level,
-        offset: check.offset,
-        drift,
-        when: check.time < range.start ? 'before' : check.time >= range.end ? 'after' : 'during',
-        tolerance,
-        driftWithinTolerance: drift === null ? null : Math.abs(drift) <= tolerance + 1e-9,
-      };
-    });
+  return [...chosen].sort((a, b) => a - b);
+}
+
+const signedDb = (value: number) => dbText(value, { signed: true });
+const toleranceText = (value: number) => `±${dbText(value, { decimals: 'setting' })}`;
+
+function calibrationEvidence(
+  serial: string,
+  checks: Check[],
+  range: TimeInterval,
+  tolerance: number,
+): CheckEvidence[] {
+  const rows = chosenIndexes(checks, range).map((i): CheckEvidence => {
+    const check = checks[i]!;
+    const passed = checkPassed(check.status);
+    const reference = checks.slice(0, i).findLast((c) => checkPassed(c.status) === true && c.level !== null);
+    const drift =
+      reference === undefined || reference.level === null || check.level === null
+        ? null
+        : Math.round(
+            (deviationFromCalibrator(check.level) - deviationFromCalibrator(reference.level)) * 100,
+          ) / 100;
+    const within = drift === null ? null : Math.abs(drift) <= tolerance + 1e-9;
+    const flag =
+      passed === false
+        ? `Failed: the instrument reported “${check.status}”`
+        : within === false && drift !== null
+          ? `Drift ${signedDb(drift)} since the last passing calibration, outside ${toleranceText(tolerance)}`
+          : null;
+    return {
+      serial,
+      kind: 'calibration',
+      time: check.time,
+      status: check.status,
+      passed,
+      level: check.level,
+      offset: check.offset,
+      drift,
+      driftFrom: reference?.time ?? null,
+      when: whenOf(check.time, range),
+      tolerance,
+      driftWithinTolerance: within,
+      flag,
+    };
+  });
+  const missing = (when: 'before' | 'after'): CheckEvidence => ({
+    serial,
+    kind: 'calibration',
+    time: when === 'before' ? range.start : range.end,
+    status: '',
+    passed: null,
+    level: null,
+    offset: null,
+    drift: null,
+    driftFrom: null,
+    when,
+    tolerance,
+    driftWithinTolerance: null,
+    missing: true,
+    flag:
+      when === 'before'
+        ? 'No calibration before the period: the instrument’s accuracy at its start is not shown'
+        : 'No calibration after the period: the drift over the survey cannot be checked',
+  });
+  return [
+    ...(checks.some((c) => c.time < range.start) ? [] : [missing('before')]),
+    ...rows,
+    ...(checks.some((c) => c.time >= range.end) ? [] : [missing('after')]),
+  ];
+}
+
+function sicEvidence(
+  serial: string,
+  sics: SicRecord[],
+  range: TimeInterval,
+  tolerance: number,
+): CheckEvidence[] {
+  const asChecks: Check[] = sics.map((s) => ({
+    time: s.time,
+    status: s.status,
+    level: s._1KHz,
+    offset: null,
+  }));
+  return chosenIndexes(asChecks, range).map((i): CheckEvidence => {
+    const sic = sics[i]!;
+    const passed = checkPassed(sic.status);
+    const tones = judgeSicTones(sic, sicReferences(sics, sic.time), tolerance);
+    const judged = tones.filter((t) => t.within !== null);
+    const failing = failingTones(tones);
+    const furthest = judged.reduce<(typeof judged)[number] | null>(
+      (a, b) =>
+        a === null || Math.abs(b.levelDb! - b.referenceDb!) > Math.abs(a.levelDb! - a.referenceDb!) ? b : a,
+      null,
+    );
+    const flags = [
+      ...(passed === false ? [`Failed: the instrument reported “${sic.status}”`] : []),
+      ...failing.map(sicToneText),
+    ];
+    return {
+      serial,
+      kind: 'sic',
+      time: sic.time,
+      status: sic.status,
+      passed,
+      level: sic._1KHz,
+      offset: furthest === null ? null : Math.round((furthest.levelDb! - furthest.referenceDb!) * 100) / 100,
+      drift: null,
+      driftFrom: null,
+      when: whenOf(sic.time, range),
+      tolerance,
+      driftWithinTolerance: judged.length === 0 ? null : failing.length === 0,
+      tones,
+      flag: flags.length === 0 ? null : flags.join('; '),
+    };
+  });
 }
 
 export function checkEvidence(
   inputs: InstrumentInputs,
   range: TimeInterval,
   toleranceDb: number,
+  sicToleranceDb: number = DEFAULT_SETTINGS.sicToleranceDb,
 ): CheckEvidence[] {
   const { serial } = inputs.instrument;
   return [
-    ...evidenceOf(serial, 'calibration', checksOf(inputs, 'calibration'), range, toleranceDb),
-    ...evidenceOf(serial, 'sic', checksOf(inputs, 'sic'), range, toleranceDb),
+    ...calibrationEvidence(serial, checksOf(inputs, 'calibration'), range, toleranceDb),
+    ...sicEvidence(serial, sicsOf(inputs), range, sicToleranceDb),
   ];
 }

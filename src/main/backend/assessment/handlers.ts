@@ -37,6 +37,8 @@ export interface AssessmentDeps {
   chooseExportPath: ChooseExportPath;
   /** The calibration tolerance in force (settings), that drift is judged against. */
   toleranceDb: () => number;
+  /** The SIC tolerance in force (settings), that each SIC tone is judged against. */
+  sicToleranceDb: () => number;
   now: () => number;
   /** Where a report's temporary files are listed, so what a crash left is removed at the next start. */
   unfinished: UnfinishedFiles;
@@ -84,7 +86,11 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
     const inputs = await readAssessmentInputs(site, { start, end }, fleet, read, deps.now(), (done, total) =>
       onProgress(total === 0 ? 1 : done / total),
     );
-    const result = assess(site, inputs, { toleranceDb: deps.toleranceDb(), computedAt: deps.now() });
+    const result = assess(site, inputs, {
+      toleranceDb: deps.toleranceDb(),
+      sicToleranceDb: deps.sicToleranceDb(),
+      computedAt: deps.now(),
+    });
     await refineMaximaTimes(result, (serial) => intervalMsOf(inputs, serial), read);
     return result;
   }

@@ -1,5 +1,6 @@
 /**
- * FieldDesk's own settings (`settings.*`): the calibrator reference level, the pass tolerance and
+ * FieldDesk's own settings (`settings.*`): the calibrator reference level, the pass tolerance, the
+ * SIC tone tolerance and
  * the age at which cached data is refreshed, kept in settings.json (settings-store.ts).
  */
 import { unsavedChange } from '../core/disk-errors';
@@ -41,6 +42,7 @@ export function settingsHandlers({
             ...(change.calibrationToleranceDb === undefined
               ? {}
               : { calibrationToleranceDb: change.calibrationToleranceDb }),
+            ...(change.sicToleranceDb === undefined ? {} : { sicToleranceDb: change.sicToleranceDb }),
             ...(change.refreshCachedAfterMinutes === undefined
               ? {}
               : { refreshCachedAfterMinutes: change.refreshCachedAfterMinutes }),

@@ -16,6 +16,8 @@ import {
   DEFAULT_SETTINGS,
   REFRESH_CACHED_MAX_MINUTES,
   REFRESH_CACHED_MIN_MINUTES,
+  SIC_TOLERANCE_MAX_DB,
+  SIC_TOLERANCE_MIN_DB,
   type Settings,
   type SettingsState,
 } from '../../../shared/operations';
@@ -47,6 +49,12 @@ const SETTING_RULES: {
       typeof v === 'number' && v >= CALIBRATION_TOLERANCE_MIN_DB && v <= CALIBRATION_TOLERANCE_MAX_DB,
     name: 'calibration pass tolerance',
     byDefault: `±${DEFAULT_SETTINGS.calibrationToleranceDb.toFixed(1)} dB tolerance`,
+  },
+  sicToleranceDb: {
+    valid: (v): v is number =>
+      typeof v === 'number' && v >= SIC_TOLERANCE_MIN_DB && v <= SIC_TOLERANCE_MAX_DB,
+    name: 'SIC tone tolerance',
+    byDefault: `±${DEFAULT_SETTINGS.sicToleranceDb.toFixed(1)} dB SIC tolerance`,
   },
   refreshCachedAfterMinutes: {
     valid: (v): v is number =>
@@ -80,6 +88,7 @@ function readSettings(saved: Record<string, unknown>): {
     settings: {
       calibrationReferenceDb: pick('calibrationReferenceDb'),
       calibrationToleranceDb: pick('calibrationToleranceDb'),
+      sicToleranceDb: pick('sicToleranceDb'),
       refreshCachedAfterMinutes: pick('refreshCachedAfterMinutes'),
     },
     replaced,
@@ -180,6 +189,7 @@ export async function openSettingsStore(
         values: {
           calibrationReferenceDb: change.calibrationReferenceDb ?? settings.calibrationReferenceDb,
           calibrationToleranceDb: change.calibrationToleranceDb ?? settings.calibrationToleranceDb,
+          sicToleranceDb: change.sicToleranceDb ?? settings.sicToleranceDb,
           refreshCachedAfterMinutes: change.refreshCachedAfterMinutes ?? settings.refreshCachedAfterMinutes,
         },
         // Only the calibration settings' own change confirms them.

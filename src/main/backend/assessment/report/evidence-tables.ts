@@ -9,6 +9,7 @@ import type {
   CheckEvidence,
   ExclusionRuleId,
 } from '../../../../shared/assessment';
+import { checkVerdictText } from '../../../../shared/check-verdicts';
 import { dbText } from '../../../../shared/format';
 import {
   countColumn,
@@ -41,8 +42,12 @@ const checkKind = (check: CheckEvidence) => (check.kind === 'sic' ? 'SIC' : 'Cal
 
 const passedText = (passed: boolean | null) => (passed === null ? '' : passed ? 'passed' : 'failed');
 
+/** What a row that stands for a missing calibration says where a check's time and status would be. */
+const NONE_ON_RECORD = 'none on record';
+
 /** "Passed", or the instrument's own word with the verdict when it does not say it: "OK (passed)". */
 function statusText(check: CheckEvidence): string {
+  if (check.missing) return NONE_ON_RECORD;
   const verdict = passedText(check.passed);
   if (!check.status) return verdict || '—';
   return verdict && !check.status.toLowerCase().includes(verdict)
@@ -125,26 +130,28 @@ export function evidenceTables(result: AssessmentResult, clock: SiteClock): Repo
         { header: 'Serial', value: (c) => c.serial },
         { header: 'Check', value: checkKind },
         { header: 'When', value: (c) => `${c.when} the period` },
-        { header: 'Time (UTC)', value: (c) => isoUtc(c.time) },
-        { header: `Time (${site})`, value: (c) => clock.iso(c.time) },
-        { header: 'Status', value: (c) => c.status },
+        { header: 'Time (UTC)', value: (c) => (c.missing ? null : isoUtc(c.time)) },
+        { header: `Time (${site})`, value: (c) => (c.missing ? null : clock.iso(c.time)) },
+        { header: 'Status', value: (c) => (c.missing ? NONE_ON_RECORD : c.status) },
         { header: 'Passed', value: (c) => passedText(c.passed) || null },
         dbColumn('Level (dB)', (c) => c.level),
         dbColumn('Offset or deviation (dB)', (c) => c.offset),
         dbColumn('Drift (dB)', (c) => c.drift),
         { header: 'Tolerance (± dB)', value: (c) => c.tolerance },
         { header: 'Drift vs tolerance', value: (c) => driftVerdict(c) || null },
+        { header: 'Verdict', value: (c) => checkVerdictText(c) || null },
+        { header: 'Flag', value: (c) => c.flag ?? null },
       ],
       [
         { header: 'Instrument', text: (c) => c.serial, weight: 11 },
         { header: 'Check', text: checkKind, weight: 9 },
         { header: 'When', text: (c) => c.when, weight: 7 },
-        { header: 'Time', text: (c) => clock.long(c.time), weight: 17 },
+        { header: 'Time', text: (c) => (c.missing ? '—' : clock.long(c.time)), weight: 17 },
         { header: 'Status', text: statusText, weight: 13 },
         { header: 'Level (dB)', text: (c) => valueText(c.level, 'dB'), weight: 8, align: 'right' },
         { header: 'Offset / dev. (dB)', text: (c) => signedDb(c.offset), weight: 9, align: 'right' },
         { header: 'Drift (dB)', text: (c) => signedDb(c.drift), weight: 8, align: 'right' },
-        { header: 'Drift vs tolerance', text: (c) => driftVerdict(c) || '—', weight: 13 },
+        { header: 'Verdict', text: (c) => checkVerdictText(c) || '—', weight: 13 },
       ],
     ),
 

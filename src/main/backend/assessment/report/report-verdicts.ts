@@ -32,7 +32,10 @@ export function driftVerdict(check: CheckEvidence): string {
  * within ±0.5 dB", "No calibration after the period", with failed checks named.
  */
 export function calibrationVerdict(result: AssessmentResult, serial: string, clock: SiteClock): string {
-  const checks = result.checks.filter((c) => c.serial === serial).sort((a, b) => a.time - b.time);
+  // A `missing` row stands for a calibration not on record: it is said below, never counted as one.
+  const checks = result.checks
+    .filter((c) => c.serial === serial && c.missing !== true)
+    .sort((a, b) => a.time - b.time);
   const calibrations = checks.filter((c) => c.kind === 'calibration');
   const sics = checks.filter((c) => c.kind === 'sic');
   if (checks.length === 0) return 'No calibration or SIC on record';
@@ -58,6 +61,10 @@ export function calibrationVerdict(result: AssessmentResult, serial: string, clo
   const failed = checks.filter((c) => c.passed === false);
   for (const check of failed) {
     parts.push(`${check.kind === 'sic' ? 'SIC' : 'calibration'} failed ${clock.long(check.time)}`);
+  }
+  // A SIC the instrument passed with a tone outside its band (see its flag in the evidence table).
+  for (const check of sics.filter((c) => c.passed !== false && c.tones?.some((t) => t.within === false))) {
+    parts.push(`SIC tone outside its band ${clock.long(check.time)}`);
   }
   if (sics.length > 0 && failed.every((c) => c.kind !== 'sic')) {
     const passed = sics.filter((c) => c.passed === true).length;

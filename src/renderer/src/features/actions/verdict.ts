@@ -2,9 +2,10 @@
  * How the outcome of an action reads on screen: a PASS or FAIL that cannot be mistaken (icon,
  * word and colour together), the figures behind it, and the backend's message naming the rule.
  */
+import { failingTones, sicBandText } from '../../../../shared/check-verdicts';
 import { dbText } from '../../../../shared/format';
-import type { OperationSnapshot } from '../../../../shared/operations';
-import { isFinishedState } from '../../../../shared/operations';
+import type { ActionOutcome, OperationSnapshot } from '../../../../shared/operations';
+import { isFinishedState, SIC_TONE_LABELS } from '../../../../shared/operations';
 import type { Tone } from '../../ui/tone';
 
 export type VerdictKind = 'pass' | 'fail' | 'noResult';
@@ -30,6 +31,52 @@ export interface VerdictView {
   facts: VerdictFact[];
   /** The backend's explanation (names the failed rule, or what to do next). */
   message: string;
+  /** FieldDesk's verdict and the instrument's, side by side, each naming whose it is. */
+  verdicts: VerdictSides | null;
+}
+
+/** "FieldDesk: failed (−19.68 dB from 114.0 dB)" beside "Instrument: Success". */
+export interface VerdictSides {
+  fieldDesk: { text: string; passed: boolean };
+  instrument: { text: string; passed: boolean | null };
+}
+
+/**
+ * Whose verdict is whose, for a calibration or SIC outcome: FieldDesk's (against the reference,
+ * tolerance and tone bands) and the instrument's own status word. Null for Identify.
+ */
+export function verdictSides(result: ActionOutcome): VerdictSides | null {
+  if (result.kind === 'identify') return null;
+  const instrument = { text: result.status || 'no status', passed: result.instrumentPassed };
+  if (result.kind === 'calibration') {
+    const against =
+      result.deviationDb === null
+        ? 'no level'
+        : `${signedDbText(result.deviationDb)} from ${settingDbText(result.referenceDb)}`;
+    return {
+      fieldDesk: { text: `${result.passed ? 'passed' : 'failed'} (${against})`, passed: result.passed },
+      instrument,
+    };
+  }
+  const failing = failingTones(result.tones);
+  const judged = result.tones.some((t) => t.within !== null);
+  const detail =
+    failing.length > 0
+      ? failing
+          .map((t) => `${SIC_TONE_LABELS[t.tone]} ${bandText(t.levelDb)}, expected ${sicBandText(t)}`)
+          .join('; ')
+      : judged
+        ? `tones within ±${settingDbText(result.toleranceDb ?? 0)}`
+        : 'tones not judged: no earlier passing check';
+  return {
+    fieldDesk: { text: `${result.passed ? 'passed' : 'failed'} (${detail})`, passed: result.passed },
+    instrument,
+  };
+}
+
+/** "FieldDesk: failed (−19.68 dB from 114.0 dB) · Instrument: Success" */
+export function verdictSidesText(sides: VerdictSides): string {
+  return `FieldDesk: ${sides.fieldDesk.text} · Instrument: ${sides.instrument.text}`;
 }
 
 // Which precision each figure gets; the writing itself is shared/format's dbText.
@@ -74,6 +121,7 @@ export function operationVerdict(snapshot: OperationSnapshot): VerdictView | nul
       icon: 'warning',
       facts: [],
       message: snapshot.message,
+      verdicts: null,
     };
   }
   const passed = result.kind === 'identify' ? snapshot.state === 'succeeded' : result.passed;
@@ -84,6 +132,7 @@ export function operationVerdict(snapshot: OperationSnapshot): VerdictView | nul
     tone: passed ? 'ok' : 'danger',
     icon: passed ? 'check' : 'error',
     message: snapshot.message,
+    verdicts: verdictSides(result),
   } as const;
   if (result.kind === 'calibration') {
     const outside = result.deviationDb === null || Math.abs(result.deviationDb) > result.toleranceDb + 1e-9;
@@ -100,6 +149,15 @@ export function operationVerdict(snapshot: OperationSnapshot): VerdictView | nul
         { label: 'Allowed', value: `±${settingDbText(result.toleranceDb)}` },
         { label: 'Offset', value: signedDbText(result.offset) },
         { label: 'Instrument reported', value: result.status, flagged: statusBad },
+        ...(result.probableCalibratorDb === null
+          ? []
+          : [
+              {
+                label: 'Calibrator probably set to',
+                value: settingDbText(result.probableCalibratorDb),
+                flagged: true,
+              },
+            ]),
       ],
     };
   }
@@ -107,10 +165,17 @@ export function operationVerdict(snapshot: OperationSnapshot): VerdictView | nul
     return {
       ...base,
       facts: [
-        { label: '500 Hz', value: bandText(result._500Hz) },
-        { label: '1 kHz', value: bandText(result._1KHz) },
-        { label: '8 kHz', value: bandText(result._8KHz) },
-        { label: 'Instrument reported', value: result.status, flagged: !result.passed },
+        ...(['_500Hz', '_1KHz', '_8KHz'] as const).map((tone) => {
+          const judged = result.tones.find((t) => t.tone === tone);
+          const band =
+            judged === undefined || judged.referenceDb === null ? '' : ` · expected ${sicBandText(judged)}`;
+          return {
+            label: `${SIC_TONE_LABELS[tone]}${band}`,
+            value: bandText(result[tone]),
+            flagged: judged?.within === false,
+          };
+        }),
+        { label: 'Instrument reported', value: result.status, flagged: result.instrumentPassed !== true },
       ],
     };
   }
@@ -123,7 +188,10 @@ export interface ResultBadge {
   icon: VerdictIcon;
 }
 
-/** The result column of the local action record: what happened, in one or two words. */
+/**
+ * The result column of the local action record: FieldDesk's verdict in one or two words (named as
+ * FieldDesk's where the instrument's own verdict is shown beside it, `recordVerdictsText`).
+ */
 export function actionRecordBadge(record: {
   action: OperationSnapshot['action'];
   state: OperationSnapshot['state'];
@@ -131,11 +199,13 @@ export function actionRecordBadge(record: {
 }): ResultBadge {
   switch (record.state) {
     case 'succeeded':
-      return { label: record.action === 'Identify' ? 'Done' : 'Passed', tone: 'ok', icon: 'check' };
+      return record.action === 'Identify'
+        ? { label: 'Done', tone: 'ok', icon: 'check' }
+        : { label: 'FieldDesk: passed', tone: 'ok', icon: 'check' };
     case 'failed':
       return record.result === null
         ? { label: 'Did not run', tone: 'danger', icon: 'error' }
-        : { label: 'Failed', tone: 'danger', icon: 'error' };
+        : { label: 'FieldDesk: failed', tone: 'danger', icon: 'error' };
     case 'timedOut':
       return { label: 'Timed out', tone: 'warning', icon: 'warning' };
     case 'cancelled':
@@ -152,4 +222,11 @@ export function serviceStatusBadge(status: string): ResultBadge {
   if (lower === 'failed' || lower === 'fail') return { label: status, tone: 'danger', icon: 'error' };
   if (lower === 'inprogress') return { label: 'In progress', tone: 'info', icon: 'info' };
   return { label: status || 'Unknown', tone: 'warning', icon: 'warning' };
+}
+
+/** Both verdicts of a kept record in one line, or null when it has no calibration or SIC result. */
+export function recordVerdictsText(record: { result: OperationSnapshot['result'] }): string | null {
+  if (record.result === null) return null;
+  const sides = verdictSides(record.result);
+  return sides === null ? null : verdictSidesText(sides);
 }

@@ -6,7 +6,13 @@
  */
 import type { ChartOptions } from 'chart.js';
 import { dbText } from '../../../../shared/format';
-import type { CalibrationRecord, SicRecord } from '../../../../shared/operations';
+import { median, SIC_REFERENCE_CHECKS, sicReferences } from '../../../../shared/check-verdicts';
+import {
+  DEFAULT_SETTINGS,
+  type CalibrationRecord,
+  type SicRecord,
+  type SicTone,
+} from '../../../../shared/operations';
 import { minuteTimeText } from '../../ui/time';
 import { countOf } from '../../ui/words';
 import {
@@ -32,15 +38,6 @@ const isSuccess = (status: string): boolean => status.trim().toLowerCase() === '
 const clamp = (value: number, min: number, max: number): number => Math.min(max, Math.max(min, value));
 
 const ceilTo = (value: number, step: number): number => Math.ceil(value / step - 1e-9) * step;
-
-function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
 
 /**
  * The offset axis: symmetric around 0, at least twice the tolerance so the band reads as a band,
@@ -259,16 +256,66 @@ export function calibrationChart(records: readonly CalibrationRecord[], toleranc
 const offsetText = (value: number): string => dbText(value, { signed: true, unit: false });
 
 const SIC_BANDS = [
-  { key: '_500Hz', label: '500 Hz', color: CHART_COLORS.bandLow, dash: [] as number[], style: 'circle' },
-  { key: '_1KHz', label: '1 kHz', color: CHART_COLORS.bandMid, dash: [7, 4], style: 'rect' },
-  { key: '_8KHz', label: '8 kHz', color: CHART_COLORS.bandHigh, dash: [2, 3], style: 'triangle' },
+  {
+    key: '_500Hz',
+    label: '500 Hz',
+    color: CHART_COLORS.bandLow,
+    fill: 'rgba(10, 63, 143, 0.10)',
+    dash: [] as number[],
+    style: 'circle',
+  },
+  {
+    key: '_1KHz',
+    label: '1 kHz',
+    color: CHART_COLORS.bandMid,
+    fill: 'rgba(13, 13, 13, 0.08)',
+    dash: [7, 4],
+    style: 'rect',
+  },
+  {
+    key: '_8KHz',
+    label: '8 kHz',
+    color: CHART_COLORS.bandHigh,
+    fill: 'rgba(163, 74, 0, 0.12)',
+    dash: [2, 3],
+    style: 'triangle',
+  },
 ] as const;
 
+/** Marks the lower edge of a tone's band, which the legend leaves out (the upper edge names the band). */
+const LOWER_EDGE = ' (lower edge)';
+
 /**
- * The three SIC tone levels over time, each in its own colour and dash; a failed check is marked
- * with a red cross on the band furthest from its usual level (the one that most likely failed).
+ * Each tone's allowed band at each check: its reference (the median of the tone in the last
+ * passing checks before it, as FieldDesk judges a SIC) ± the SIC tolerance. Checks without an
+ * earlier pass have no band.
  */
-export function sicChart(records: readonly SicRecord[]): ChartModel {
+export function sicBands(
+  sorted: readonly SicRecord[],
+  toleranceDb: number,
+): Record<SicTone, { upper: ChartPoint[]; lower: ChartPoint[] }> {
+  const bands = Object.fromEntries(
+    SIC_BANDS.map((band) => [band.key, { upper: [] as ChartPoint[], lower: [] as ChartPoint[] }]),
+  ) as Record<SicTone, { upper: ChartPoint[]; lower: ChartPoint[] }>;
+  for (const record of sorted) {
+    for (const reference of sicReferences(sorted, record.time)) {
+      if (reference.medianDb === null) continue;
+      bands[reference.tone].upper.push({ x: record.time, y: reference.medianDb + toleranceDb });
+      bands[reference.tone].lower.push({ x: record.time, y: reference.medianDb - toleranceDb });
+    }
+  }
+  return bands;
+}
+
+/**
+ * The three SIC tone levels over time, each in its own colour and dash, with its allowed band
+ * (its reference ± the SIC tolerance) shaded behind it; a failed check is marked with a red cross
+ * on the band furthest from its usual level (the one that most likely failed).
+ */
+export function sicChart(
+  records: readonly SicRecord[],
+  toleranceDb = DEFAULT_SETTINGS.sicToleranceDb,
+): ChartModel {
   const sorted = [...records].sort((a, b) => a.time - b.time);
   const usual = Object.fromEntries(
     SIC_BANDS.map((band) => [
@@ -290,6 +337,8 @@ export function sicChart(records: readonly SicRecord[]): ChartModel {
     return worst === null ? [] : [{ x: r.time, y: worst.y }];
   });
   const many = sorted.length > 120;
+  const bands = sicBands(sorted, toleranceDb);
+  const tolerance = dbText(toleranceDb, { decimals: 'setting' });
   const datasets: LineDataset[] = [
     ...SIC_BANDS.map((band): LineDataset => ({
       label: band.label,
@@ -302,15 +351,45 @@ export function sicChart(records: readonly SicRecord[]): ChartModel {
       pointStyle: band.style,
     })),
     failedDataset(failedPoints),
+    ...SIC_BANDS.flatMap((band): LineDataset[] => [
+      {
+        label: `${band.label} allowed ±${tolerance}`,
+        data: bands[band.key].upper,
+        borderColor: band.color,
+        backgroundColor: band.fill,
+        borderWidth: 1,
+        borderDash: [3, 3],
+        pointRadius: 0,
+        pointStyle: 'line',
+        stepped: 'before',
+        // Fills down to the next dataset, this tone's lower edge.
+        fill: '+1',
+      },
+      {
+        label: `${band.label} allowed${LOWER_EDGE}`,
+        data: bands[band.key].lower,
+        borderColor: band.color,
+        borderWidth: 1,
+        borderDash: [3, 3],
+        pointRadius: 0,
+        pointStyle: 'line',
+        stepped: 'before',
+        fill: false,
+      },
+    ]),
   ];
   const summary =
     sorted.length === 0
       ? 'No system integrity checks in this range.'
       : `${countOf(sorted.length, 'system integrity check')}${spanText(sorted.map((r) => r.time))}; ` +
-        `${failed.length} failed or could not run, marked with a red cross. Lines: 500 Hz, 1 kHz and 8 kHz tone levels.`;
+        `${failed.length} failed or could not run, marked with a red cross. Lines: 500 Hz, 1 kHz and 8 kHz tone levels, ` +
+        `each with its allowed band shaded: the median of its last ${SIC_REFERENCE_CHECKS} passing checks ± ${tolerance}.`;
+  const options = baseOptions({ y: yScale('Tone level (dB)', 'left', null, true) });
+  const legend = options.plugins?.legend;
+  if (legend?.labels) legend.labels.filter = (item) => !item.text.endsWith(LOWER_EDGE);
   return {
     datasets,
-    options: baseOptions({ y: yScale('Tone level (dB)', 'left', null, true) }),
+    options,
     summary,
     pointCount: sorted.length,
     failedCount: failed.length,
