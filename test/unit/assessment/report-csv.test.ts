@@ -4,6 +4,7 @@
  * not at all, a failure leaves neither a temporary folder nor some of the tables behind, and a name
  * already taken is never written over.
  */
+import { reportDocument } from '../../../src/main/backend/assessment/report/report-document';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -55,15 +56,23 @@ afterEach(async () => {
 describe('assessment report CSV', () => {
   it('writes one file per table in a folder named as chosen, with a BOM, headers and rows', async () => {
     const chosen = join(dir, 'Site A 2026-11-23.csv');
-    const { folder, paths, bytes } = await writeReportCsv(reportTarget(chosen), reportFixture());
-    const tables = reportTables(reportFixture());
+    const { folder, paths, bytes } = await writeReportCsv(
+      reportTarget(chosen),
+      reportDocument(reportFixture()),
+    );
+    const tables = reportTables(reportDocument(reportFixture()));
     expect(folder).toBe(join(dir, 'Site A 2026-11-23'));
-    expect(paths).toEqual(tables.map((t) => join(folder, `Site A 2026-11-23 – ${t.name}.csv`)));
+    // A file per table, named for its section and numbered in the report's order.
+    expect(paths).toEqual(
+      tables.map((t, i) =>
+        join(folder, `Site A 2026-11-23 – ${String(i + 1).padStart(2, '0')} ${t.name}.csv`),
+      ),
+    );
     // The folder and nothing else: no temporary folder left beside it.
     expect(await readdir(dir)).toEqual(['Site A 2026-11-23']);
     expect((await readdir(folder)).sort()).toEqual(paths.map((p) => p.slice(folder.length + 1)).sort());
     expect(reportCsvFolder(join(dir, 'x.CSV'))).toBe(join(dir, 'x'));
-    expect(reportCsvName(join(dir, 'x'), { name: 'figures' })).toBe('x – figures.csv');
+    expect(reportCsvName(join(dir, 'x'), { name: 'results' }, 8)).toBe('x – 09 results.csv');
 
     let total = 0;
     for (const [i, path] of paths.entries()) {
@@ -112,7 +121,8 @@ describe('assessment report CSV', () => {
   });
 
   it('writes text that starts like a formula with a leading quote, and numbers as numbers', async () => {
-    const paths = (await writeReportCsv(reportTarget(join(dir, 'r.csv')), formulaFixture())).paths;
+    const paths = (await writeReportCsv(reportTarget(join(dir, 'r.csv')), reportDocument(formulaFixture())))
+      .paths;
     const read = async (name: string) => {
       const raw = await readFile(
         paths.find((p) => p.endsWith(`– ${name}.csv`))!,
@@ -146,20 +156,24 @@ describe('assessment report CSV', () => {
   it('rejects when the folder does not exist and leaves no temporary folder behind', async () => {
     const missing = join(dir, 'no-such-folder');
     await expect(
-      writeReportCsv(reportTarget(join(missing, 'report.csv')), reportFixture()),
+      writeReportCsv(reportTarget(join(missing, 'report.csv')), reportDocument(reportFixture())),
     ).rejects.toMatchObject({ code: 'ENOENT' });
     expect(existsSync(missing)).toBe(false);
     expect(await readdir(dir)).toEqual([]);
   });
 
   it('leaves nothing when it fails part-way: neither the tables written so far nor a temporary folder', async () => {
-    const tables = reportTables(reportFixture());
+    const tables = reportTables(reportDocument(reportFixture()));
     const started: string[] = [];
-    const failing = writeReportCsv(reportTarget(join(dir, 'report.csv')), reportFixture(), (stage) => {
-      started.push(stage);
-      // Three tables are on disk when the fourth one fails.
-      if (started.length === 4) throw new Error('stopped at the fourth table');
-    });
+    const failing = writeReportCsv(
+      reportTarget(join(dir, 'report.csv')),
+      reportDocument(reportFixture()),
+      (stage) => {
+        started.push(stage);
+        // Three tables are on disk when the fourth one fails.
+        if (started.length === 4) throw new Error('stopped at the fourth table');
+      },
+    );
     await expect(failing).rejects.toThrow('stopped at the fourth table');
     expect(tables.length).toBeGreaterThan(4);
     expect(await readdir(dir)).toEqual([]);
@@ -168,7 +182,10 @@ describe('assessment report CSV', () => {
   it('never writes over a folder of the same name: the set goes to "… (2)", the old one untouched', async () => {
     await mkdir(join(dir, 'report'));
     await writeFile(join(dir, 'report', 'notes.txt'), 'mine');
-    const { folder } = await writeReportCsv(reportTarget(join(dir, 'report.csv')), reportFixture());
+    const { folder } = await writeReportCsv(
+      reportTarget(join(dir, 'report.csv')),
+      reportDocument(reportFixture()),
+    );
     expect(folder).toBe(join(dir, 'report (2)'));
     expect(await readdir(join(dir, 'report'))).toEqual(['notes.txt']);
     expect(await readFile(join(dir, 'report', 'notes.txt'), 'utf8')).toBe('mine');
@@ -180,7 +197,7 @@ describe('assessment report CSV', () => {
     const listedDuring: string[][] = [];
     const { folder } = await writeReportCsv(
       { path: join(dir, 'report.csv'), what: 'the CSV report “report”', unfinished },
-      reportFixture(),
+      reportDocument(reportFixture()),
       () => listedDuring.push(unfinished.entries().map((entry) => entry.path)),
     );
     const temporary = listedDuring[0]![0]!;

@@ -127,10 +127,13 @@ describe('daily figures', () => {
       'part',
       '99 %',
     ]);
-    expect(cellNotes({ ...day, valid: null })).toEqual(['all 56.8', '78 %']);
-    expect(figureText(3, 'events')).toBe('3');
-    expect(figureText(0.6183, 'mm/s')).toBe('0.618');
-    expect(figureText(null, 'dB')).toBe('—');
+    // A figure not stated says why in its text (with its coverage): no notes beyond "part".
+    const insufficient = { ...day, state: 'insufficient' as const, coverage: 0.41 };
+    expect(cellNotes(insufficient)).toEqual([]);
+    expect(figureText(insufficient)).toBe('insufficient data (41 %)');
+    expect(figureText({ ...day, state: 'noData', valid: null, all: null })).toBe('no data');
+    expect(figureText(day)).toBe('54.2');
+    expect(figureText({ ...day, unit: 'events', valid: 3, decimals: 0 })).toBe('3');
   });
 
   it('names the standard periods of the daily tables from the figures’ labels', () => {

@@ -4,6 +4,7 @@
  * from it (poppler-utils; those checks are skipped, saying so, where it is not installed). The pages
  * are also rendered to test-results/report-pages/ to be looked at.
  */
+import { reportDocument } from '../../../src/main/backend/assessment/report/report-document';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
@@ -50,7 +51,7 @@ describe('assessment report PDF', () => {
   it('writes through a .part file and says how many pages it has', async () => {
     const path = join(dir, 'report.pdf');
     const stages: Array<[string, number]> = [];
-    const written = await writeReportPdf(reportTarget(path), result(), (stage, fraction) =>
+    const written = await writeReportPdf(reportTarget(path), reportDocument(result()), (stage, fraction) =>
       stages.push([stage, fraction]),
     );
     const bytes = await readFile(path);
@@ -70,26 +71,29 @@ describe('assessment report PDF', () => {
     const chart = base.charts[0]!;
     const { pages } = await writeReportPdf(
       reportTarget(path),
-      reportFixture({
-        instruments: [],
-        exclusions: [],
-        figures: [],
-        hourly: [],
-        exceedances: [],
-        checks: [],
-        events: [],
-        notes: [],
-        fromCache: false,
-        charts: [
-          { ...chart, times: [chart.times[0]!], values: [50] },
-          { ...chart, values: chart.values.map(() => null) },
-          { ...chart, values: chart.values.map(() => 0), limits: [] },
-        ],
-      }),
+      reportDocument(
+        reportFixture({
+          instruments: [],
+          exclusions: [],
+          figures: [],
+          hourly: [],
+          exceedances: [],
+          checks: [],
+          events: [],
+          notes: [],
+          fromCache: false,
+          charts: [
+            { ...chart, times: [chart.times[0]!], values: [50] },
+            { ...chart, values: chart.values.map(() => null) },
+            { ...chart, values: chart.values.map(() => 0), limits: [] },
+          ],
+        }),
+      ),
     );
     expect(pages).toBeGreaterThanOrEqual(1);
     if (HAS_POPPLER) {
       const text = spawnSync('pdftotext', ['-layout', path, '-'], { encoding: 'utf8' }).stdout;
+      expect(text).toContain('No limit is set for the figures of this site.');
       expect(text).toContain('No figure exceeds its limit.');
       expect(text).toContain('No figures could be formed.');
       expect(text).toContain('No readings to draw for this chart.');
@@ -101,9 +105,9 @@ describe('assessment report PDF', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       vi.setSystemTime(Date.UTC(2027, 0, 1, 12));
-      const first = await renderReportPdf(result());
+      const first = await renderReportPdf(reportDocument(result()));
       vi.setSystemTime(Date.UTC(2028, 5, 30, 8, 15, 42));
-      const second = await renderReportPdf(result());
+      const second = await renderReportPdf(reportDocument(result()));
       expect(second.data.equals(first.data)).toBe(true);
       // The creation date is the time the assessment was computed (Thu 26 Nov 2026 09:30 UTC).
       expect(first.data.toString('latin1')).toContain('(D:20261126093000Z)');
@@ -120,7 +124,9 @@ describe('assessment report PDF', () => {
 
   it('rejects when the folder does not exist and leaves no .part file behind', async () => {
     const missing = join(dir, 'no-such-folder');
-    await expect(writeReportPdf(reportTarget(join(missing, 'report.pdf')), result())).rejects.toMatchObject({
+    await expect(
+      writeReportPdf(reportTarget(join(missing, 'report.pdf')), reportDocument(result())),
+    ).rejects.toMatchObject({
       code: 'ENOENT',
     });
     expect(existsSync(missing)).toBe(false);
@@ -131,7 +137,7 @@ describe('assessment report PDF', () => {
     `prints what the planning officer reads, fonts embedded${NEEDS_POPPLER}`,
     async () => {
       const path = join(dir, 'content.pdf');
-      const { pages } = await writeReportPdf(reportTarget(path), result());
+      const { pages } = await writeReportPdf(reportTarget(path), reportDocument(result()));
       const text = spawnSync('pdftotext', ['-layout', '-enc', 'UTF-8', path, '-'], {
         encoding: 'utf8',
       }).stdout;
@@ -243,7 +249,7 @@ describe('assessment report PDF of a realistic week', () => {
     `tabulates two noise monitors' week by day, ten figures over two tables${NEEDS_POPPLER}`,
     async () => {
       const path = join(dir, 'week.pdf');
-      const { pages } = await writeReportPdf(reportTarget(path), weekFixture());
+      const { pages } = await writeReportPdf(reportTarget(path), reportDocument(weekFixture()));
       const texts = pagesText(path);
       const text = texts.join('\n');
       // The figures of both instruments take two pages (a figure a row took six).
@@ -280,7 +286,7 @@ describe('assessment report PDF of a realistic week', () => {
     `runs two months' daily table on to the next page under its head again${NEEDS_POPPLER}`,
     async () => {
       const path = join(dir, 'months.pdf');
-      await writeReportPdf(reportTarget(path), weekFixture(62));
+      await writeReportPdf(reportTarget(path), reportDocument(weekFixture(62)));
       const text = pagesText(path).join('\n');
       expect(text).toMatch(
         /NM-1043: daily figures \(1 of 2\) \(continued\)\n\s*Date\s+LAeq,day\s+LA10,day\s+LA90,day\s+LAeq,evening\n/,

@@ -3,6 +3,7 @@
  * report states them, times in UTC and site time) and the PDF's text; the calibration verdicts, the
  * excluded time per instrument and the site clock across a change of offset.
  */
+import { reportDocument } from '../../../src/main/backend/assessment/report/report-document';
 import { describe, expect, it } from 'vitest';
 import { SiteClock, valueText } from '../../../src/main/backend/assessment/report/report-format';
 import { reportTables, reportTableViews } from '../../../src/main/backend/assessment/report/report-tables';
@@ -16,7 +17,7 @@ const MINUTE = 60_000;
 const clock = new SiteClock('Europe/London', START);
 
 const table = (name: string) => {
-  const found = reportTables(reportFixture()).find((t) => t.name === name);
+  const found = reportTables(reportDocument(reportFixture())).find((t) => t.name === name);
   if (!found) throw new Error(`no table ${name}`);
   return found;
 };
@@ -24,7 +25,7 @@ const column = (name: string, header: string) => table(name).columns.indexOf(hea
 
 describe('report tables', () => {
   it('has one table per part of the report, each with a sheet-safe title', () => {
-    const tables = reportTables(reportFixture());
+    const tables = reportTables(reportDocument(reportFixture()));
     expect(tables.map((t) => t.name)).toEqual([
       'summary',
       'instruments',
@@ -72,7 +73,7 @@ describe('report tables', () => {
   });
 
   it('keeps the figures a figure a row for the spreadsheets; the PDF tabulates them by day itself', () => {
-    const figures = reportTableViews(reportFixture()).find((t) => t.name === 'figures')!;
+    const figures = reportTableViews(reportDocument(reportFixture())).find((t) => t.name === 'figures')!;
     expect(figures.columns).toEqual([
       'Serial',
       'Figure',
@@ -164,7 +165,7 @@ describe('report tables', () => {
 
   it('says where the data came from: fetched for this report, or when, with some kept locally', () => {
     const summary = (over: Parameters<typeof reportFixture>[0] = {}) => {
-      const rows = reportTables(reportFixture(over)).find((t) => t.name === 'summary')!.rows;
+      const rows = reportTables(reportDocument(reportFixture(over))).find((t) => t.name === 'summary')!.rows;
       return (item: string) => rows.find((r) => r[0] === item)?.[1];
     };
     const cached = summary();

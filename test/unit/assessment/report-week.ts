@@ -8,7 +8,11 @@
  * `weekFixture(31)` is a month of the same.
  */
 import type { AssessmentResult, Site } from '../../../src/shared/assessment';
-import { DEFAULT_ASSESSMENT_SETTINGS, DEFAULT_EXCLUSION_RULES } from '../../../src/shared/assessment';
+import {
+  DEFAULT_ASSESSMENT_SETTINGS,
+  EMPTY_SITE_COVER,
+  DEFAULT_EXCLUSION_RULES,
+} from '../../../src/shared/assessment';
 import type { DataReadResult, Dataset, RecordTable, SeriesChannel } from '../../../src/shared/data';
 import { assess } from '../../../src/main/backend/assessment/assess';
 import type { InstrumentInputs } from '../../../src/main/backend/assessment/assessment-inputs';
@@ -112,6 +116,7 @@ const site: Site = {
   ],
   limits: { 'LAeq,day': 55, 'LAeq,night': 45, 'LAFMax,night': 60 },
   settings: DEFAULT_ASSESSMENT_SETTINGS,
+  cover: { ...EMPTY_SITE_COVER },
   createdAt: WEEK_START,
   updatedAt: WEEK_START,
 };

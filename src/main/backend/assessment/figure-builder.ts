@@ -64,7 +64,12 @@ export function roundTo(value: number | null, decimals: number): number | null {
  * Whether a figure may be stated: no readings in its period (`all` null) is `noData`; kept time
  * below the minimum share of the period (all of it excluded included) is `insufficient`.
  */
-export function stateOf(all: number | null, valid: number | null, coverage: number, minimum: number): FigureState {
+export function stateOf(
+  all: number | null,
+  valid: number | null,
+  coverage: number,
+  minimum: number,
+): FigureState {
   if (all === null && valid === null) return 'noData';
   if (valid === null || coverage + 1e-9 < minimum) return 'insufficient';
   return 'ok';

@@ -6,7 +6,7 @@
  * 99.5 %; a value over its limit is red on a red tint and marked "over". A table that fits on a
  * page is kept whole; rows never split, and a table that runs on repeats its head under "(continued)".
  */
-import type { Figure } from '../../../../shared/assessment';
+import { coveragePercent, figureValueText, type Figure } from '../../../../shared/assessment';
 import type { DailyColumn, DailyRow } from './daily-figures';
 import { isPart } from './daily-figures';
 import {
@@ -54,24 +54,22 @@ interface Line {
   color: string;
 }
 
-/** Units of counts, printed whole ("3", not "3.0"). */
-const COUNT_UNITS = new Set(['events', 'days']);
+/** A figure's value as a cell prints it: as `figureValueText` states it, without the unit the head gives. */
+export const figureText = (figure: Figure): string => figureValueText(figure, { unit: false });
 
-/** A figure's value as the PDF prints it: its unit's decimals, a count whole, "—" for none. */
-export function figureText(value: number | null, unit: string): string {
-  if (COUNT_UNITS.has(unit) && value !== null && Number.isFinite(value)) return String(Math.round(value));
-  return valueText(value, unit);
-}
+/** "78 %": the part of the period that counted, rounded down as every output says it. */
+export const coverageText = (coverage: number): string => `${coveragePercent(coverage)} %`;
 
-/** "78 %": the part of the period that counted, as the app's screen says it. */
-export const coverageText = (coverage: number): string => `${Math.round(coverage * 100)} %`;
-
-/** The grey notes under a cell's value, each a word or two. */
+/**
+ * The grey notes under a cell's value, each a word or two; a figure that is not stated (its text
+ * says why, with the coverage) has only "part".
+ */
 export function cellNotes(figure: Figure): string[] {
   const notes: string[] = [];
   if (isPart(figure)) notes.push('part');
-  const all = figureText(figure.all, figure.unit);
-  if (all !== figureText(figure.valid, figure.unit)) notes.push(`all ${all}`);
+  if (figure.state !== 'ok') return notes;
+  const all = figure.all === null ? '—' : figure.all.toFixed(figure.decimals);
+  if (figure.valid !== null && all !== figure.valid.toFixed(figure.decimals)) notes.push(`all ${all}`);
   if (figure.coverage < 0.995) notes.push(coverageText(figure.coverage));
   return notes;
 }
@@ -157,10 +155,16 @@ export function dailyTableLayout(
   };
   const valueHeight = (setFont('condensed', VALUE_SIZE), doc.currentLineHeight(true));
   const noteHeight = (setFont('condensed', SMALL_SIZE), doc.currentLineHeight(true));
+  /** The height of a cell's value: one line, or a figure not stated in smaller grey words, wrapped. */
+  const valueBlockHeight = (figure: Figure) => {
+    if (figure.state === 'ok') return valueHeight;
+    setFont('condensed', SMALL_SIZE);
+    return doc.heightOfString(figureText(figure), { width: inner, lineGap: LINE_GAP });
+  };
   const rowHeight = (row: DailyRow) =>
     Math.max(
       valueHeight,
-      ...row.cells.map((f) => (f === null ? 0 : valueHeight + noteLines(f).length * noteHeight)),
+      ...row.cells.map((f) => (f === null ? 0 : valueBlockHeight(f) + noteLines(f).length * noteHeight)),
     ) +
     2 * PAD_Y;
 
@@ -194,15 +198,23 @@ export function dailyTableLayout(
       const drop = (valueHeight - noteHeight) * 0.8;
       doc.fillColor(ALERT).text('over', x + PAD_X, top + drop, { lineBreak: false });
     }
-    setFont(figure.exceeds ? 'condensedBold' : 'condensed', VALUE_SIZE);
-    doc.fillColor(figure.exceeds ? ALERT : INK).text(figureText(figure.valid, figure.unit), x + PAD_X, top, {
-      width: inner,
-      align: 'right',
-      lineBreak: false,
-    });
+    if (figure.state === 'ok') {
+      setFont(figure.exceeds ? 'condensedBold' : 'condensed', VALUE_SIZE);
+      doc.fillColor(figure.exceeds ? ALERT : INK).text(figureText(figure), x + PAD_X, top, {
+        width: inner,
+        align: 'right',
+        lineBreak: false,
+      });
+    } else {
+      setFont('condensed', SMALL_SIZE);
+      doc
+        .fillColor(MUTED)
+        .text(figureText(figure), x + PAD_X, top, { width: inner, align: 'right', lineGap: LINE_GAP });
+    }
+    const below = valueBlockHeight(figure);
     setFont('condensed', SMALL_SIZE);
     noteLines(figure).forEach((line, i) => {
-      doc.fillColor(MUTED).text(line, x + PAD_X, top + valueHeight + i * noteHeight, {
+      doc.fillColor(MUTED).text(line, x + PAD_X, top + below + i * noteHeight, {
         width: inner,
         align: 'right',
         lineBreak: false,

@@ -5,11 +5,15 @@
  * methods the column heads refer to and the details of single figures. The workbook and the CSV
  * files keep every figure as a row of their own.
  */
-import type { AssessmentResult, Figure } from '../../../../shared/assessment';
+import {
+  coveragePercent,
+  figureValueText,
+  type AssessmentResult,
+  type Figure,
+} from '../../../../shared/assessment';
 import { instrumentFigures, periodNameOf, splitColumns, type DailyTable } from './daily-figures';
 import {
   dailyTableLayout,
-  figureText,
   MAX_FIGURE_COLUMNS,
   type DailyTableLayout,
   type DailyTitles,
@@ -17,7 +21,6 @@ import {
 } from './pdf-daily-table';
 import { ACCENT, CONTENT_BOTTOM, LEFT, MUTED, TOP, WIDTH, type Pages } from './pdf-layout';
 import type { DisplayTable } from './report-columns';
-import { coveragePercent, valueText } from './report-format';
 import { figureResult, instrumentText, methodGroups } from './report-verdicts';
 
 /** "[1]", "[2, 4]": the numbers of `methods` in the section's list. */
@@ -50,7 +53,7 @@ function wholeTable(figures: readonly Figure[], numbers: ReadonlyMap<string, num
   return {
     columns: [
       { header: 'Figure', weight: 24, align: 'left' },
-      { header: 'With exclusions', weight: 11, align: 'right' },
+      { header: 'With exclusions', weight: 14, align: 'right' },
       { header: 'All data', weight: 10, align: 'right' },
       { header: 'Unit', weight: 9, align: 'left' },
       { header: 'Coverage', weight: 10, align: 'right' },
@@ -59,11 +62,11 @@ function wholeTable(figures: readonly Figure[], numbers: ReadonlyMap<string, num
     ],
     rows: figures.map((f) => [
       `${f.label} ${refsOf([f.method], numbers)}`,
-      figureText(f.valid, f.unit),
-      figureText(f.all, f.unit),
+      figureValueText(f, { unit: false }),
+      f.all === null ? '—' : f.all.toFixed(f.decimals),
       f.unit,
-      `${coveragePercent(f.coverage).toFixed(1)} %`,
-      valueText(f.limit, f.unit),
+      `${coveragePercent(f.coverage)} %`,
+      f.limit === null ? '—' : f.limit.toFixed(f.decimals),
       figureResult(f) || '—',
     ]),
   };
@@ -111,7 +114,7 @@ export function figuresSection(pages: Pages, result: AssessmentResult, number: n
     return;
   }
   pages.text(
-    'Each value is formed with the excluded time removed and is the one judged against the limit. In the daily tables, beneath a value in grey: “all” and the value from all data where it differs, the part of the period with readings that count where it is not all of it, and “part” for a period cut short by the start or end of the assessment. A value over its limit is red and marked “over”.',
+    'Each value is formed with the excluded time removed and is the one judged against the limit. In the daily tables, beneath a value in grey: “all” and the value from all data where it differs, the part of the period with readings that count where it is not all of it, and “part” for a period cut short by the start or end of the assessment. A value over its limit is red and marked “over”; a figure with too little of its period kept reads “insufficient data” and is not judged.',
     { color: MUTED, size: 8.5 },
   );
   const periods = periodsText(
