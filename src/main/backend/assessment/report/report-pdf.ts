@@ -353,24 +353,17 @@ export async function renderReportPdf(
     throwIfCancelled(report);
     onProgress(`Writing appendix ${appendix.letter}`, ((sections.length + index) / steps) * 0.9);
     heading(`Appendix ${appendix.letter}  ${appendix.title}`, 60, true);
+    const name = `appendix-${appendix.letter.toLowerCase()}-${appendix.name}`;
     if (appendix.key === 'exclusions') {
-      table('exclusions', 'No time was excluded.', 'Periods');
+      table(name, 'No time was excluded.', 'Periods');
     } else if (appendix.key === 'events') {
       pages.text(
         'Each noise event with the trigger that started it, the levels the instrument measured over it (in the order it reports them) and its recording as FieldDesk saves it when downloaded.',
         { color: MUTED, size: 8.5 },
       );
-      table(
-        `appendix-${appendix.letter.toLowerCase()}-noise-events`,
-        'No noise events were recorded.',
-        'Events',
-      );
+      table(name, 'No noise events were recorded.', 'Events');
     } else {
-      table(
-        `appendix-${appendix.letter.toLowerCase()}-hourly-levels`,
-        'No hourly levels.',
-        'Hourly noise levels (site time)',
-      );
+      table(name, 'No hourly levels.', 'Hourly noise levels (site time)');
     }
     await new Promise((resolve) => setImmediate(resolve));
   }

@@ -93,17 +93,17 @@ export function summaryTable(result: AssessmentResult): ReportTableView {
     [
       { header: 'Figure', text: (r) => r.figure, weight: 11 },
       { header: 'Instrument', text: (r) => r.serial, weight: 10 },
-      { header: 'Limit', text: limitText, weight: 10, align: 'right' },
-      { header: 'Result', text: (r) => VERDICT_WORDS[r.verdict], weight: 10 },
-      { header: 'Periods over', text: exceededText, weight: 9, align: 'right' },
+      { header: 'Limit', text: limitText, weight: 9, align: 'right' },
+      { header: 'Result', text: (r) => VERDICT_WORDS[r.verdict], weight: 9 },
+      { header: 'Periods over', text: exceededText, weight: 8, align: 'right' },
       { header: 'Worst case', text: worstText, weight: 10, align: 'right' },
       {
         header: 'Worst case period',
         text: (r) =>
           r.worst === null ? '—' : r.worst.at === undefined ? r.worst.period : clock.seconds(r.worst.at),
-        weight: 24,
+        weight: 29,
       },
-      { header: 'Coverage', text: (r) => coverageSummary(r, result), weight: 16 },
+      { header: 'Coverage', text: (r) => coverageSummary(r, result), weight: 14 },
     ],
   );
 }
