@@ -86,12 +86,17 @@ describe('assessment report CSV', () => {
     expect(bytes).toBe(total);
 
     const figures = parseCsv(
-      (await readFile(join(folder, 'Site A 2026-11-23 – figures.csv'), 'utf8')).slice(1),
+      (
+        await readFile(
+          paths.find((p) => p.endsWith(' results.csv'))!,
+          'utf8',
+        )
+      ).slice(1),
     );
     const [header, first] = [figures[0]!, figures[1]!];
     // A figure a row, every figure (the PDF alone tabulates them by day).
     expect(figures).toHaveLength(1 + reportFixture().figures.length);
-    expect(header.slice(0, 8)).toEqual([
+    expect(header.slice(0, 9)).toEqual([
       'Serial',
       'Figure',
       'Period',
@@ -99,6 +104,7 @@ describe('assessment report CSV', () => {
       'End (UTC)',
       'Start (Europe/London)',
       'End (Europe/London)',
+      'Stated',
       'With exclusions',
     ]);
 
@@ -110,10 +116,14 @@ describe('assessment report CSV', () => {
     expect(cell(first, 'Start (UTC)')).toBe('2026-11-23T07:00:00.000Z');
     expect(cell(first, 'Start (Europe/London)')).toBe('2026-11-23T07:00:00+00:00');
     expect(cell(first, 'Limit')).toBe('55');
-    expect(cell(first, 'Result')).toBe('ok');
+    expect(cell(first, 'Stated')).toBe('54.2 dB');
+    expect(cell(first, 'Result')).toBe('met');
     expect(figures.some((row) => cell(row, 'Unit') === 'm/s¹·⁷⁵')).toBe(true);
 
-    const exclusions = await readFile(join(folder, 'Site A 2026-11-23 – exclusions.csv'), 'utf8');
+    const exclusions = await readFile(
+      paths.find((p) => p.endsWith(' appendix-a-exclusions.csv'))!,
+      'utf8',
+    );
     expect(exclusions).toContain('"Road works on Riverside Close (resurfacing, plate compactor)"');
     expect(exclusions.split('\r\n')[0]).toBe(
       '\uFEFFStart (UTC),End (UTC),Start (Europe/London),End (Europe/London),Duration (min),Instrument,Cause,Reason',
@@ -121,24 +131,28 @@ describe('assessment report CSV', () => {
   });
 
   it('writes text that starts like a formula with a leading quote, and numbers as numbers', async () => {
-    const paths = (await writeReportCsv(reportTarget(join(dir, 'r.csv')), reportDocument(formulaFixture())))
-      .paths;
+    const paths = (
+      await writeReportCsv(
+        reportTarget(join(dir, 'r.csv')),
+        reportDocument(formulaFixture(), { appendices: { exclusions: true, events: true, hourly: false } }),
+      )
+    ).paths;
     const read = async (name: string) => {
       const raw = await readFile(
-        paths.find((p) => p.endsWith(`– ${name}.csv`))!,
+        paths.find((p) => p.endsWith(` ${name}.csv`))!,
         'utf8',
       );
       const rows = parseCsv(raw.slice(1));
       return { raw, rows, cell: (row: number, header: string) => rows[row]![rows[0]!.indexOf(header)] };
     };
 
-    const exclusions = await read('exclusions');
+    const exclusions = await read('appendix-a-exclusions');
     expect(exclusions.cell(1, 'Reason')).toBe(`'=HYPERLINK("http://x")`);
     expect(exclusions.cell(2, 'Reason')).toBe(`'-road works`);
     expect(exclusions.raw).toContain(`,"'=HYPERLINK(""http://x"")"\r\n`);
     expect(exclusions.raw).toContain(`,'-road works\r\n`);
-    expect((await read('summary')).cell(1, 'Value')).toBe(`'+Riverside`);
-    expect((await read('events')).cell(1, 'Trigger')).toBe(`'@SUM(A1)`);
+    expect((await read('cover')).cell(2, 'Value')).toBe(`'+Riverside`);
+    expect((await read('appendix-b-noise-events')).cell(1, 'Trigger')).toBe(`'@SUM(A1)`);
     // A negative number is a number: no quote.
     const calibration = await read('calibration');
     expect(calibration.cell(1, 'Drift (dB)')).toBe('-0.1');

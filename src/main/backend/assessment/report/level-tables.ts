@@ -176,7 +176,7 @@ export function eventsTable(result: AssessmentResult, clock: SiteClock): ReportT
     ],
     [
       { header: 'Instrument', text: (e) => e.serial, weight: 9 },
-      { header: 'Time', text: (e) => clock.seconds(e.start), weight: 16 },
+      { header: 'Time', text: (e) => clock.seconds(e.start), weight: 18 },
       {
         header: 'Duration',
         text: (e) => (e.end === null ? '—' : `${eventSeconds(e)} s`),
@@ -187,7 +187,7 @@ export function eventsTable(result: AssessmentResult, clock: SiteClock): ReportT
       { header: 'Measured (dB)', text: measuredText, weight: 12 },
       { header: 'Night', text: (e) => yesNo(e.atNight), weight: 5 },
       { header: 'Excluded', text: (e) => yesNo(e.excluded), weight: 7 },
-      { header: 'Recording', text: (e) => recordingFileName(e) ?? 'no recording', weight: 27 },
+      { header: 'Recording', text: (e) => recordingFileName(e) ?? 'no recording', weight: 25 },
     ],
   );
 }
