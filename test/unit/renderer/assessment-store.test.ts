@@ -116,7 +116,12 @@ describe('assessment store: reports', () => {
 
     answer.resolve(saved('/reports/harbour.pdf'));
     await writing;
-    expectCalledWith(fake.assessment.report, { siteId: 'harbour', ...RANGE, format: 'pdf', appendices: DEFAULT_REPORT_APPENDICES });
+    expectCalledWith(fake.assessment.report, {
+      siteId: 'harbour',
+      ...RANGE,
+      format: 'pdf',
+      appendices: DEFAULT_REPORT_APPENDICES,
+    });
     expect(store.reportOf('harbour')).toMatchObject({
       state: 'saved',
       saved: { paths: ['/reports/harbour.pdf'] },
