@@ -10,7 +10,12 @@
  */
 import { assess } from '../src/main/backend/assessment/assess';
 import type { AssessmentInputs } from '../src/main/backend/assessment/assessment-inputs';
-import { DEFAULT_ASSESSMENT_SETTINGS, DEFAULT_EXCLUSION_RULES, type Site } from '../src/shared/assessment';
+import {
+  DEFAULT_ASSESSMENT_SETTINGS,
+  EMPTY_SITE_COVER,
+  DEFAULT_EXCLUSION_RULES,
+  type Site,
+} from '../src/shared/assessment';
 import type { DataReadResult, Dataset, SeriesChannel } from '../src/shared/data';
 import { channelFigures } from '../src/shared/series-figures';
 import { medianMs } from './timing';
@@ -90,6 +95,7 @@ export async function benchAssessment(): Promise<void> {
     })),
     limits: { 'LAeq,night': 45, 'LAeq,1h': 65 },
     settings: { ...DEFAULT_ASSESSMENT_SETTINGS, statistics: 'timeHistory' },
+    cover: { ...EMPTY_SITE_COVER },
     createdAt: START,
     updatedAt: START,
   };

@@ -126,6 +126,26 @@ export const DEFAULT_ASSESSMENT_SETTINGS: AssessmentSettings = {
   minimumCoverage: 0.75,
 };
 
+/**
+ * What a report's cover says besides the site: who it is for and who wrote it. Each is free text,
+ * empty when not given (the cover then leaves the line out).
+ */
+export interface SiteCover {
+  /** "Thames Water Utilities Ltd" */
+  client: string;
+  /** "Mogden sewage works, sludge dryer" */
+  project: string;
+  /** The consultant's reference: "AC-2026-114/R01". */
+  reference: string;
+  /** "J. Smith MIOA" */
+  author: string;
+}
+
+export const EMPTY_SITE_COVER: SiteCover = { client: '', project: '', reference: '', author: '' };
+
+/** The most a cover field may hold (characters), so it fits the cover page. */
+export const SITE_COVER_MAX_LENGTH = 120;
+
 export interface Site {
   id: string;
   accountId: string;
@@ -137,6 +157,8 @@ export interface Site {
   exclusions: ManualExclusion[];
   limits: SiteLimits;
   settings: AssessmentSettings;
+  /** What the report's cover says (sites saved before it have it empty). */
+  cover: SiteCover;
   createdAt: number;
   updatedAt: number;
 }
@@ -296,8 +318,15 @@ export interface NoiseEventRef {
   end: number | null;
   level: number | null;
   trigger: string;
-  /** The recording the service keeps of it, if any. */
+  /** The recording the service keeps of it, if any (an opaque id: never printed). */
   audioId: string | null;
+  /** When its recording starts (pre-trigger included), for the recording's file name; absent: `start`. */
+  audioStart?: number;
+  /**
+   * The levels the instrument measured over the event (dB), as it reports them (the service's
+   * `overall`, whose meaning it does not document); absent or empty when it sent none.
+   */
+  measured?: number[];
   atNight: boolean;
   excluded: boolean;
 }
@@ -362,6 +391,18 @@ export interface AssessmentResult {
 }
 
 export type ReportFormat = 'pdf' | 'xlsx' | 'csv';
+
+/** The parts a report adds after its results when the user ticks them (the report dialog). */
+export interface ReportAppendices {
+  /** Every excluded period with its cause and reason. */
+  exclusions: boolean;
+  /** The noise events with their recording's file name and measured levels. */
+  events: boolean;
+  /** The hourly noise levels. */
+  hourly: boolean;
+}
+
+export const DEFAULT_REPORT_APPENDICES: ReportAppendices = { exclusions: true, events: false, hourly: false };
 
 export type ReportResult =
   { saved: false } | { saved: true; format: ReportFormat; paths: string[]; bytes: number };

@@ -13,6 +13,8 @@ import { expect, keepScreenshot, test, tryTheDemo } from './fixtures';
 const run = promisify(execFile);
 const NOISE = 'QT930998';
 const NEIGHBOUR = 'QT570913';
+/** A third noise monitor of the demo fleet. */
+const THIRD_NOISE = 'QT882792';
 
 /** Whether poppler-utils is installed (CI installs it: see .ci/run). */
 async function hasPoppler(): Promise<boolean> {
@@ -188,6 +190,65 @@ test('the PDF report of a site with an exclusion, read back: figures, the exclus
   );
   expect(pngs.length).toBeGreaterThan(1);
   for (const png of pngs) await testInfo.attach(png, { path: join(pages, png), contentType: 'image/png' });
+});
+
+test('the PDF report of three noise monitors for a week: cover, one summary table, no raw ids, every page looked at', async ({
+  page,
+  harness,
+}) => {
+  // A week of three noise monitors assessed and written as a PDF, read back and every page rendered:
+  // about 200 s on two busy cores.
+  test.setTimeout(540_000);
+  await tryTheDemo(page, harness);
+  await page.getByRole('link', { name: 'Assessment' }).click();
+  await page.getByRole('button', { name: 'New site' }).first().click();
+  const form = page.getByRole('form', { name: 'New site' });
+  await form.getByLabel('Site name').fill('Three Cottages');
+  for (const serial of [NOISE, NEIGHBOUR, THIRD_NOISE]) await form.getByLabel(new RegExp(serial)).check();
+  await expect(form.getByLabel('Time zone')).toHaveValue('Europe/London');
+  await form.getByLabel('Client').fill('Thames Water Utilities Ltd');
+  await form.getByLabel('Project').fill('Mogden sludge dryer');
+  await form.getByLabel('Reference').fill('AC-2026-114/R01');
+  await form.getByLabel('Prepared by').fill('J. Smith MIOA');
+  await form.getByRole('button', { name: 'Create site' }).click();
+  await expect(page.getByTestId(`figures-${THIRD_NOISE}`)).toBeVisible();
+  await judgeWeatherByHand(page, { nightLimitDb: '45' });
+  await expect(page.getByTestId('exceedances')).toContainText('LAeq,night');
+
+  // No appendix: the report's body alone.
+  await page.getByRole('checkbox', { name: 'Excluded periods' }).uncheck();
+  await page.getByRole('button', { name: 'Save report (PDF)' }).click();
+  const saved = page.getByTestId('report-saved');
+  await expect(saved).toContainText('Saved the report');
+  const path = (await saved.locator('.report-path').first().innerText()).trim();
+
+  test.skip(!(await hasPoppler()), 'pdftotext is not installed here (Debian: poppler-utils)');
+  const { stdout: info } = await run('pdfinfo', [path]);
+  const pageCount = Number(/^Pages:\s+(\d+)/m.exec(info)![1]);
+  expect(pageCount).toBeLessThanOrEqual(14);
+  expect(info).toMatch(/^Title:\s+Noise assessment — Three Cottages$/m);
+  const { stdout: text } = await run('pdftotext', ['-layout', path, '-']);
+  const [cover, summary] = text.split('\f');
+  expect(cover).toMatch(/^Noise assessment\nThree Cottages\n/);
+  expect(cover).toMatch(/Client\s+Thames Water Utilities Ltd/);
+  expect(cover).toMatch(/Reference\s+AC-2026-114\/R01/);
+  expect(cover).toMatch(/Prepared by\s+J\. Smith MIOA/);
+  // One row per limit and monitor: the night limit of each of the three, met or exceeded.
+  expect(summary).toMatch(/^Summary\n/);
+  for (const serial of [NOISE, NEIGHBOUR, THIRD_NOISE])
+    expect(summary).toMatch(
+      new RegExp(`LAeq,night\\s+${serial}\\s+45\\.0 dB\\s+(met|exceeded|insufficient data)\\s`),
+    );
+  expect(text).not.toContain('au_');
+  expect(text).not.toContain('Appendix');
+  expect(text).not.toContain('DIN 4150');
+
+  // Every page as a picture, to look at.
+  const screens = join('test-results', 'screens');
+  await mkdir(screens, { recursive: true });
+  await run('pdftoppm', ['-r', '50', '-png', path, join(screens, 'report-page')]);
+  const pngs = (await readdir(screens)).filter((name) => /^report-page-\d+\.png$/.test(name));
+  expect(pngs.length).toBe(pageCount);
 });
 
 test('a construction site: vibration against DIN 4150-3 and particulates against the EU daily limits', async ({

@@ -4,6 +4,7 @@ import {
   DEFAULT_ASSESSMENT_SETTINGS,
   DEFAULT_EXCLUSION_RULES,
   LIMIT_KEYS,
+  SITE_COVER_MAX_LENGTH,
   type AssessmentResult,
   type ReportResult,
   type Site,
@@ -77,6 +78,24 @@ export const siteNameSchema = z
   .min(1, 'Give the site a name.')
   .max(80, 'Keep the site name to 80 characters or fewer.');
 
+/** A cover field: free text of one line, trimmed, empty when not given. */
+const coverField = (what: string) =>
+  z
+    .string({ error: `The ${what} must be text.` })
+    .trim()
+    .max(SITE_COVER_MAX_LENGTH, `Keep the ${what} to ${SITE_COVER_MAX_LENGTH} characters or fewer.`)
+    .regex(/^[^\r\n\t]*$/, `Keep the ${what} on one line.`);
+
+/** What the report's cover says about the site besides its name. */
+export const siteCoverSchema = z
+  .object({
+    client: coverField('client'),
+    project: coverField('project'),
+    reference: coverField('reference'),
+    author: coverField('author'),
+  })
+  .strict();
+
 /** Creating a site (no `id`) or changing one; what is left out keeps its value (defaults when new). */
 export const siteSaveSchema = z
   .object({
@@ -90,6 +109,7 @@ export const siteSaveSchema = z
     rules: rulesSchema.optional(),
     limits: limitsSchema.optional(),
     settings: settingsSchema.optional(),
+    cover: siteCoverSchema.optional(),
   })
   .strict();
 
@@ -113,14 +133,31 @@ const exclusionSchema = z
 /** An assessment is at most a year: long enough for any survey, short enough to compute at once. */
 export const ASSESSMENT_MAX_SPAN_MS = 366 * 86_400_000;
 
-const assessmentQuerySchema = z
-  .object({ siteId: siteIdSchema, start: epochMsSchema, end: epochMsSchema })
+/** A period of a site as an assessment and its report both take it: at most `ASSESSMENT_MAX_SPAN_MS`. */
+const assessmentPeriodFields = { siteId: siteIdSchema, start: epochMsSchema, end: epochMsSchema };
+
+function checkAssessmentSpan(value: { start: number; end: number }, ctx: z.RefinementCtx): void {
+  checkTimeRange(value, ctx);
+  if (value.end - value.start > ASSESSMENT_MAX_SPAN_MS)
+    ctx.addIssue({ code: 'custom', message: 'Assess at most a year at a time.', path: ['end'] });
+}
+
+const assessmentQuerySchema = z.object(assessmentPeriodFields).strict().superRefine(checkAssessmentSpan);
+
+const appendicesSchema = z
+  .object({ exclusions: z.boolean(), events: z.boolean(), hourly: z.boolean() })
+  .strict();
+
+/** A report: the assessment's period (the same span limit), its format and the appendices ticked. */
+export const reportRequestSchema = z
+  .object({
+    ...assessmentPeriodFields,
+    format: z.enum(['pdf', 'xlsx', 'csv'], { error: 'Choose PDF, Excel or CSV.' }),
+    /** Left out: the default appendices (`DEFAULT_REPORT_APPENDICES`). */
+    appendices: appendicesSchema.optional(),
+  })
   .strict()
-  .superRefine((value, ctx) => {
-    checkTimeRange(value, ctx);
-    if (value.end - value.start > ASSESSMENT_MAX_SPAN_MS)
-      ctx.addIssue({ code: 'custom', message: 'Assess at most a year at a time.', path: ['end'] });
-  });
+  .superRefine(checkAssessmentSpan);
 
 export const ASSESSMENT_REQUESTS = {
   /** The active account's sites, as kept in the local database. */
@@ -137,15 +174,10 @@ export const ASSESSMENT_REQUESTS = {
   /** The figures of a period, with and without exclusions, against the site's limits (offline from the cache). */
   'assessment.compute': request<AssessmentResult>()(assessmentQuerySchema),
   /** Writes the report of a period as PDF, Excel or CSV where the user chooses. */
-  'assessment.report': request<ReportResult>()(
-    z
-      .object({
-        siteId: siteIdSchema,
-        start: epochMsSchema,
-        end: epochMsSchema,
-        format: z.enum(['pdf', 'xlsx', 'csv'], { error: 'Choose PDF, Excel or CSV.' }),
-      })
-      .strict()
-      .superRefine(checkTimeRange),
-  ),
+  'assessment.report': request<ReportResult>()(reportRequestSchema),
+  /**
+   * Stops the site's report being written: its reads and writing end, nothing is saved, and the
+   * report answers `{ saved: false }`. Answers whether a report was being written.
+   */
+  'assessment.cancelReport': request<{ cancelled: boolean }>()(z.object({ siteId: siteIdSchema }).strict()),
 };

@@ -69,6 +69,7 @@ export const REQUEST_CHANNELS = [
   'assessment.removeExclusion',
   'assessment.compute',
   'assessment.report',
+  'assessment.cancelReport',
 ] as const;
 
 export const EVENT_CHANNELS = [

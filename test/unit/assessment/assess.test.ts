@@ -5,7 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Figure, Site } from '../../../src/shared/assessment';
-import { DEFAULT_ASSESSMENT_SETTINGS, DEFAULT_EXCLUSION_RULES } from '../../../src/shared/assessment';
+import {
+  DEFAULT_ASSESSMENT_SETTINGS,
+  EMPTY_SITE_COVER,
+  DEFAULT_EXCLUSION_RULES,
+} from '../../../src/shared/assessment';
 import type {
   CellValue,
   DataReadResult,
@@ -63,6 +67,7 @@ const site: Site = {
   exclusions: [{ id: 'x1', ...LOUD, reason: 'Dog barking at microphone', serial: null, createdAt: START }],
   limits: { 'LAeq,night': 45, 'LAeq,day': 65 },
   settings: { ...DEFAULT_ASSESSMENT_SETTINGS, nightEventThreshold: 65 },
+  cover: { ...EMPTY_SITE_COVER },
   createdAt: START,
   updatedAt: START,
 };

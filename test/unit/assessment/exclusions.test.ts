@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_ASSESSMENT_SETTINGS,
   DEFAULT_EXCLUSION_RULES,
+  EMPTY_SITE_COVER,
   type ExclusionRules,
   type Site,
 } from '../../../src/shared/assessment';
@@ -64,6 +65,7 @@ function siteWith(rules: Partial<ExclusionRules>): Site {
     exclusions: [],
     limits: {},
     settings: DEFAULT_ASSESSMENT_SETTINGS,
+    cover: EMPTY_SITE_COVER,
     createdAt: T0,
     updatedAt: T0,
   };

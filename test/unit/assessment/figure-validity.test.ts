@@ -10,6 +10,7 @@ import type { Figure, Site } from '../../../src/shared/assessment';
 import {
   DEFAULT_ASSESSMENT_SETTINGS,
   DEFAULT_EXCLUSION_RULES,
+  EMPTY_SITE_COVER,
   figureValueText,
 } from '../../../src/shared/assessment';
 import type { DataReadResult, Dataset, RecordTable, SeriesChannel } from '../../../src/shared/data';
@@ -58,6 +59,7 @@ function siteWith(over: Partial<Site> = {}): Site {
     exclusions: [],
     limits: {},
     settings: { ...DEFAULT_ASSESSMENT_SETTINGS },
+    cover: EMPTY_SITE_COVER,
     createdAt: START,
     updatedAt: START,
     ...over,

@@ -4,6 +4,7 @@
  * not at all, a failure leaves neither a temporary folder nor some of the tables behind, and a name
  * already taken is never written over.
  */
+import { reportDocument } from '../../../src/main/backend/assessment/report/report-document';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -55,15 +56,23 @@ afterEach(async () => {
 describe('assessment report CSV', () => {
   it('writes one file per table in a folder named as chosen, with a BOM, headers and rows', async () => {
     const chosen = join(dir, 'Site A 2026-11-23.csv');
-    const { folder, paths, bytes } = await writeReportCsv(reportTarget(chosen), reportFixture());
-    const tables = reportTables(reportFixture());
+    const { folder, paths, bytes } = await writeReportCsv(
+      reportTarget(chosen),
+      reportDocument(reportFixture()),
+    );
+    const tables = reportTables(reportDocument(reportFixture()));
     expect(folder).toBe(join(dir, 'Site A 2026-11-23'));
-    expect(paths).toEqual(tables.map((t) => join(folder, `Site A 2026-11-23 – ${t.name}.csv`)));
+    // A file per table, named for its section and numbered in the report's order.
+    expect(paths).toEqual(
+      tables.map((t, i) =>
+        join(folder, `Site A 2026-11-23 – ${String(i + 1).padStart(2, '0')} ${t.name}.csv`),
+      ),
+    );
     // The folder and nothing else: no temporary folder left beside it.
     expect(await readdir(dir)).toEqual(['Site A 2026-11-23']);
     expect((await readdir(folder)).sort()).toEqual(paths.map((p) => p.slice(folder.length + 1)).sort());
     expect(reportCsvFolder(join(dir, 'x.CSV'))).toBe(join(dir, 'x'));
-    expect(reportCsvName(join(dir, 'x'), { name: 'figures' })).toBe('x – figures.csv');
+    expect(reportCsvName(join(dir, 'x'), { name: 'results' }, 8)).toBe('x – 09 results.csv');
 
     let total = 0;
     for (const [i, path] of paths.entries()) {
@@ -77,12 +86,17 @@ describe('assessment report CSV', () => {
     expect(bytes).toBe(total);
 
     const figures = parseCsv(
-      (await readFile(join(folder, 'Site A 2026-11-23 – figures.csv'), 'utf8')).slice(1),
+      (
+        await readFile(
+          paths.find((p) => p.endsWith(' results.csv'))!,
+          'utf8',
+        )
+      ).slice(1),
     );
     const [header, first] = [figures[0]!, figures[1]!];
     // A figure a row, every figure (the PDF alone tabulates them by day).
     expect(figures).toHaveLength(1 + reportFixture().figures.length);
-    expect(header.slice(0, 8)).toEqual([
+    expect(header.slice(0, 9)).toEqual([
       'Serial',
       'Figure',
       'Period',
@@ -90,6 +104,7 @@ describe('assessment report CSV', () => {
       'End (UTC)',
       'Start (Europe/London)',
       'End (Europe/London)',
+      'Stated',
       'With exclusions',
     ]);
 
@@ -101,10 +116,14 @@ describe('assessment report CSV', () => {
     expect(cell(first, 'Start (UTC)')).toBe('2026-11-23T07:00:00.000Z');
     expect(cell(first, 'Start (Europe/London)')).toBe('2026-11-23T07:00:00+00:00');
     expect(cell(first, 'Limit')).toBe('55');
-    expect(cell(first, 'Result')).toBe('ok');
+    expect(cell(first, 'Stated')).toBe('54.2 dB');
+    expect(cell(first, 'Result')).toBe('met');
     expect(figures.some((row) => cell(row, 'Unit') === 'm/s¹·⁷⁵')).toBe(true);
 
-    const exclusions = await readFile(join(folder, 'Site A 2026-11-23 – exclusions.csv'), 'utf8');
+    const exclusions = await readFile(
+      paths.find((p) => p.endsWith(' appendix-a-exclusions.csv'))!,
+      'utf8',
+    );
     expect(exclusions).toContain('"Road works on Riverside Close (resurfacing, plate compactor)"');
     expect(exclusions.split('\r\n')[0]).toBe(
       '\uFEFFStart (UTC),End (UTC),Start (Europe/London),End (Europe/London),Duration (min),Instrument,Cause,Reason',
@@ -112,23 +131,28 @@ describe('assessment report CSV', () => {
   });
 
   it('writes text that starts like a formula with a leading quote, and numbers as numbers', async () => {
-    const paths = (await writeReportCsv(reportTarget(join(dir, 'r.csv')), formulaFixture())).paths;
+    const paths = (
+      await writeReportCsv(
+        reportTarget(join(dir, 'r.csv')),
+        reportDocument(formulaFixture(), { appendices: { exclusions: true, events: true, hourly: false } }),
+      )
+    ).paths;
     const read = async (name: string) => {
       const raw = await readFile(
-        paths.find((p) => p.endsWith(`– ${name}.csv`))!,
+        paths.find((p) => p.endsWith(` ${name}.csv`))!,
         'utf8',
       );
       const rows = parseCsv(raw.slice(1));
       return { raw, rows, cell: (row: number, header: string) => rows[row]![rows[0]!.indexOf(header)] };
     };
 
-    const exclusions = await read('exclusions');
+    const exclusions = await read('appendix-a-exclusions');
     expect(exclusions.cell(1, 'Reason')).toBe(`'=HYPERLINK("http://x")`);
     expect(exclusions.cell(2, 'Reason')).toBe(`'-road works`);
     expect(exclusions.raw).toContain(`,"'=HYPERLINK(""http://x"")"\r\n`);
     expect(exclusions.raw).toContain(`,'-road works\r\n`);
-    expect((await read('summary')).cell(1, 'Value')).toBe(`'+Riverside`);
-    expect((await read('events')).cell(1, 'Trigger')).toBe(`'@SUM(A1)`);
+    expect((await read('cover')).cell(2, 'Value')).toBe(`'+Riverside`);
+    expect((await read('appendix-b-noise-events')).cell(1, 'Trigger')).toBe(`'@SUM(A1)`);
     // A negative number is a number: no quote.
     const calibration = await read('calibration');
     expect(calibration.cell(1, 'Drift (dB)')).toBe('-0.1');
@@ -146,20 +170,24 @@ describe('assessment report CSV', () => {
   it('rejects when the folder does not exist and leaves no temporary folder behind', async () => {
     const missing = join(dir, 'no-such-folder');
     await expect(
-      writeReportCsv(reportTarget(join(missing, 'report.csv')), reportFixture()),
+      writeReportCsv(reportTarget(join(missing, 'report.csv')), reportDocument(reportFixture())),
     ).rejects.toMatchObject({ code: 'ENOENT' });
     expect(existsSync(missing)).toBe(false);
     expect(await readdir(dir)).toEqual([]);
   });
 
   it('leaves nothing when it fails part-way: neither the tables written so far nor a temporary folder', async () => {
-    const tables = reportTables(reportFixture());
+    const tables = reportTables(reportDocument(reportFixture()));
     const started: string[] = [];
-    const failing = writeReportCsv(reportTarget(join(dir, 'report.csv')), reportFixture(), (stage) => {
-      started.push(stage);
-      // Three tables are on disk when the fourth one fails.
-      if (started.length === 4) throw new Error('stopped at the fourth table');
-    });
+    const failing = writeReportCsv(
+      reportTarget(join(dir, 'report.csv')),
+      reportDocument(reportFixture()),
+      (stage) => {
+        started.push(stage);
+        // Three tables are on disk when the fourth one fails.
+        if (started.length === 4) throw new Error('stopped at the fourth table');
+      },
+    );
     await expect(failing).rejects.toThrow('stopped at the fourth table');
     expect(tables.length).toBeGreaterThan(4);
     expect(await readdir(dir)).toEqual([]);
@@ -168,7 +196,10 @@ describe('assessment report CSV', () => {
   it('never writes over a folder of the same name: the set goes to "… (2)", the old one untouched', async () => {
     await mkdir(join(dir, 'report'));
     await writeFile(join(dir, 'report', 'notes.txt'), 'mine');
-    const { folder } = await writeReportCsv(reportTarget(join(dir, 'report.csv')), reportFixture());
+    const { folder } = await writeReportCsv(
+      reportTarget(join(dir, 'report.csv')),
+      reportDocument(reportFixture()),
+    );
     expect(folder).toBe(join(dir, 'report (2)'));
     expect(await readdir(join(dir, 'report'))).toEqual(['notes.txt']);
     expect(await readFile(join(dir, 'report', 'notes.txt'), 'utf8')).toBe('mine');
@@ -180,7 +211,7 @@ describe('assessment report CSV', () => {
     const listedDuring: string[][] = [];
     const { folder } = await writeReportCsv(
       { path: join(dir, 'report.csv'), what: 'the CSV report “report”', unfinished },
-      reportFixture(),
+      reportDocument(reportFixture()),
       () => listedDuring.push(unfinished.entries().map((entry) => entry.path)),
     );
     const temporary = listedDuring[0]![0]!;

@@ -121,16 +121,25 @@ describe('daily figures', () => {
 
   it('notes beneath a value: "part", "all N" where all data differs, the coverage below 99.5 %', () => {
     const day = byLabel('LAeq,day');
-    expect(cellNotes(day)).toEqual(['all 56.8', '78 %']);
-    expect(cellNotes({ ...day, all: 54.24, coverage: 0.996 })).toEqual([]);
-    expect(cellNotes({ ...day, period: `${day.period} (part)`, all: day.valid, coverage: 0.994 })).toEqual([
-      'part',
-      '99 %',
-    ]);
-    expect(cellNotes({ ...day, valid: null })).toEqual(['all 56.8', '78 %']);
-    expect(figureText(3, 'events')).toBe('3');
-    expect(figureText(0.6183, 'mm/s')).toBe('0.618');
-    expect(figureText(null, 'dB')).toBe('—');
+    expect(cellNotes(day, 'UTC')).toEqual(['all 56.8', '78 %']);
+    expect(cellNotes({ ...day, all: 54.24, coverage: 0.996 }, 'UTC')).toEqual([]);
+    expect(
+      cellNotes({ ...day, period: `${day.period} (part)`, all: day.valid, coverage: 0.994 }, 'UTC'),
+    ).toEqual(['part', '99 %']);
+    // A figure not stated says why in its text (with its coverage): no notes beyond "part".
+    const insufficient = { ...day, state: 'insufficient' as const, coverage: 0.41 };
+    expect(cellNotes(insufficient, 'UTC')).toEqual([]);
+    // A highest value's time in site time: to the second from the 1 s history, else its interval's start.
+    const night = Date.UTC(2026, 5, 24, 1, 13, 47);
+    const max = { ...day, label: 'LAFMax,night', at: night, detail: 'at … (from the 1 s history)' };
+    expect(cellNotes(max, 'Europe/London')).toContain('at 02:13:47');
+    expect(cellNotes({ ...max, detail: 'in the 15-min interval from …' }, 'Europe/London')).toContain(
+      'from 02:13',
+    );
+    expect(figureText(insufficient)).toBe('insufficient data (41 %)');
+    expect(figureText({ ...day, state: 'noData', valid: null, all: null })).toBe('no data');
+    expect(figureText(day)).toBe('54.2');
+    expect(figureText({ ...day, unit: 'events', valid: 3, decimals: 0 })).toBe('3');
   });
 
   it('names the standard periods of the daily tables from the figures’ labels', () => {

@@ -10,6 +10,7 @@ import type { AssessmentResult, CheckEvidence, Figure } from '../../../src/share
 import { DEFAULT_ASSESSMENT_SETTINGS } from '../../../src/shared/assessment';
 import type { Dataset } from '../../../src/shared/data';
 import { UNLISTED, type SaveTarget } from '../../../src/main/backend/core/unfinished-files';
+import { decimalsFor } from '../../../src/main/backend/assessment/report/report-format';
 import {
   at,
   CHARTS,
@@ -61,7 +62,8 @@ function figure(
     valid: null,
     coverage: 1,
     state: 'ok',
-    decimals: 2,
+    // As the engine states them: dB and µg/m³ to 0.1, PPV to 0.001 below 1 mm/s, VDV to 0.001.
+    decimals: decimalsFor(over.unit, over.valid ?? 0),
     method: LAEQ_METHOD,
     limit: null,
     exceeds: false,

@@ -4,6 +4,7 @@
  * from it (poppler-utils; those checks are skipped, saying so, where it is not installed). The pages
  * are also rendered to test-results/report-pages/ to be looked at.
  */
+import { reportDocument } from '../../../src/main/backend/assessment/report/report-document';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
@@ -17,7 +18,7 @@ import {
   writeReportPdf,
 } from '../../../src/main/backend/assessment/report/report-pdf';
 import { SiteClock } from '../../../src/main/backend/assessment/report/report-format';
-import { reportFixture, reportTarget, SITE_NAME } from './report-fixture';
+import { NOISE, reportFixture, reportTarget, SITE_NAME } from './report-fixture';
 import { WEEK_SERIALS, weekFixture } from './report-week';
 
 const has = (tool: string) => spawnSync(tool, ['-v'], { stdio: 'ignore' }).error === undefined;
@@ -37,6 +38,18 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** The text of each page, as pdftotext lays it out. */
+const pagesText = (path: string) =>
+  spawnSync('pdftotext', ['-layout', '-enc', 'UTF-8', path, '-'], { encoding: 'utf8' }).stdout.split('\f');
+
+const COVER = {
+  client: 'Thames Water Utilities Ltd',
+  project: 'Mogden sludge dryer',
+  reference: 'AC-2026-114/R01',
+  author: 'J. Smith MIOA',
+};
+const ALL_APPENDICES = { exclusions: true, events: true, hourly: true };
+
 /** The fixture with a dust note, so µg/m³ is printed too. */
 const result = () =>
   reportFixture({
@@ -50,7 +63,7 @@ describe('assessment report PDF', () => {
   it('writes through a .part file and says how many pages it has', async () => {
     const path = join(dir, 'report.pdf');
     const stages: Array<[string, number]> = [];
-    const written = await writeReportPdf(reportTarget(path), result(), (stage, fraction) =>
+    const written = await writeReportPdf(reportTarget(path), reportDocument(result()), (stage, fraction) =>
       stages.push([stage, fraction]),
     );
     const bytes = await readFile(path);
@@ -70,26 +83,29 @@ describe('assessment report PDF', () => {
     const chart = base.charts[0]!;
     const { pages } = await writeReportPdf(
       reportTarget(path),
-      reportFixture({
-        instruments: [],
-        exclusions: [],
-        figures: [],
-        hourly: [],
-        exceedances: [],
-        checks: [],
-        events: [],
-        notes: [],
-        fromCache: false,
-        charts: [
-          { ...chart, times: [chart.times[0]!], values: [50] },
-          { ...chart, values: chart.values.map(() => null) },
-          { ...chart, values: chart.values.map(() => 0), limits: [] },
-        ],
-      }),
+      reportDocument(
+        reportFixture({
+          instruments: [],
+          exclusions: [],
+          figures: [],
+          hourly: [],
+          exceedances: [],
+          checks: [],
+          events: [],
+          notes: [],
+          fromCache: false,
+          charts: [
+            { ...chart, times: [chart.times[0]!], values: [50] },
+            { ...chart, values: chart.values.map(() => null) },
+            { ...chart, values: chart.values.map(() => 0), limits: [] },
+          ],
+        }),
+      ),
     );
     expect(pages).toBeGreaterThanOrEqual(1);
     if (HAS_POPPLER) {
       const text = spawnSync('pdftotext', ['-layout', path, '-'], { encoding: 'utf8' }).stdout;
+      expect(text).toContain('No limit is set for the figures of this site.');
       expect(text).toContain('No figure exceeds its limit.');
       expect(text).toContain('No figures could be formed.');
       expect(text).toContain('No readings to draw for this chart.');
@@ -101,9 +117,9 @@ describe('assessment report PDF', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       vi.setSystemTime(Date.UTC(2027, 0, 1, 12));
-      const first = await renderReportPdf(result());
+      const first = await renderReportPdf(reportDocument(result()));
       vi.setSystemTime(Date.UTC(2028, 5, 30, 8, 15, 42));
-      const second = await renderReportPdf(result());
+      const second = await renderReportPdf(reportDocument(result()));
       expect(second.data.equals(first.data)).toBe(true);
       // The creation date is the time the assessment was computed (Thu 26 Nov 2026 09:30 UTC).
       expect(first.data.toString('latin1')).toContain('(D:20261126093000Z)');
@@ -120,7 +136,9 @@ describe('assessment report PDF', () => {
 
   it('rejects when the folder does not exist and leaves no .part file behind', async () => {
     const missing = join(dir, 'no-such-folder');
-    await expect(writeReportPdf(reportTarget(join(missing, 'report.pdf')), result())).rejects.toMatchObject({
+    await expect(
+      writeReportPdf(reportTarget(join(missing, 'report.pdf')), reportDocument(result())),
+    ).rejects.toMatchObject({
       code: 'ENOENT',
     });
     expect(existsSync(missing)).toBe(false);
@@ -128,90 +146,107 @@ describe('assessment report PDF', () => {
   });
 
   it.skipIf(!HAS_POPPLER)(
-    `prints what the planning officer reads, fonts embedded${NEEDS_POPPLER}`,
+    `prints what the client reads: cover, summary table, method, evidence, results, appendices, fonts embedded${NEEDS_POPPLER}`,
     async () => {
       const path = join(dir, 'content.pdf');
-      const { pages } = await writeReportPdf(reportTarget(path), result());
-      const text = spawnSync('pdftotext', ['-layout', '-enc', 'UTF-8', path, '-'], {
-        encoding: 'utf8',
-      }).stdout;
+      const { pages } = await writeReportPdf(
+        reportTarget(path),
+        reportDocument(result(), { cover: COVER, appendices: ALL_APPENDICES }),
+      );
+      const texts = pagesText(path);
+      const text = texts.join('\n');
 
-      expect(text).toContain(`Noise and vibration assessment — ${SITE_NAME}`);
-      expect(text).toContain('Mon 23 Nov 2026 00:00 – Thu 26 Nov 2026 00:00 (Europe/London, UTC+00:00)');
-      // Generated when the assessment was computed; the data as fetched, part of it kept locally.
-      expect(text).toMatch(/Computed\s+Thu 26 Nov 2026 09:30\n\s*Generated\s+Thu 26 Nov 2026 09:30\n/);
-      expect(text).toMatch(
-        /Data\s+From the service, as fetched Wed 25 Nov 2026 18:05; some kept on this computer\./,
+      // The cover: the title from what the site measures (noise and vibration here), the site and
+      // the cover's facts, and the contents with their pages.
+      expect(texts[0]).toMatch(/^Noise and vibration assessment\nRiverside Close\n/);
+      expect(texts[0]).toMatch(/Client\s+Thames Water Utilities Ltd\n/);
+      expect(texts[0]).toMatch(/Project\s+Mogden sludge dryer\n/);
+      expect(texts[0]).toMatch(/Reference\s+AC-2026-114\/R01\n/);
+      expect(texts[0]).toMatch(/Prepared by\s+J\. Smith MIOA\n/);
+      expect(texts[0]).toMatch(/Period\s+Mon 23 Nov 2026 00:00 – Thu 26 Nov 2026 00:00 \(Europe\/London,/);
+      expect(texts[0]).toMatch(/Date\s+Thu 26 Nov 2026 09:30\n/);
+      expect(texts[0]).toMatch(/Summary\s+2\n\s*1 Method\s+3\n/);
+      expect(texts[0]).toMatch(/Appendix C Hourly noise levels\s+\d+\n/);
+
+      // The summary: a row per limit and instrument, met or exceeded, n of m, worst case, coverage.
+      expect(texts[1]).toMatch(/^Summary\n/);
+      expect(texts[1]).toMatch(
+        /LAeq,day\s+NM-1043\s+55\.0 dB\s+exceeded\s+1 of 3\s+57\.1 dB\s+Tue 24 Nov 2026, day 07:00–23:00\s+all 3 stated\n/,
       );
-      // Instruments: position to 5 decimals, or not reported.
+      expect(texts[1]).toMatch(/LAeq,night\s+NM-1043\s+45\.0 dB\s+met\s+0 of 2\s+44\.8 dB/);
+      expect(texts[1]).toMatch(/PPV X\s+VM-2210\s+1\.50 mm\/s\s+met\s+0 of 2\s+1\.24 mm\/s\s+whole period/);
+      // Never a bullet per exceedance.
+      expect(text).not.toMatch(/• NM-1043 LAeq,day/);
+
+      // The method: the coverage and comparison rules, the standards, this site's settings.
+      expect(text).toContain('A figure needs at least 75 % of its period kept (read and not excluded).');
       expect(text).toMatch(
-        /NM-1043\s+Façade of No\. 14\s+Noise monitor \/ Sentinel NM3\s+51\.47823, -0\.21419/,
+        /A value is over its limit when the value as stated \(rounded to its shown\s+precision\) is above it/,
       );
+      expect(text).toContain('DIN 4150-3 line 2 (dwellings)');
+      expect(text).toContain('ISO 1996-1:2016');
+      expect(text).not.toContain('Directive 2008/50/EC'); // no particulates measured
+
+      // Instruments with their verdict; the checks with drift against the tolerance.
       expect(text).toMatch(
-        /VM-2210\s+Foundation of No\. 14\s+Vibration monitor \/ Sentinel VM2\s+not reported/,
+        /NM-1043 \(Façade of\s+Noise monitor \/\s+51\.47823,\s+6 h 45 min \(9\.4\s+Calibrated before and after/,
       );
-      // Calibration evidence: the drift, judged against the tolerance, and a verdict per instrument.
       expect(text).toMatch(
         /Calibration\s+after\s+Thu 26 Nov 2026 09:15\s+Passed\s+94\.1\s+\+0\.1\s+\+0\.1\s+within ±0\.5 dB/,
       );
       // The failed SIC is flagged as failed, never judged against the calibration's ±0.5 dB.
       expect(text).toContain('FLAGGED: failed');
-      expect(text).toContain('Calibrated before and after the period; drift 0.1 dB within ±0.5 dB');
+      expect(text).not.toMatch(/SIC.*outside ±0\.5 dB/);
       expect(text).toContain('No calibration or SIC on record');
-      // Exclusions with their reasons and the total per instrument.
+
+      // Results: per instrument, the whole period, then a row per date and a column per figure.
+      expect(text).toMatch(/3\.1 NM-1043 \(Façade of No\. 14\)\n\s*Whole period\n/);
+      expect(text).toMatch(/Lden \[4\]\s+56\.9\s+58\.1\s+dB\s+93 %\s+—\s+—\n/);
+      expect(text).toMatch(
+        /\nMon 23 Nov 2026\s+54\.2\s+43\.6\s+71\.4\s+38\.0\n\s+all 56\.8 78 %\s+all 44\.1 87 %\s+87 %\s+all 38\.2 87 %\n/,
+      );
+      expect(text).toMatch(/\nTue 24 Nov 2026\s+over\s+57\.1\s+44\.8\n/);
+      expect(text).toMatch(/PPV Z \[5\]\s+0\.618\s+1\.274\s+mm\/s\s+94 %\s+1\.000\s+met\n/);
+      expect(text).toContain('[1] Energetic mean of the 15-min LAeq values of the period.');
+
+      // Exceedances grouped by figure, with the figure's own precision.
+      expect(text).toMatch(/LAeq,day: 1 period over the limit of 55\.0 dB\n/);
+      expect(text).toMatch(/NM-1043\s+Tue 24 Nov 2026, day 07:00–23:00\s+—\s+57\.1 dB\s+55\.0 dB\s+2\.1\n/);
+      // Charts.
+      expect(text).toContain('LAeq,day limit 55.0 dB');
+      expect(text).toContain('BS 5228-2 complaint level 1.00 mm/s');
+
+      // Appendices, each on a page of its own: exclusions, events without raw ids or thresholds as
+      // levels, the hourly table running on with its head.
+      const appendixPage = (title: string) => texts.findIndex((t) => t.startsWith(title));
+      expect(appendixPage('Appendix A Excluded periods')).toBeGreaterThan(1);
+      expect(appendixPage('Appendix B Noise events')).toBeGreaterThan(
+        appendixPage('Appendix A Excluded periods'),
+      );
       expect(text).toMatch(
         /Mon 23 Nov 2026 09:00\s+Mon 23 Nov 2026 12:30\s+3 h 30 min\s+all\s+Manual\s+Road works/,
       );
-      expect(text).toContain('6 h 45 min (9.4 % of the period)');
-      // Figures: per instrument, the whole period, then a row per date and a column per figure, the
-      // head with its unit, method and limit; the value with exclusions on the date's line, beneath it
-      // the value from all data where it differs and the coverage below 99.5 %.
-      expect(text).toMatch(/4\.1 NM-1043 \(Façade of No\. 14\)\n\s*Whole period\n/);
-      expect(text).toMatch(/Lden \[4\]\s+56\.9\s+58\.1\s+dB\s+93\.0 %\s+—\s+—\n/);
       expect(text).toMatch(
-        /Date\s+LAeq,day\s+LAeq,night\s+LAFMax,night\s+LA90,night\n\s+dB \[1\]\s+dB \[1\]\s+dB \[2\]\s+dB \[3\]\n\s+limit 55\.0\s+limit 45\.0\s+limit 80\.0\n/,
+        /Instrument\s+Time\s+Duration\s+Trigger\s+Measured\s+Night\s+Excluded\s+Recording/,
       );
-      // The night of Mon 23 (23:00–07:00) on Monday's line, with that day.
-      expect(text).toMatch(
-        /\nMon 23 Nov 2026\s+54\.2\s+43\.6\s+71\.4\s+38\.0\n\s+all 56\.8 78 %\s+all 44\.1 88 %\s+88 %\s+all 38\.2 88 %\n/,
-      );
-      // Over its limit: marked "over" on the value's line.
-      expect(text).toMatch(/\nTue 24 Nov 2026\s+over\s+57\.1\s+44\.8\n\s+all 58\.3 91 %\s+all 45\.0 91 %\n/);
-      expect(text).toMatch(/\nWed 25 Nov 2026\s+55\.0\n/);
-      expect(text).toMatch(/4\.2 VM-2210 \(Foundation of No\. 14\)\n/);
-      expect(text).toMatch(/PPV Z \[5\]\s+0\.618\s+1\.27\s+mm\/s\s+94\.1 %\s+1\.00\s+ok\n/);
-      expect(text).toMatch(/VDV,day\n\s+m\/s¹·⁷⁵ \[6\]\n\s*\nTue 24 Nov 2026\s+0\.128\n\s+all 0\.142\n/);
-      expect(text).toContain('Periods in site time: day 07:00–23:00, night 23:00–07:00');
-      // The methods once, under the section; no figure a row of its own.
-      expect(text).toContain('[1] Energetic mean of the 15-min LAeq values of the period.');
-      expect(text).toContain('[6] Fourth root of the sum of the fourth powers of the 1-min VDV values');
-      expect(text).not.toMatch(/Instrument\s+Figure\s+Period\s+With/);
-      // The exceedance with its times.
-      expect(text).toMatch(
-        /LAeq,day\s+Tue 24 Nov 2026, day\s.*Tue 24 Nov 07:00\s+Tue 24 Nov 23:00\s+57\.1 dB\s+55\.0 dB\s+2\.1/,
-      );
-      // Charts: limits labelled, time axis in site time.
-      expect(text).toContain('LAeq,day limit 55.0 dB');
-      expect(text).toContain('BS 5228-2 complaint level 1.00 mm/s');
-      expect(text).toContain('Mon 23 Nov');
-      // Hourly rows continue onto a new page with their header.
+      expect(text).not.toMatch(/Level \(dB\)\s+Trigger/);
+      expect(text).toContain('NM-1043 2026-11-24 014705');
+      for (const event of result().events)
+        if (event.audioId !== null) expect(text).not.toContain(event.audioId);
       expect(text).toMatch(
         /Hourly noise levels \(site time\) \(continued\)\n\s*Instrument\s+Hour\s+LAeq \(dB\)/,
       );
-      expect(text).toMatch(/NM-1043\s+Mon 23 Nov 09:00–10:00\s+53\.6\s+—\s+68\.2\s+55\.7\s+47\.3\s+60/);
-      // Events with their audio, or none.
-      expect(text).toMatch(
-        /Tue 24 Nov 16:20:41\s+45 s\s+86\.1\s+LAFMax above 85 dB\s+no\s+no\s+no recording/,
-      );
-      expect(text).toContain('aud-80a1d4');
+
       // Characters beyond WinAnsi come out as themselves.
-      for (const s of ['µg/m³', 'm/s¹·⁷⁵', '≥ 65.0 dB', '–', '±0.5']) expect(text).toContain(s);
+      for (const c of ['µg/m³', 'm/s¹·⁷⁵', '–', '±0.5']) expect(text).toContain(c);
       // Notes, and the footer of every page.
       expect(text).toContain('could not be read (the service did not answer)');
       for (let page = 1; page <= pages; page++) expect(text).toContain(`Page ${page} of ${pages}`);
       expect(text.match(new RegExp(`${SITE_NAME} — noise and vibration assessment`, 'g'))).toHaveLength(
         pages,
       );
+      // This fixture's page count with every appendix: a change of layout shows here.
+      expect(pages).toBe(9);
 
       // Every font is embedded (subset), none of the standard 14.
       const fonts = spawnSync('pdffonts', [path], { encoding: 'utf8' }).stdout.trim().split('\n').slice(2);
@@ -233,29 +268,76 @@ describe('assessment report PDF', () => {
       for (const png of pngs) expect((await stat(join(PAGES_DIR, png))).size).toBeGreaterThan(1000);
     },
   );
+
+  it.skipIf(!HAS_POPPLER)(`titles the report from what the site measures${NEEDS_POPPLER}`, async () => {
+    const base = result();
+    const noiseOnly = reportFixture({
+      instruments: base.instruments.filter((i) => i.serial === NOISE),
+      figures: base.figures.filter((f) => f.serial === NOISE),
+    });
+    const path = join(dir, 'noise-only.pdf');
+    await writeReportPdf(reportTarget(path), reportDocument(noiseOnly));
+    const text = pagesText(path).join('\n');
+    expect(text).toMatch(/^Noise assessment\nRiverside Close\n/);
+    expect(text).not.toContain('vibration');
+    expect(text).not.toContain('DIN 4150-3');
+    // Without appendices ticked, none is printed and the contents lists none.
+    const none = join(dir, 'no-appendices.pdf');
+    await writeReportPdf(
+      reportTarget(none),
+      reportDocument(base, { appendices: { exclusions: false, events: false, hourly: false } }),
+    );
+    expect(pagesText(none).join('\n')).not.toContain('Appendix');
+  });
+
+  it.skipIf(!HAS_POPPLER)(`never lists an insufficient figure as an exceedance${NEEDS_POPPLER}`, async () => {
+    const base = result();
+    const figures = base.figures.map((f) =>
+      f.id === base.exceedances[0]!.figureId ? { ...f, state: 'insufficient' as const, coverage: 0.41 } : f,
+    );
+    const path = join(dir, 'insufficient.pdf');
+    await writeReportPdf(reportTarget(path), reportDocument(reportFixture({ figures })));
+    const text = pagesText(path).join('\n');
+    expect(text).toMatch(/LAeq,day\s+NM-1043\s+55\.0 dB\s+met\s+0 of 2\s+55\.0 dB.*2 of 3 stated/);
+    expect(text).toContain('No figure exceeds its limit.');
+    expect(text).not.toMatch(/\bover\s+57\.1/);
+    expect(text).toMatch(/insufficient\s+data \(41 %\)/);
+  });
 });
 
 describe('assessment report PDF of a realistic week', () => {
-  /** The text of each page, as pdftotext lays it out. */
-  const pagesText = (path: string) =>
-    spawnSync('pdftotext', ['-layout', '-enc', 'UTF-8', path, '-'], { encoding: 'utf8' }).stdout.split('\f');
-
   it.skipIf(!HAS_POPPLER)(
-    `tabulates two noise monitors' week by day, ten figures over two tables${NEEDS_POPPLER}`,
+    `tabulates three noise monitors' week by day, ten figures over two tables, in eight pages${NEEDS_POPPLER}`,
     async () => {
       const path = join(dir, 'week.pdf');
-      const { pages } = await writeReportPdf(reportTarget(path), weekFixture());
+      const none = { exclusions: false, events: false, hourly: false };
+      const { pages } = await writeReportPdf(
+        reportTarget(path),
+        reportDocument(weekFixture(7, 3), { appendices: none }),
+      );
       const texts = pagesText(path);
       const text = texts.join('\n');
-      // The figures of both instruments take two pages (a figure a row took six).
+      // Cover, summary, method and evidence, a page of results per monitor, charts, exceedances.
       const pageOf = (heading: string) => texts.findIndex((t) => new RegExp(`^${heading}$`, 'm').test(t));
-      expect(pageOf('4 Figures') + 1).toBe(2);
-      expect(pageOf('5 Exceedances') + 1).toBeLessThanOrEqual(4);
-      expect(pages).toBeLessThanOrEqual(12);
+      expect(texts[0]).toMatch(/^Noise assessment\n/);
+      expect(pageOf('Summary') + 1).toBe(2);
+      expect(pageOf('1 Method') + 1).toBe(3);
+      expect(pageOf('3 Results') + 1).toBe(4);
+      expect(pages).toBe(8);
+      // The summary: one row per limit and monitor, never a bullet per exceedance.
+      expect(texts[1]).toMatch(
+        /LAeq,day\s+NM-1071\s+55\.0 dB\s+exceeded\s+3 of 8\s+57\.9 dB\s+Wed 25 Nov 2026, day/,
+      );
+      expect(texts[1]).toMatch(
+        /LAFMax,night\s+NM-1043\s+60\.0 dB\s+exceeded\s+1 of 7\s+64\.9 dB\s+Sat 28 Nov 01:45:00/,
+      );
+      expect(texts[1]!.match(/^\S+\s+NM-\d+\s+\d+\.\d dB\s+(met|exceeded)\s/gm)).toHaveLength(9);
+      expect(text).not.toContain('Appendix');
+      expect(text).not.toContain('au_');
 
-      for (const serial of WEEK_SERIALS) expect(text).toMatch(new RegExp(`4\\.\\d ${serial} \\(`));
+      for (const serial of WEEK_SERIALS) expect(text).toMatch(new RegExp(`3\\.\\d ${serial} \\(`));
       // Ten figures: the day and evening in one table, the night and Lden in the next, each with the date.
-      expect(text.match(/daily figures \(1 of 2\)/gi)).toHaveLength(2);
+      expect(text.match(/daily figures \(1 of 2\)/gi)).toHaveLength(3);
       expect(text).toMatch(/Date\s+LAeq,day\s+LA10,day\s+LA90,day\s+LAeq,evening\n\s+dB \[1\]\s+dB \[2\]/);
       expect(text).toMatch(
         /Date\s+LAeq,night\s+LA10,night\s+LA90,night\s+LAFMax,night\s+Events ≥ 65 dB,\s+Lden\n.*\n\s+limit 45\.0\s+limit 60\.0\s+events \[5\]\n/,
@@ -281,7 +363,7 @@ describe('assessment report PDF of a realistic week', () => {
     `runs two months' daily table on to the next page under its head again${NEEDS_POPPLER}`,
     async () => {
       const path = join(dir, 'months.pdf');
-      await writeReportPdf(reportTarget(path), weekFixture(62));
+      await writeReportPdf(reportTarget(path), reportDocument(weekFixture(62)));
       const text = pagesText(path).join('\n');
       expect(text).toMatch(
         /NM-1043: daily figures \(1 of 2\) \(continued\)\n\s*Date\s+LAeq,day\s+LA10,day\s+LA90,day\s+LAeq,evening\n/,

@@ -3,6 +3,7 @@
  * report states them, times in UTC and site time) and the PDF's text; the calibration verdicts, the
  * excluded time per instrument and the site clock across a change of offset.
  */
+import { reportDocument } from '../../../src/main/backend/assessment/report/report-document';
 import { describe, expect, it } from 'vitest';
 import { SiteClock, valueText } from '../../../src/main/backend/assessment/report/report-format';
 import { reportTables, reportTableViews } from '../../../src/main/backend/assessment/report/report-tables';
@@ -15,27 +16,47 @@ import { CHECKS, END, NOISE, reportFixture, START, VIBRATION } from './report-fi
 const MINUTE = 60_000;
 const clock = new SiteClock('Europe/London', START);
 
+/** The report with every appendix ticked. */
+const ALL_APPENDICES = { exclusions: true, events: true, hourly: true };
+
 const table = (name: string) => {
-  const found = reportTables(reportFixture()).find((t) => t.name === name);
+  const found = reportTables(reportDocument(reportFixture(), { appendices: ALL_APPENDICES })).find(
+    (t) => t.name === name,
+  );
   if (!found) throw new Error(`no table ${name}`);
   return found;
 };
 const column = (name: string, header: string) => table(name).columns.indexOf(header);
 
 describe('report tables', () => {
-  it('has one table per part of the report, each with a sheet-safe title', () => {
-    const tables = reportTables(reportFixture());
-    expect(tables.map((t) => t.name)).toEqual([
+  it('has a table per section of the report, the appendices only when ticked, each with a sheet-safe title', () => {
+    const sections = [
+      'cover',
       'summary',
+      'method',
       'instruments',
       'calibration',
       'calibration-verdicts',
-      'exclusions',
       'excluded-time',
-      'figures',
+      'results',
       'exceedances',
-      'hourly',
-      'events',
+    ];
+    const none = { exclusions: false, events: false, hourly: false };
+    expect(reportTables(reportDocument(reportFixture(), { appendices: none })).map((t) => t.name)).toEqual(
+      sections,
+    );
+    // Lettered in order of those ticked.
+    expect(
+      reportTables(reportDocument(reportFixture(), { appendices: { ...none, hourly: true } })).map(
+        (t) => t.title,
+      ),
+    ).toContain('Appendix A – Hourly levels');
+    const tables = reportTables(reportDocument(reportFixture(), { appendices: ALL_APPENDICES }));
+    expect(tables.map((t) => t.name)).toEqual([
+      ...sections,
+      'appendix-a-exclusions',
+      'appendix-b-noise-events',
+      'appendix-c-hourly-levels',
     ]);
     for (const t of tables) {
       expect(t.title.length).toBeLessThanOrEqual(31);
@@ -45,25 +66,25 @@ describe('report tables', () => {
   });
 
   it('rounds figures as the report states them: dB to 0.1, PPV to 0.01 (0.001 below 1), VDV to 0.001', () => {
-    const figures = table('figures');
+    const figures = table('results');
     const [valid, all, label] = [
-      column('figures', 'With exclusions'),
-      column('figures', 'All data'),
-      column('figures', 'Figure'),
+      column('results', 'With exclusions'),
+      column('results', 'All data'),
+      column('results', 'Figure'),
     ];
     const row = (name: string) => figures.rows.find((r) => r[label] === name)!;
     expect([row('LAeq,day')[valid], row('LAeq,day')[all]]).toEqual([54.2, 56.8]);
-    expect([row('PPV Z')[valid], row('PPV Z')[all]]).toEqual([0.618, 1.27]);
+    expect([row('PPV Z')[valid], row('PPV Z')[all]]).toEqual([0.618, 1.274]); // both at the figure's decimals
     expect([row('VDV,day')[valid], row('VDV,day')[all]]).toEqual([0.128, 0.142]);
-    expect(row('LA90,night')[column('figures', 'Limit')]).toBeNull();
-    expect(row('LA90,night')[column('figures', 'Result')]).toBeNull();
-    expect(figures.rows.filter((r) => r[column('figures', 'Result')] === 'EXCEEDS')).toHaveLength(1);
+    expect(row('LA90,night')[column('results', 'Limit')]).toBeNull();
+    expect(row('LA90,night')[column('results', 'Result')]).toBeNull();
+    expect(figures.rows.filter((r) => r[column('results', 'Result')] === 'EXCEEDS')).toHaveLength(1);
     expect(valueText(0.0042, 'mm/s')).toBe('0.004');
     expect(valueText(12.345, 'µg/m³')).toBe('12.3');
   });
 
   it('gives times in ISO 8601 UTC and in site time with its offset', () => {
-    const exclusions = table('exclusions');
+    const exclusions = table('appendix-a-exclusions');
     const first = exclusions.rows[0]!;
     expect(first[exclusions.columns.indexOf('Start (UTC)')]).toBe('2026-11-23T09:00:00.000Z');
     expect(first[exclusions.columns.indexOf('Start (Europe/London)')]).toBe('2026-11-23T09:00:00+00:00');
@@ -72,7 +93,7 @@ describe('report tables', () => {
   });
 
   it('keeps the figures a figure a row for the spreadsheets; the PDF tabulates them by day itself', () => {
-    const figures = reportTableViews(reportFixture()).find((t) => t.name === 'figures')!;
+    const figures = reportTableViews(reportDocument(reportFixture())).find((t) => t.name === 'results')!;
     expect(figures.columns).toEqual([
       'Serial',
       'Figure',
@@ -81,12 +102,15 @@ describe('report tables', () => {
       'End (UTC)',
       'Start (Europe/London)',
       'End (Europe/London)',
+      'Stated',
       'With exclusions',
       'All data',
       'Unit',
+      'State',
       'Coverage (%)',
       'Limit',
       'Result',
+      'Time of the value (UTC)',
       'Method',
       'Detail',
     ]);
@@ -99,12 +123,15 @@ describe('report tables', () => {
       '2026-11-23T23:00:00.000Z',
       '2026-11-23T07:00:00+00:00',
       '2026-11-23T23:00:00+00:00',
+      '54.2 dB',
       54.2,
       56.8,
       'dB',
+      'stated',
       78.1,
       55,
-      'ok',
+      'met',
+      null,
       'Energetic mean of the 15-min LAeq values of the period.',
       null,
     ]);
@@ -164,7 +191,7 @@ describe('report tables', () => {
 
   it('says where the data came from: fetched for this report, or when, with some kept locally', () => {
     const summary = (over: Parameters<typeof reportFixture>[0] = {}) => {
-      const rows = reportTables(reportFixture(over)).find((t) => t.name === 'summary')!.rows;
+      const rows = reportTables(reportDocument(reportFixture(over))).find((t) => t.name === 'cover')!.rows;
       return (item: string) => rows.find((r) => r[0] === item)?.[1];
     };
     const cached = summary();
@@ -176,6 +203,58 @@ describe('report tables', () => {
     expect(fresh('Data')).toBe('Fetched from the service for this report');
     const none = summary({ fromCache: false, dataFetchedAt: null });
     expect(none('Data fetched (UTC)')).toBeNull();
+  });
+
+  it('summarises each limit per instrument: met or exceeded, n of m periods, worst case, coverage', () => {
+    const summary = table('summary');
+    const at = (header: string) => summary.columns.indexOf(header);
+    const rowOf = (limit: string, serial: string) =>
+      summary.rows.find((r) => r[at('Limit')] === limit && r[at('Serial')] === serial)!;
+    const day = rowOf('LAeq,day', NOISE);
+    expect(day[at('Result')]).toBe('exceeded');
+    expect([day[at('Periods over the limit')], day[at('Periods stated')], day[at('Periods')]]).toEqual([
+      1, 3, 3,
+    ]);
+    expect(day[at('Worst case')]).toBe(57.1);
+    expect(day[at('Worst case period')]).toBe('Tue 24 Nov 2026, day 07:00–23:00');
+    expect(day[at('Coverage')]).toBe('all 3 stated');
+    expect(rowOf('LAeq,night', NOISE)[at('Result')]).toBe('met');
+    // PPV is judged per axis: the governing figure is the worst axis.
+    expect(rowOf('PPV', VIBRATION)[at('Governing figure')]).toBe('PPV X');
+  });
+
+  it('never counts an insufficient figure as an exceedance, nor as the worst case', () => {
+    const base = reportFixture();
+    // The exceeding day had only 41 % of its period kept: insufficient data, never over its limit.
+    const figures = base.figures.map((f) =>
+      f.id === base.exceedances[0]!.figureId ? { ...f, state: 'insufficient' as const, coverage: 0.41 } : f,
+    );
+    const tables = reportTables(reportDocument(reportFixture({ figures })));
+    const summary = tables.find((t) => t.name === 'summary')!;
+    const at = (header: string) => summary.columns.indexOf(header);
+    const day = summary.rows.find((r) => r[at('Limit')] === 'LAeq,day' && r[at('Serial')] === NOISE)!;
+    expect(day[at('Result')]).toBe('met');
+    expect([day[at('Periods over the limit')], day[at('Periods stated')]]).toEqual([0, 2]);
+    expect(day[at('Worst case')]).toBe(55);
+    expect(day[at('Coverage')]).toBe('2 of 3 stated (1 insufficient data)');
+    // The engine's exceedance of it is not listed; the figure reads as insufficient data.
+    expect(tables.find((t) => t.name === 'exceedances')!.rows).toEqual([]);
+    const results = tables.find((t) => t.name === 'results')!;
+    expect(results.rows.map((r) => r[results.columns.indexOf('Stated')])).toContain(
+      'insufficient data (41 %)',
+    );
+  });
+
+  it('lists events with their recording file name and measured levels, never the audio id', () => {
+    const events = table('appendix-b-noise-events');
+    const text = JSON.stringify(events.rows);
+    for (const event of reportFixture().events)
+      if (event.audioId !== null) expect(text).not.toContain(event.audioId);
+    expect(events.columns).toContain('Trigger level (dB)');
+    expect(events.columns).toContain('Measured levels (dB)');
+    expect(
+      events.rows.flat().filter((c) => typeof c === 'string' && /\.flac$/.test(c)).length,
+    ).toBeGreaterThan(0);
   });
 
   it('states the offset once, and where it changes within the period says so and marks the times after', () => {

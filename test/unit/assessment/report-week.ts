@@ -8,16 +8,26 @@
  * `weekFixture(31)` is a month of the same.
  */
 import type { AssessmentResult, Site } from '../../../src/shared/assessment';
-import { DEFAULT_ASSESSMENT_SETTINGS, DEFAULT_EXCLUSION_RULES } from '../../../src/shared/assessment';
+import {
+  DEFAULT_ASSESSMENT_SETTINGS,
+  EMPTY_SITE_COVER,
+  DEFAULT_EXCLUSION_RULES,
+} from '../../../src/shared/assessment';
 import type { DataReadResult, Dataset, RecordTable, SeriesChannel } from '../../../src/shared/data';
 import { assess } from '../../../src/main/backend/assessment/assess';
-import type { InstrumentInputs } from '../../../src/main/backend/assessment/assessment-inputs';
+import { withEventDetails } from '../../../src/main/backend/assessment/report/event-details';
+import type {
+  AssessmentInputs,
+  InstrumentInputs,
+} from '../../../src/main/backend/assessment/assessment-inputs';
 
 const QUARTER = 900_000;
 const HOUR = 3_600_000;
 /** Mon 23 Nov 2026 12:00 in London (UTC+00:00). */
 export const WEEK_START = Date.UTC(2026, 10, 23, 12);
 export const WEEK_SERIALS = ['NM-1043', 'NM-1057'] as const;
+/** A third monitor, for the survey of three (`weekFixture(7, 3)`). */
+export const THIRD_SERIAL = 'NM-1071';
 
 /**
  * A reproducible level: day 54, evening 51, night 42 dB and a ripple, with works on Wednesday and a loud
@@ -60,7 +70,10 @@ function noiseMonitor(serial: string, name: string, offset: number, end: number)
     endTime: Date.UTC(2026, 10, day, 1 + i, 18),
     level: 66 + 3 * i + offset,
     name: 'LAFMax above 65 dB at night',
-    audioId: i % 2 === 0 ? `aud-${serial}-${i}` : null,
+    // As the service's records hold them: an opaque audio id, the measured levels as list text.
+    audioId: i % 2 === 0 ? `au_UVQ5MzA5OTg6${serial}${i}` : null,
+    audioTime: i % 2 === 0 ? Date.UTC(2026, 10, day, 1 + i, 16, 50) : null,
+    overall: `${(62 + 3 * i + offset).toFixed(1)}, ${(70 + 3 * i + offset).toFixed(1)}, ${(88 + 2 * i).toFixed(1)}`,
   }));
   return {
     instrument: { serial, name, type: 'Noise', model: 'Sentinel NM3', position: null },
@@ -112,25 +125,31 @@ const site: Site = {
   ],
   limits: { 'LAeq,day': 55, 'LAeq,night': 45, 'LAFMax,night': 60 },
   settings: DEFAULT_ASSESSMENT_SETTINGS,
+  cover: { ...EMPTY_SITE_COVER },
   createdAt: WEEK_START,
   updatedAt: WEEK_START,
 };
 
-/** The week (or `days` from the same start) as the app assesses it. */
-export function weekFixture(days = 7): AssessmentResult {
+/** The week (or `days` from the same start) as the app assesses it; with a third monitor when `monitors` is 3. */
+export function weekFixture(days = 7, monitors: 2 | 3 = 2): AssessmentResult {
   const end = WEEK_START + days * 24 * HOUR;
-  return assess(
-    site,
-    {
-      range: { start: WEEK_START, end },
-      notes: [],
-      fromCache: false,
-      dataFetchedAt: end + HOUR,
-      instruments: [
-        noiseMonitor(WEEK_SERIALS[0], 'Façade of No. 14', 0, end),
-        noiseMonitor(WEEK_SERIALS[1], 'Garden of No. 21', -1.5, end),
-      ],
-    },
+  const third = monitors === 3 ? [noiseMonitor(THIRD_SERIAL, 'Rear of No. 9', 1.2, end)] : [];
+  const inputs: AssessmentInputs = {
+    range: { start: WEEK_START, end },
+    notes: [],
+    fromCache: false,
+    dataFetchedAt: end + HOUR,
+    instruments: [
+      noiseMonitor(WEEK_SERIALS[0], 'Façade of No. 14', 0, end),
+      noiseMonitor(WEEK_SERIALS[1], 'Garden of No. 21', -1.5, end),
+      ...third,
+    ],
+  };
+  const result = assess(
+    monitors === 3 ? { ...site, serials: [...site.serials, THIRD_SERIAL] } : site,
+    inputs,
     { toleranceDb: 0.5, computedAt: end + 2 * HOUR },
   );
+  // As the report handler does: the events' measured levels and recording start from their records.
+  return withEventDetails(result, inputs);
 }

@@ -3,6 +3,7 @@
  * bold and frozen, numbers stored as numbers in the report's decimals, text such as units intact;
  * written through a `.part` name that a failure removes.
  */
+import { reportDocument } from '../../../src/main/backend/assessment/report/report-document';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,8 +26,10 @@ describe('assessment report workbook', () => {
   it('has a sheet per table with a bold, frozen header and numbers as numbers', async () => {
     const path = join(dir, 'report.xlsx');
     const stages: number[] = [];
-    const { bytes } = await writeReportXlsx(reportTarget(path), reportFixture(), (_, fraction) =>
-      stages.push(fraction),
+    const { bytes } = await writeReportXlsx(
+      reportTarget(path),
+      reportDocument(reportFixture(), { appendices: { exclusions: true, events: true, hourly: true } }),
+      (_, fraction) => stages.push(fraction),
     );
     expect(bytes).toBe((await stat(path)).size);
     expect(await readdir(dir)).toEqual(['report.xlsx']);
@@ -37,12 +40,28 @@ describe('assessment report workbook', () => {
     // Dated when the assessment was computed, not when it was written.
     expect(workbook.created.getTime()).toBe(reportFixture().computedAt);
     expect(workbook.modified.getTime()).toBe(reportFixture().computedAt);
-    expect(workbook.worksheets.map((s) => s.name)).toEqual(reportTables(reportFixture()).map((t) => t.title));
+    // A sheet per section, named for it, in the report's order.
+    expect(workbook.worksheets.map((s) => s.name)).toEqual([
+      'Cover',
+      'Summary',
+      'Method',
+      'Instruments',
+      'Calibration evidence',
+      'Calibration verdicts',
+      'Excluded time',
+      'Results',
+      'Exceedances',
+      'Appendix A – Excluded periods',
+      'Appendix B – Noise events',
+      'Appendix C – Hourly levels',
+    ]);
 
-    const figures = workbook.getWorksheet('Figures')!;
+    const figures = workbook.getWorksheet('Results')!;
     const headers = (figures.getRow(1).values as unknown[]).slice(1);
     // A figure a row, as the CSV file has it (the PDF alone tabulates them by day).
-    expect(headers).toEqual(reportTables(reportFixture()).find((t) => t.name === 'figures')!.columns);
+    expect(headers).toEqual(
+      reportTables(reportDocument(reportFixture())).find((t) => t.name === 'results')!.columns,
+    );
     expect(headers.slice(0, 3)).toEqual(['Serial', 'Figure', 'Period']);
     expect(headers).toContain('With exclusions');
     expect(figures.getRow(1).font?.bold).toBe(true);
@@ -67,14 +86,17 @@ describe('assessment report workbook', () => {
     // An empty cell stays empty, not 0 or "null".
     expect(figures.getRow(8).getCell(col('Limit')).value).toBeNull();
 
-    const hourly = workbook.getWorksheet('Hourly levels')!;
+    const hourly = workbook.getWorksheet('Appendix C – Hourly levels')!;
     expect(hourly.rowCount).toBe(73);
     expect(typeof hourly.getRow(2).getCell(4).value).toBe('number');
   });
 
   it('writes text that starts like a formula as text, never as a formula', async () => {
     const path = join(dir, 'formulas.xlsx');
-    await writeReportXlsx(reportTarget(path), formulaFixture());
+    await writeReportXlsx(
+      reportTarget(path),
+      reportDocument(formulaFixture(), { appendices: { exclusions: true, events: true, hourly: false } }),
+    );
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.readFile(path);
     const cell = (sheet: string, row: number, header: string) => {
@@ -83,10 +105,10 @@ describe('assessment report workbook', () => {
       return rows.getRow(row).getCell(headers.indexOf(header) + 1);
     };
     const text = [
-      cell('Excluded periods', 2, 'Reason'),
-      cell('Excluded periods', 3, 'Reason'),
-      cell('Summary', 2, 'Value'),
-      cell('Noise events', 2, 'Trigger'),
+      cell('Appendix A – Excluded periods', 2, 'Reason'),
+      cell('Appendix A – Excluded periods', 3, 'Reason'),
+      cell('Cover', 3, 'Value'),
+      cell('Appendix B – Noise events', 2, 'Trigger'),
     ];
     // As typed, no quote added; a string cell (a shared string), with no formula behind it.
     expect(text.map((c) => c.value)).toEqual([
@@ -108,7 +130,7 @@ describe('assessment report workbook', () => {
   it('rejects when the folder does not exist and leaves no .part file behind', async () => {
     const missing = join(dir, 'no-such-folder');
     await expect(
-      writeReportXlsx(reportTarget(join(missing, 'report.xlsx')), reportFixture()),
+      writeReportXlsx(reportTarget(join(missing, 'report.xlsx')), reportDocument(reportFixture())),
     ).rejects.toMatchObject({
       code: 'ENOENT',
     });

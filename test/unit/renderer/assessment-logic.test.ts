@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AssessmentResult, Figure, Site } from '../../../src/shared/assessment';
 import {
   DEFAULT_ASSESSMENT_SETTINGS,
+  EMPTY_SITE_COVER,
   DEFAULT_EXCLUSION_RULES,
   DEFAULT_LIMITS,
 } from '../../../src/shared/assessment';
@@ -29,6 +30,7 @@ const site = (over: Partial<Site> = {}): Site => ({
   ],
   limits: { ...DEFAULT_LIMITS, 'LAeq,night': 45 },
   settings: DEFAULT_ASSESSMENT_SETTINGS,
+  cover: { ...EMPTY_SITE_COVER },
   createdAt: 0,
   updatedAt: 0,
   ...over,

@@ -3,6 +3,8 @@ import { createPinia, setActivePinia } from 'pinia';
 import { nextTick } from 'vue';
 import {
   DEFAULT_ASSESSMENT_SETTINGS,
+  DEFAULT_REPORT_APPENDICES,
+  EMPTY_SITE_COVER,
   DEFAULT_EXCLUSION_RULES,
   DEFAULT_LIMITS,
   type AssessmentResult,
@@ -43,6 +45,7 @@ function site(id: string, name: string, accountId = 'acc-1'): Site {
     exclusions: [],
     limits: DEFAULT_LIMITS,
     settings: DEFAULT_ASSESSMENT_SETTINGS,
+    cover: { ...EMPTY_SITE_COVER },
     createdAt: 0,
     updatedAt: 0,
   };
@@ -113,7 +116,12 @@ describe('assessment store: reports', () => {
 
     answer.resolve(saved('/reports/harbour.pdf'));
     await writing;
-    expectCalledWith(fake.assessment.report, { siteId: 'harbour', ...RANGE, format: 'pdf' });
+    expectCalledWith(fake.assessment.report, {
+      siteId: 'harbour',
+      ...RANGE,
+      format: 'pdf',
+      appendices: DEFAULT_REPORT_APPENDICES,
+    });
     expect(store.reportOf('harbour')).toMatchObject({
       state: 'saved',
       saved: { paths: ['/reports/harbour.pdf'] },

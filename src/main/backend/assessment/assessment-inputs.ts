@@ -71,7 +71,10 @@ function wanted(
     start: range.start - CHECK_MARGIN_MS,
     end: Math.max(range.end, Math.min(range.end + CHECK_MARGIN_MS, now)),
   };
-  const weather = hasFeatureOf(entry, 'Weather') ? [{ dataset: 'weather' as const, range }] : [];
+  // Weather only serves the wind and rain rules: not asked for when neither is on.
+  const weatherRules = site.rules.wind || site.rules.precipitation;
+  const weather =
+    weatherRules && hasFeatureOf(entry, 'Weather') ? [{ dataset: 'weather' as const, range }] : [];
   switch (kind) {
     case 'noise':
       return [

@@ -5,7 +5,12 @@
  */
 import filenamify from 'filenamify';
 import { basename } from 'node:path';
-import type { AssessmentResult, ReportFormat, Site } from '../../../shared/assessment';
+import {
+  DEFAULT_REPORT_APPENDICES,
+  type AssessmentResult,
+  type ReportFormat,
+  type Site,
+} from '../../../shared/assessment';
 import { FieldDeskError } from '../../../shared/errors';
 import type { InstrumentEntry } from '../../../shared/ipc/contract';
 import type { AccountState } from '../accounts/account-state';
@@ -19,9 +24,11 @@ import type { ReadThroughCache } from '../data/read-through-cache';
 import type { Logger } from '../core/log';
 import type { FleetService } from '../instruments/fleet';
 import { assess } from './assess';
-import { intervalMsOf, readAssessmentInputs, type ReadOne } from './assessment-inputs';
+import { intervalMsOf, readAssessmentInputs, type AssessmentInputs, type ReadOne } from './assessment-inputs';
 import { refineMaximaTimes } from './maxima-times';
+import { withEventDetails } from './report/event-details';
 import { reportCsvFolder, writeReportCsv } from './report/report-csv';
+import type { ReportDocument } from './report/report-document';
 import { writeReportPdf } from './report/report-pdf';
 import { writeReportXlsx } from './report/report-xlsx';
 import { newExclusionId, type SiteStore } from './site-store';
@@ -43,6 +50,8 @@ export interface AssessmentDeps {
   /** Where a report's temporary files are listed, so what a crash left is removed at the next start. */
   unfinished: UnfinishedFiles;
 }
+
+const cancelled = () => new FieldDeskError('cancelled', 'The report was cancelled.');
 
 const MESSAGES = {
   noSite: 'This site no longer exists. It may have been deleted in another window.',
@@ -72,49 +81,64 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
     }
   }
 
-  async function compute(
+  /** Reads the site's data over the period and assesses it; a read stops once `signal` is aborted. */
+  async function computeWithInputs(
     siteId: string,
     start: number,
     end: number,
     onProgress: (fraction: number) => void = () => {},
-  ): Promise<AssessmentResult> {
+    signal?: AbortSignal,
+  ): Promise<{ site: Site; inputs: AssessmentInputs; result: AssessmentResult }> {
     const account = accounts.requireActive();
     const site = siteOf(account, siteId);
     const fleet = (await fleetOf(account, site.serials)) ?? [];
-    const read: ReadOne = (serial, dataset, range, options) =>
-      deps.read(account, { serial, dataset, ...range, ...(options === undefined ? {} : { options }) });
+    const read: ReadOne = (serial, dataset, range, options) => {
+      if (signal?.aborted) throw cancelled();
+      return deps.read(
+        account,
+        { serial, dataset, ...range, ...(options === undefined ? {} : { options }) },
+        signal === undefined ? {} : { signal },
+      );
+    };
     const inputs = await readAssessmentInputs(site, { start, end }, fleet, read, deps.now(), (done, total) =>
       onProgress(total === 0 ? 1 : done / total),
     );
+    if (signal?.aborted) throw cancelled();
     const result = assess(site, inputs, {
       toleranceDb: deps.toleranceDb(),
       sicToleranceDb: deps.sicToleranceDb(),
       computedAt: deps.now(),
     });
     await refineMaximaTimes(result, (serial) => intervalMsOf(inputs, serial), read);
-    return result;
+    return { site, inputs, result };
   }
+
+  const compute = async (siteId: string, start: number, end: number) =>
+    (await computeWithInputs(siteId, start, end)).result;
+
+  /** The reports being written, by site: what `assessment.cancelReport` aborts. */
+  const writing = new Map<string, AbortController>();
 
   const WRITERS: Record<
     ReportFormat,
     (
       target: SaveTarget,
-      result: AssessmentResult,
+      report: ReportDocument,
       onProgress: (stage: string, fraction: number) => void,
     ) => Promise<{
       paths: string[];
       bytes: number;
     }>
   > = {
-    pdf: async (target, result, onProgress) => ({
+    pdf: async (target, report, onProgress) => ({
       paths: [target.path],
-      bytes: (await writeReportPdf(target, result, onProgress)).bytes,
+      bytes: (await writeReportPdf(target, report, onProgress)).bytes,
     }),
-    xlsx: async (target, result, onProgress) => ({
+    xlsx: async (target, report, onProgress) => ({
       paths: [target.path],
-      bytes: (await writeReportXlsx(target, result, onProgress)).bytes,
+      bytes: (await writeReportXlsx(target, report, onProgress)).bytes,
     }),
-    csv: (target, result, onProgress) => writeReportCsv(target, result, onProgress),
+    csv: (target, report, onProgress) => writeReportCsv(target, report, onProgress),
   };
 
   /** How the user knows the report being saved: its file, or for CSV the folder of its tables. */
@@ -177,29 +201,63 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
 
     'assessment.compute': ({ siteId, start, end }) => compute(siteId, start, end),
 
-    'assessment.report': async ({ siteId, start, end, format }) => {
+    'assessment.report': async ({ siteId, start, end, format, appendices }) => {
       const account = accounts.requireActive();
       const site = siteOf(account, siteId);
+      if (writing.has(siteId))
+        throw new FieldDeskError(
+          'invalidInput',
+          'A report of this site is being written: wait for it, or cancel it.',
+        );
       const emit = (stage: string, fraction: number) =>
         deps.events.emit('assessment.reportProgress', { siteId, format, stage, fraction });
       const extension = format === 'csv' ? 'csv' : format;
       const suggested = `${filenamify(site.name, { replacement: '-' })} assessment ${siteDate(start, site.timeZone)} to ${siteDate(end - 1, site.timeZone)}.${extension}`;
       const path = await deps.chooseExportPath(suggested, format);
       if (path === null) return { saved: false };
-      emit('Reading the data', 0);
-      const result = await compute(siteId, start, end, (fraction) =>
-        emit('Reading the data', fraction * 0.5),
-      );
-      const target: SaveTarget = { path, what: reportWhat(path, format), unfinished: deps.unfinished };
+      const abort = new AbortController();
+      writing.set(siteId, abort);
       try {
-        const written = await WRITERS[format](target, result, (stage, fraction) =>
-          emit(stage, 0.5 + fraction * 0.5),
+        emit('Reading the data', 0);
+        const computed = await computeWithInputs(
+          siteId,
+          start,
+          end,
+          (fraction) => emit('Reading the data', fraction * 0.5),
+          abort.signal,
         );
-        emit('Saved', 1);
-        return { saved: true, format, paths: written.paths, bytes: written.bytes };
+        const report: ReportDocument = {
+          result: withEventDetails(computed.result, computed.inputs),
+          cover: computed.site.cover,
+          rules: computed.site.rules,
+          appendices: appendices ?? DEFAULT_REPORT_APPENDICES,
+          signal: abort.signal,
+        };
+        const target: SaveTarget = { path, what: reportWhat(path, format), unfinished: deps.unfinished };
+        try {
+          const written = await WRITERS[format](target, report, (stage, fraction) =>
+            emit(stage, 0.5 + fraction * 0.5),
+          );
+          emit('Saved', 1);
+          return { saved: true, format, paths: written.paths, bytes: written.bytes };
+        } catch (error) {
+          if (abort.signal.aborted) throw error;
+          throw saveFailure(error, target);
+        }
       } catch (error) {
-        throw saveFailure(error, target);
+        // Cancelled by the user: nothing was saved (the writers write through a temporary file), and
+        // that is all there is to say.
+        if (abort.signal.aborted) return { saved: false };
+        throw error;
+      } finally {
+        writing.delete(siteId);
       }
+    },
+
+    'assessment.cancelReport': async ({ siteId }) => {
+      const abort = writing.get(siteId);
+      abort?.abort();
+      return { cancelled: abort !== undefined };
     },
   };
 }

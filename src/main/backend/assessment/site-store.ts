@@ -10,6 +10,7 @@ import {
   DEFAULT_ASSESSMENT_SETTINGS,
   DEFAULT_EXCLUSION_RULES,
   DEFAULT_LIMITS,
+  EMPTY_SITE_COVER,
   LIMIT_KEYS,
   type Site,
 } from '../../../shared/assessment';
@@ -49,13 +50,23 @@ const storedSiteSchema = z.object({
     // Sites saved before the coverage rule get its default.
     minimumCoverage: z.number().min(0).max(1).default(DEFAULT_ASSESSMENT_SETTINGS.minimumCoverage),
   }),
+  // Sites saved before the report's cover read with an empty one; a field absent from a stored
+  // cover reads empty too.
+  cover: z
+    .object({
+      client: z.string().default(''),
+      project: z.string().default(''),
+      reference: z.string().default(''),
+      author: z.string().default(''),
+    })
+    .default({ ...EMPTY_SITE_COVER }),
   createdAt: z.number(),
   updatedAt: z.number(),
 });
 
 /** What creating or changing a site gives; what is absent keeps its value (or the default when new). */
 export type SiteChange = Pick<Site, 'name' | 'timeZone' | 'serials'> &
-  Partial<Pick<Site, 'id' | 'rules' | 'limits' | 'settings'>>;
+  Partial<Pick<Site, 'id' | 'rules' | 'limits' | 'settings' | 'cover'>>;
 
 export interface SiteStore {
   /** The account's sites by name, and how many stored ones could not be read. */
@@ -129,6 +140,7 @@ export function createSiteStore(db: SqliteDatabase, now: () => number): SiteStor
           rules: change.rules ?? existing.rules,
           limits: change.limits ?? existing.limits,
           settings: change.settings ?? existing.settings,
+          cover: change.cover ?? existing.cover,
         });
       }
       const created = now();
@@ -142,6 +154,7 @@ export function createSiteStore(db: SqliteDatabase, now: () => number): SiteStor
         exclusions: [],
         limits: change.limits ?? { ...DEFAULT_LIMITS },
         settings: change.settings ?? { ...DEFAULT_ASSESSMENT_SETTINGS },
+        cover: change.cover ?? { ...EMPTY_SITE_COVER },
         createdAt: created,
         updatedAt: created,
       });

@@ -251,7 +251,7 @@ export interface ReadThroughCacheOptions {
 export type ReadThroughCache = (
   account: StoredAccount,
   query: DatasetQuery,
-  how?: Pick<ReadContext, 'refetchAfterMs'>,
+  how?: Pick<ReadContext, 'refetchAfterMs' | 'signal'>,
 ) => Promise<DataReadResult>;
 
 export function createReadThroughCache(options: ReadThroughCacheOptions): ReadThroughCache {

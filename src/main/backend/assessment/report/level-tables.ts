@@ -1,17 +1,26 @@
 /**
- * The report's tables of what was measured: the figures with and without the excluded time against
- * their limits, the exceedances, the hourly noise levels and the noise events.
+ * The report's tables of what was measured: the figures (the results, a figure a row in the
+ * spreadsheets), the exceedances grouped by figure, and the appendices' hourly noise levels and
+ * noise events. A figure's value is written as `figureValueText` states it, and its number at the
+ * decimals it was stated to, so the screen, PDF, workbook and CSV agree.
  */
-import type { AssessmentResult, Figure, NoiseEventRef } from '../../../../shared/assessment';
+import {
+  figureValueText,
+  type AssessmentResult,
+  type Figure,
+  type NoiseEventRef,
+} from '../../../../shared/assessment';
+import { measuredText, recordingFileName } from './event-details';
 import {
   countColumn,
   dbColumn,
   periodColumns,
   tableView,
-  unitColumn,
+  type Column,
   type ReportTableView,
 } from './report-columns';
-import { coveragePercent, isoUtc, valueText, type SiteClock } from './report-format';
+import { coveragePercent, isoUtc, rounded, valueText, type SiteClock } from './report-format';
+import { exceedanceGroups } from './report-summary';
 import { figureResult } from './report-verdicts';
 
 const yesNo = (value: boolean) => (value ? 'yes' : 'no');
@@ -21,120 +30,164 @@ const dB = (value: number | null) => valueText(value, 'dB');
 /** An event's length in whole seconds; null while it has no end. */
 const eventSeconds = (e: NoiseEventRef) => (e.end === null ? null : Math.round((e.end - e.start) / 1000));
 
+const STATE_WORDS: Readonly<Record<Figure['state'], string>> = {
+  ok: 'stated',
+  insufficient: 'insufficient data',
+  noData: 'no data',
+};
+
+/** A number of a figure at the decimals it is stated to. */
+const figureNumber = <R>(
+  header: string,
+  get: (row: R) => number | null,
+  figure: (row: R) => Figure,
+): Column<R> => ({
+  header,
+  value: (row) => rounded(get(row), figure(row).decimals),
+  decimals: (row) => figure(row).decimals,
+});
+
+/** The results (figures), a figure a row; the PDF tabulates them per instrument and day instead. */
+export function figuresTable(result: AssessmentResult, clock: SiteClock): ReportTableView {
+  const self = (f: Figure) => f;
+  return tableView(
+    'results',
+    'Results',
+    result.figures,
+    [
+      { header: 'Serial', value: (f) => f.serial },
+      { header: 'Figure', value: (f) => f.label },
+      { header: 'Period', value: (f) => f.period },
+      ...periodColumns<Figure>(clock),
+      { header: 'Stated', value: (f) => figureValueText(f) },
+      figureNumber('With exclusions', (f) => (f.state === 'ok' ? f.valid : null), self),
+      figureNumber('All data', (f) => f.all, self),
+      { header: 'Unit', value: (f) => f.unit },
+      { header: 'State', value: (f) => STATE_WORDS[f.state] },
+      { header: 'Coverage (%)', value: (f) => coveragePercent(f.coverage), decimals: () => 1 },
+      figureNumber('Limit', (f) => f.limit, self),
+      { header: 'Result', value: (f) => figureResult(f) || null },
+      { header: 'Time of the value (UTC)', value: (f) => (f.at === undefined ? null : isoUtc(f.at)) },
+      { header: 'Method', value: (f) => f.method },
+      { header: 'Detail', value: (f) => f.detail ?? null },
+    ],
+    null,
+  );
+}
+
+/** The exceedances of stated figures, grouped by figure (see `exceedanceGroups`). */
+export function exceedancesTable(result: AssessmentResult, clock: SiteClock): ReportTableView {
+  const items = exceedanceGroups(result).flatMap((g) => g.items);
+  type Item = (typeof items)[number];
+  const figureOf = (i: Item) => i.figure;
+  const stated = (i: Item) => figureValueText(i.figure);
+  const over = (i: Item) => rounded(i.figure.valid! - i.figure.limit!, i.figure.decimals);
+  return tableView(
+    'exceedances',
+    'Exceedances',
+    items,
+    [
+      { header: 'Figure', value: (i) => i.figure.label },
+      { header: 'Serial', value: (i) => i.figure.serial },
+      { header: 'Period', value: (i) => i.figure.period },
+      ...periodColumns<Figure>(clock).map((c): Column<Item> => ({
+        header: c.header,
+        value: (i) => c.value(i.figure),
+      })),
+      { header: 'Reached at (UTC)', value: (i) => (i.figure.at === undefined ? null : isoUtc(i.figure.at)) },
+      figureNumber('Value', (i) => i.figure.valid, figureOf),
+      figureNumber('Limit', (i) => i.figure.limit, figureOf),
+      figureNumber('Over by', over, figureOf),
+      { header: 'Unit', value: (i) => i.figure.unit },
+      { header: 'Coverage (%)', value: (i) => coveragePercent(i.figure.coverage), decimals: () => 1 },
+    ],
+    [
+      { header: 'Figure', text: (i) => i.figure.label, weight: 11 },
+      { header: 'Instrument', text: (i) => i.figure.serial, weight: 10 },
+      { header: 'Period', text: (i) => i.figure.period, weight: 30 },
+      {
+        header: 'Reached at',
+        text: (i) => (i.figure.at === undefined ? '—' : clock.seconds(i.figure.at)),
+        weight: 15,
+      },
+      { header: 'Value', text: stated, weight: 10, align: 'right' },
+      {
+        header: 'Limit',
+        text: (i) => `${i.figure.limit!.toFixed(i.figure.decimals)} ${i.figure.unit}`,
+        weight: 10,
+        align: 'right',
+      },
+      { header: 'Over by', text: (i) => over(i)!.toFixed(i.figure.decimals), weight: 8, align: 'right' },
+    ],
+  );
+}
+
+/** Appendix: the hourly noise levels. */
+export function hourlyTable(result: AssessmentResult, clock: SiteClock): ReportTableView {
+  return tableView(
+    'hourly-levels',
+    'Hourly levels',
+    result.hourly,
+    [
+      { header: 'Serial', value: (h) => h.serial },
+      { header: 'Hour start (UTC)', value: (h) => isoUtc(h.start) },
+      { header: `Hour start (${clock.zone})`, value: (h) => clock.iso(h.start) },
+      dbColumn('LAeq (dB)', (h) => h.laeq),
+      dbColumn('LAeq without excluded time (dB)', (h) => h.laeqValid),
+      dbColumn('LAFMax (dB)', (h) => h.lafmax),
+      dbColumn('LA10 (dB)', (h) => h.la10),
+      dbColumn('LA90 (dB)', (h) => h.la90),
+      countColumn('Excluded (min)', (h) => h.excludedMinutes),
+    ],
+    [
+      { header: 'Instrument', text: (h) => h.serial, weight: 12 },
+      { header: 'Hour', text: (h) => `${clock.short(h.start)}–${clock.hhmm(h.end)}`, weight: 22 },
+      { header: 'LAeq (dB)', text: (h) => dB(h.laeq), weight: 9, align: 'right' },
+      { header: 'LAeq without excluded (dB)', text: (h) => dB(h.laeqValid), weight: 13, align: 'right' },
+      { header: 'LAFMax (dB)', text: (h) => dB(h.lafmax), weight: 9, align: 'right' },
+      { header: 'LA10 (dB)', text: (h) => dB(h.la10), weight: 9, align: 'right' },
+      { header: 'LA90 (dB)', text: (h) => dB(h.la90), weight: 9, align: 'right' },
+      { header: 'Excluded (min)', text: (h) => String(h.excludedMinutes), weight: 10, align: 'right' },
+    ],
+  );
+}
+
 /**
- * Figures, exceedances, hourly levels and noise events. The figures are a figure a row in the
- * spreadsheets only: the PDF tabulates them per instrument and day (`pdf-figures.ts`).
+ * Appendix: the noise events, each with its trigger (the threshold that started it, said as the
+ * trigger), the levels the instrument measured over it and its recording's file name.
  */
-export function levelTables(result: AssessmentResult, clock: SiteClock): ReportTableView[] {
-  const site = clock.zone;
-  const withUnit = (value: number, unit: string) => `${valueText(value, unit)} ${unit}`;
-
-  return [
-    tableView(
-      'figures',
-      'Figures',
-      result.figures,
-      [
-        { header: 'Serial', value: (f) => f.serial },
-        { header: 'Figure', value: (f) => f.label },
-        { header: 'Period', value: (f) => f.period },
-        ...periodColumns<Figure>(clock),
-        unitColumn('With exclusions', (f) => f.valid),
-        unitColumn('All data', (f) => f.all),
-        { header: 'Unit', value: (f) => f.unit },
-        { header: 'Coverage (%)', value: (f) => coveragePercent(f.coverage), decimals: () => 1 },
-        unitColumn('Limit', (f) => f.limit),
-        { header: 'Result', value: (f) => figureResult(f) || null },
-        { header: 'Method', value: (f) => f.method },
-        { header: 'Detail', value: (f) => f.detail ?? null },
-      ],
-      null,
-    ),
-
-    tableView(
-      'exceedances',
-      'Exceedances',
-      result.exceedances,
-      [
-        { header: 'Serial', value: (e) => e.serial },
-        { header: 'Figure', value: (e) => e.label },
-        { header: 'Period', value: (e) => e.period },
-        ...periodColumns(clock),
-        unitColumn('Value', (e) => e.value),
-        unitColumn('Limit', (e) => e.limit),
-        unitColumn('Over by', (e) => e.value - e.limit),
-        { header: 'Unit', value: (e) => e.unit },
-      ],
-      [
-        { header: 'Instrument', text: (e) => e.serial, weight: 9 },
-        { header: 'Figure', text: (e) => e.label, weight: 10 },
-        { header: 'Period', text: (e) => e.period, weight: 22 },
-        { header: 'From', text: (e) => clock.short(e.start), weight: 14 },
-        { header: 'To', text: (e) => clock.short(e.end), weight: 14 },
-        { header: 'Value', text: (e) => withUnit(e.value, e.unit), weight: 10, align: 'right' },
-        { header: 'Limit', text: (e) => withUnit(e.limit, e.unit), weight: 10, align: 'right' },
-        { header: 'Over by', text: (e) => valueText(e.value - e.limit, e.unit), weight: 9, align: 'right' },
-      ],
-    ),
-
-    tableView(
-      'hourly',
-      'Hourly levels',
-      result.hourly,
-      [
-        { header: 'Serial', value: (h) => h.serial },
-        { header: 'Hour start (UTC)', value: (h) => isoUtc(h.start) },
-        { header: `Hour start (${site})`, value: (h) => clock.iso(h.start) },
-        dbColumn('LAeq (dB)', (h) => h.laeq),
-        dbColumn('LAeq without excluded time (dB)', (h) => h.laeqValid),
-        dbColumn('LAFMax (dB)', (h) => h.lafmax),
-        dbColumn('LA10 (dB)', (h) => h.la10),
-        dbColumn('LA90 (dB)', (h) => h.la90),
-        countColumn('Excluded (min)', (h) => h.excludedMinutes),
-      ],
-      [
-        { header: 'Instrument', text: (h) => h.serial, weight: 12 },
-        { header: 'Hour', text: (h) => `${clock.short(h.start)}–${clock.hhmm(h.end)}`, weight: 22 },
-        { header: 'LAeq (dB)', text: (h) => dB(h.laeq), weight: 9, align: 'right' },
-        { header: 'LAeq without excluded (dB)', text: (h) => dB(h.laeqValid), weight: 13, align: 'right' },
-        { header: 'LAFMax (dB)', text: (h) => dB(h.lafmax), weight: 9, align: 'right' },
-        { header: 'LA10 (dB)', text: (h) => dB(h.la10), weight: 9, align: 'right' },
-        { header: 'LA90 (dB)', text: (h) => dB(h.la90), weight: 9, align: 'right' },
-        { header: 'Excluded (min)', text: (h) => String(h.excludedMinutes), weight: 10, align: 'right' },
-      ],
-    ),
-
-    tableView(
-      'events',
-      'Noise events',
-      [...result.events].sort((a, b) => a.start - b.start),
-      [
-        { header: 'Serial', value: (e) => e.serial },
-        { header: 'Start (UTC)', value: (e) => isoUtc(e.start) },
-        { header: `Start (${site})`, value: (e) => clock.iso(e.start) },
-        { header: 'End (UTC)', value: (e) => (e.end === null ? null : isoUtc(e.end)) },
-        countColumn('Duration (s)', eventSeconds),
-        dbColumn('Level (dB)', (e) => e.level),
-        { header: 'Trigger', value: (e) => e.trigger },
-        { header: 'At night', value: (e) => yesNo(e.atNight) },
-        { header: 'Excluded', value: (e) => yesNo(e.excluded) },
-        { header: 'Audio', value: (e) => e.audioId ?? 'no recording' },
-      ],
-      [
-        { header: 'Instrument', text: (e) => e.serial, weight: 10 },
-        { header: 'Time', text: (e) => clock.seconds(e.start), weight: 16 },
-        {
-          header: 'Duration',
-          text: (e) => (e.end === null ? '—' : `${eventSeconds(e)} s`),
-          weight: 8,
-          align: 'right',
-        },
-        { header: 'Level (dB)', text: (e) => dB(e.level), weight: 9, align: 'right' },
-        { header: 'Trigger', text: (e) => e.trigger, weight: 21 },
-        { header: 'At night', text: (e) => yesNo(e.atNight), weight: 7 },
-        { header: 'Excluded', text: (e) => yesNo(e.excluded), weight: 8 },
-        { header: 'Audio', text: (e) => e.audioId ?? 'no recording', weight: 14 },
-      ],
-    ),
-  ];
+export function eventsTable(result: AssessmentResult, clock: SiteClock): ReportTableView {
+  return tableView(
+    'noise-events',
+    'Noise events',
+    [...result.events].sort((a, b) => a.start - b.start || a.serial.localeCompare(b.serial)),
+    [
+      { header: 'Serial', value: (e) => e.serial },
+      { header: 'Start (UTC)', value: (e) => isoUtc(e.start) },
+      { header: `Start (${clock.zone})`, value: (e) => clock.iso(e.start) },
+      { header: 'End (UTC)', value: (e) => (e.end === null ? null : isoUtc(e.end)) },
+      countColumn('Duration (s)', eventSeconds),
+      { header: 'Trigger', value: (e) => e.trigger },
+      dbColumn('Trigger level (dB)', (e) => e.level),
+      { header: 'Measured levels (dB)', value: (e) => (e.measured?.length ? measuredText(e) : null) },
+      { header: 'At night', value: (e) => yesNo(e.atNight) },
+      { header: 'Excluded', value: (e) => yesNo(e.excluded) },
+      { header: 'Recording (file name)', value: (e) => recordingFileName(e) ?? 'no recording' },
+    ],
+    [
+      { header: 'Instrument', text: (e) => e.serial, weight: 9 },
+      { header: 'Time', text: (e) => clock.seconds(e.start), weight: 18 },
+      {
+        header: 'Duration',
+        text: (e) => (e.end === null ? '—' : `${eventSeconds(e)} s`),
+        weight: 7,
+        align: 'right',
+      },
+      { header: 'Trigger', text: (e) => e.trigger, weight: 17 },
+      { header: 'Measured (dB)', text: measuredText, weight: 12 },
+      { header: 'Night', text: (e) => yesNo(e.atNight), weight: 5 },
+      { header: 'Excluded', text: (e) => yesNo(e.excluded), weight: 7 },
+      { header: 'Recording', text: (e) => recordingFileName(e) ?? 'no recording', weight: 25 },
+    ],
+  );
 }

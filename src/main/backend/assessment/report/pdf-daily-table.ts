@@ -6,7 +6,7 @@
  * 99.5 %; a value over its limit is red on a red tint and marked "over". A table that fits on a
  * page is kept whole; rows never split, and a table that runs on repeats its head under "(continued)".
  */
-import type { Figure } from '../../../../shared/assessment';
+import { coveragePercent, figureValueText, type Figure } from '../../../../shared/assessment';
 import type { DailyColumn, DailyRow } from './daily-figures';
 import { isPart } from './daily-figures';
 import {
@@ -26,6 +26,8 @@ import {
   type Pages,
 } from './pdf-layout';
 import { valueText } from './report-format';
+import { tz } from '@date-fns/tz';
+import { format } from 'date-fns';
 
 /** At most this many figure columns in one table: more are split over several (date repeated). */
 export const MAX_FIGURE_COLUMNS = 7;
@@ -54,25 +56,30 @@ interface Line {
   color: string;
 }
 
-/** Units of counts, printed whole ("3", not "3.0"). */
-const COUNT_UNITS = new Set(['events', 'days']);
+/** A figure's value as a cell prints it: as `figureValueText` states it, without the unit the head gives. */
+export const figureText = (figure: Figure): string => figureValueText(figure, { unit: false });
 
-/** A figure's value as the PDF prints it: its unit's decimals, a count whole, "—" for none. */
-export function figureText(value: number | null, unit: string): string {
-  if (COUNT_UNITS.has(unit) && value !== null && Number.isFinite(value)) return String(Math.round(value));
-  return valueText(value, unit);
-}
+/** "78 %": the part of the period that counted, rounded down as every output says it. */
+export const coverageText = (coverage: number): string => `${coveragePercent(coverage)} %`;
 
-/** "78 %": the part of the period that counted, as the app's screen says it. */
-export const coverageText = (coverage: number): string => `${Math.round(coverage * 100)} %`;
-
-/** The grey notes under a cell's value, each a word or two. */
-export function cellNotes(figure: Figure): string[] {
+/**
+ * The grey notes under a cell's value, each a word or two; a figure that is not stated (its text
+ * says why, with the coverage) has only "part".
+ */
+export function cellNotes(figure: Figure, timeZone: string): string[] {
   const notes: string[] = [];
   if (isPart(figure)) notes.push('part');
-  const all = figureText(figure.all, figure.unit);
-  if (all !== figureText(figure.valid, figure.unit)) notes.push(`all ${all}`);
+  if (figure.state !== 'ok') return notes;
+  const all = figure.all === null ? '—' : figure.all.toFixed(figure.decimals);
+  if (figure.valid !== null && all !== figure.valid.toFixed(figure.decimals)) notes.push(`all ${all}`);
   if (figure.coverage < 0.995) notes.push(coverageText(figure.coverage));
+  // A highest value's time of day in the cell, where the reader looks for it: to the second when
+  // the 1 s history gave it, else the start of the interval that held it ("from 02:00").
+  if (figure.at !== undefined) {
+    const toSecond = figure.detail?.startsWith('at ') ?? false;
+    const time = format(figure.at, toSecond ? 'HH:mm:ss' : 'HH:mm', { in: tz(timeZone) });
+    notes.push(toSecond ? `at ${time}` : `from ${time}`);
+  }
   return notes;
 }
 
@@ -101,6 +108,7 @@ export function dailyTableLayout(
   pages: Pages,
   columns: readonly PrintedDailyColumn[],
   rows: readonly DailyRow[],
+  timeZone: string,
 ): DailyTableLayout {
   const doc = pages.doc;
   const setFont = (font: FontName, size: number) => doc.font(font).fontSize(size);
@@ -147,7 +155,7 @@ export function dailyTableLayout(
   /** The notes packed into lines that fit the cell, two spaces apart. */
   const noteLines = (figure: Figure): string[] => {
     const lines: string[] = [];
-    for (const note of cellNotes(figure)) {
+    for (const note of cellNotes(figure, timeZone)) {
       const joined = lines.length > 0 ? `${lines.at(-1)}  ${note}` : note;
       if (lines.length > 0 && widthOf(joined, 'condensed', SMALL_SIZE) <= inner)
         lines[lines.length - 1] = joined;
@@ -157,10 +165,16 @@ export function dailyTableLayout(
   };
   const valueHeight = (setFont('condensed', VALUE_SIZE), doc.currentLineHeight(true));
   const noteHeight = (setFont('condensed', SMALL_SIZE), doc.currentLineHeight(true));
+  /** The height of a cell's value: one line, or a figure not stated in smaller grey words, wrapped. */
+  const valueBlockHeight = (figure: Figure) => {
+    if (figure.state === 'ok') return valueHeight;
+    setFont('condensed', SMALL_SIZE);
+    return doc.heightOfString(figureText(figure), { width: inner, lineGap: LINE_GAP });
+  };
   const rowHeight = (row: DailyRow) =>
     Math.max(
       valueHeight,
-      ...row.cells.map((f) => (f === null ? 0 : valueHeight + noteLines(f).length * noteHeight)),
+      ...row.cells.map((f) => (f === null ? 0 : valueBlockHeight(f) + noteLines(f).length * noteHeight)),
     ) +
     2 * PAD_Y;
 
@@ -194,15 +208,23 @@ export function dailyTableLayout(
       const drop = (valueHeight - noteHeight) * 0.8;
       doc.fillColor(ALERT).text('over', x + PAD_X, top + drop, { lineBreak: false });
     }
-    setFont(figure.exceeds ? 'condensedBold' : 'condensed', VALUE_SIZE);
-    doc.fillColor(figure.exceeds ? ALERT : INK).text(figureText(figure.valid, figure.unit), x + PAD_X, top, {
-      width: inner,
-      align: 'right',
-      lineBreak: false,
-    });
+    if (figure.state === 'ok') {
+      setFont(figure.exceeds ? 'condensedBold' : 'condensed', VALUE_SIZE);
+      doc.fillColor(figure.exceeds ? ALERT : INK).text(figureText(figure), x + PAD_X, top, {
+        width: inner,
+        align: 'right',
+        lineBreak: false,
+      });
+    } else {
+      setFont('condensed', SMALL_SIZE);
+      doc
+        .fillColor(MUTED)
+        .text(figureText(figure), x + PAD_X, top, { width: inner, align: 'right', lineGap: LINE_GAP });
+    }
+    const below = valueBlockHeight(figure);
     setFont('condensed', SMALL_SIZE);
     noteLines(figure).forEach((line, i) => {
-      doc.fillColor(MUTED).text(line, x + PAD_X, top + valueHeight + i * noteHeight, {
+      doc.fillColor(MUTED).text(line, x + PAD_X, top + below + i * noteHeight, {
         width: inner,
         align: 'right',
         lineBreak: false,

@@ -5,11 +5,15 @@
  * methods the column heads refer to and the details of single figures. The workbook and the CSV
  * files keep every figure as a row of their own.
  */
-import type { AssessmentResult, Figure } from '../../../../shared/assessment';
+import {
+  coveragePercent,
+  figureValueText,
+  type AssessmentResult,
+  type Figure,
+} from '../../../../shared/assessment';
 import { instrumentFigures, periodNameOf, splitColumns, type DailyTable } from './daily-figures';
 import {
   dailyTableLayout,
-  figureText,
   MAX_FIGURE_COLUMNS,
   type DailyTableLayout,
   type DailyTitles,
@@ -17,7 +21,6 @@ import {
 } from './pdf-daily-table';
 import { ACCENT, CONTENT_BOTTOM, LEFT, MUTED, TOP, WIDTH, type Pages } from './pdf-layout';
 import type { DisplayTable } from './report-columns';
-import { coveragePercent, valueText } from './report-format';
 import { figureResult, instrumentText, methodGroups } from './report-verdicts';
 
 /** "[1]", "[2, 4]": the numbers of `methods` in the section's list. */
@@ -50,7 +53,7 @@ function wholeTable(figures: readonly Figure[], numbers: ReadonlyMap<string, num
   return {
     columns: [
       { header: 'Figure', weight: 24, align: 'left' },
-      { header: 'With exclusions', weight: 11, align: 'right' },
+      { header: 'With exclusions', weight: 14, align: 'right' },
       { header: 'All data', weight: 10, align: 'right' },
       { header: 'Unit', weight: 9, align: 'left' },
       { header: 'Coverage', weight: 10, align: 'right' },
@@ -59,11 +62,11 @@ function wholeTable(figures: readonly Figure[], numbers: ReadonlyMap<string, num
     ],
     rows: figures.map((f) => [
       `${f.label} ${refsOf([f.method], numbers)}`,
-      figureText(f.valid, f.unit),
-      figureText(f.all, f.unit),
+      figureValueText(f, { unit: false }),
+      f.all === null ? '—' : f.all.toFixed(f.decimals),
       f.unit,
-      `${coveragePercent(f.coverage).toFixed(1)} %`,
-      valueText(f.limit, f.unit),
+      `${coveragePercent(f.coverage)} %`,
+      f.limit === null ? '—' : f.limit.toFixed(f.decimals),
       figureResult(f) || '—',
     ]),
   };
@@ -78,6 +81,7 @@ function dailyTables(
   serial: string,
   daily: DailyTable,
   numbers: ReadonlyMap<string, number>,
+  timeZone: string,
 ): Array<{ layout: DailyTableLayout; titles: DailyTitles }> {
   const columns: PrintedDailyColumn[] = daily.columns.map((c) => ({
     ...c,
@@ -98,6 +102,7 @@ function dailyTables(
         pages,
         indices.map((i) => columns[i]!),
         rows,
+        timeZone,
       ),
       titles: { title, alone, continued: `${alone} (continued)` },
     };
@@ -111,7 +116,7 @@ export function figuresSection(pages: Pages, result: AssessmentResult, number: n
     return;
   }
   pages.text(
-    'Each value is formed with the excluded time removed and is the one judged against the limit. In the daily tables, beneath a value in grey: “all” and the value from all data where it differs, the part of the period with readings that count where it is not all of it, and “part” for a period cut short by the start or end of the assessment. A value over its limit is red and marked “over”.',
+    'Each value is formed with the excluded time removed and is the one judged against the limit. In the daily tables, beneath a value in grey: “all” and the value from all data where it differs, the part of the period with readings that count where it is not all of it, and “part” for a period cut short by the start or end of the assessment. A value over its limit is red and marked “over”; a figure with too little of its period kept reads “insufficient data” and is not judged.',
     { color: MUTED, size: 8.5 },
   );
   const periods = periodsText(
@@ -122,7 +127,10 @@ export function figuresSection(pages: Pages, result: AssessmentResult, number: n
   const groups = methodGroups(result);
   const numbers = new Map(groups.map((g, i) => [g.method, i + 1]));
   instrumentFigures(result).forEach((group, index) => {
-    const tables = group.daily.rows.length > 0 ? dailyTables(pages, group.serial, group.daily, numbers) : [];
+    const tables =
+      group.daily.rows.length > 0
+        ? dailyTables(pages, group.serial, group.daily, numbers, result.timeZone)
+        : [];
     // The instrument's heading stays with its whole-period table (at most 15 pt a row) and its first
     // daily table: all of it when they fit on a page together, else the start of it.
     const lead = 24 + (group.whole.length > 0 ? 50 + 15 * group.whole.length : 0);
@@ -151,7 +159,9 @@ export function figuresSection(pages: Pages, result: AssessmentResult, number: n
     pages.subheading('Methods', 20);
     groups.forEach((g, i) => pages.bullet(`[${i + 1}] ${g.method}`, { size: 8.5 }));
   }
-  const details = result.figures.filter((f) => f.detail);
+  // A daily figure's time is in its cell; only the whole period's figures (a PPV's frequency and
+  // time) need their details said here.
+  const details = result.figures.filter((f) => f.detail && f.start === result.start && f.end === result.end);
   if (details.length > 0) {
     pages.subheading('Details', 20);
     for (const f of details) pages.bullet(`${f.serial} ${f.label}, ${f.period}: ${f.detail}`, { size: 8.5 });

@@ -199,13 +199,21 @@ export class Pages {
       rule(doc, this.y, 0.6, RULE);
     };
 
-    const first = table.rows[0] ? rowHeight(table.rows[0]) : 0;
-    this.need(16 + headerHeight + first);
+    const heights = table.rows.map(rowHeight);
+    // A short table is kept whole; a longer one starts with at least its first three rows.
+    const sum = (list: number[]) => list.reduce((a, b) => a + b, 0);
+    const kept = table.rows.length <= 6 ? sum(heights) : sum(heights.slice(0, 3));
+    this.need(16 + headerHeight + kept);
     if (showTitle) this.subheading(title, 0);
     drawHeader();
+    /** Whether the rows from `index` to the end fit below the cursor. */
+    const restFits = (index: number) => this.y + sum(heights.slice(index)) <= CONTENT_BOTTOM;
     table.rows.forEach((row, index) => {
-      const height = rowHeight(row);
-      if (this.y + height > CONTENT_BOTTOM) {
+      const height = heights[index]!;
+      // A table that runs on takes at least its last three rows over, never one or two alone.
+      const tail = table.rows.length - index;
+      const widow = tail <= 3 && index >= 3 && tail < table.rows.length && !restFits(index);
+      if (this.y + height > CONTENT_BOTTOM || (widow && tail === 3)) {
         rule(doc, this.y, 0.9, RULE);
         this.newPage();
         this.subheading(continued, 0);
@@ -233,7 +241,10 @@ export const rule = (
 
 /** Cells that the reader must not miss: printed bold in red. */
 const isAlert = (cell: string) =>
-  cell === 'EXCEEDS' || cell.startsWith('outside ±') || /^failed$|\(failed\)$/i.test(cell);
+  cell === 'EXCEEDS' ||
+  cell === 'exceeded' ||
+  cell.startsWith('outside ±') ||
+  /^failed$|\(failed\)$/i.test(cell);
 
 /**
  * "`text`  …  Page N of M" below the bottom margin of every page, once all pages are laid out (the

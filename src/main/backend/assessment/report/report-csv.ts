@@ -14,10 +14,10 @@
  * (CSV injection). Numbers, negative ones too, are written as numbers.
  */
 import { basename, join } from 'node:path';
-import type { AssessmentResult } from '../../../../shared/assessment';
 import { writeFolderWhole, writeSyncedFile, type SaveTarget } from '../../core/unfinished-files';
 import { csvField } from '../../data/csv-export';
 import type { ReportCell, ReportTable } from './report-columns';
+import { throwIfCancelled, type ReportDocument } from './report-document';
 import { reportTables, type ReportProgressSink } from './report-tables';
 
 const BOM = '\uFEFF';
@@ -43,9 +43,12 @@ export function reportCsvFolder(path: string): string {
   return path.replace(/\.csv$/i, '');
 }
 
-/** A table's file name inside the report's folder: "<folder name> – <table>.csv". */
-export function reportCsvName(folder: string, table: Pick<ReportTable, 'name'>): string {
-  return `${basename(folder)} – ${table.name}.csv`;
+/**
+ * A table's file name inside the report's folder, numbered in the report's order so the files list
+ * as the report reads: "<folder name> – 02 summary.csv".
+ */
+export function reportCsvName(folder: string, table: Pick<ReportTable, 'name'>, index: number): string {
+  return `${basename(folder)} – ${String(index + 1).padStart(2, '0')} ${table.name}.csv`;
 }
 
 /**
@@ -54,10 +57,10 @@ export function reportCsvName(folder: string, table: Pick<ReportTable, 'name'>):
  */
 export async function writeReportCsv(
   target: SaveTarget,
-  result: AssessmentResult,
+  report: ReportDocument,
   onProgress: ReportProgressSink = () => {},
 ): Promise<{ folder: string; paths: string[]; bytes: number }> {
-  const tables = reportTables(result);
+  const tables = reportTables(report);
   const folder = reportCsvFolder(target.path);
   const { folder: saved, written } = await writeFolderWhole(
     { ...target, path: folder },
@@ -65,8 +68,9 @@ export async function writeReportCsv(
       const names: string[] = [];
       let bytes = 0;
       for (const [i, table] of tables.entries()) {
+        throwIfCancelled(report);
         onProgress(`Writing ${table.title.toLowerCase()}`, i / tables.length);
-        const name = reportCsvName(folder, table);
+        const name = reportCsvName(folder, table, i);
         const data = Buffer.from(reportCsvText(table), 'utf8');
         await writeSyncedFile(join(temporary, name), data);
         names.push(name);

@@ -1,12 +1,16 @@
 /**
- * The assessment report as a PDF a consultant hands to a planning officer: a title block with the
- * findings first, then numbered sections (instruments, calibration, exclusions, figures,
- * exceedances, charts, hourly levels, events, notes), and "Page N of M" with the site's name in
- * every footer. Times are in the site's zone, its UTC offset stated once in the header. This module
- * says what goes where; `pdf-layout.ts` sets pages and tables, `pdf-figures.ts` tabulates the
- * figures per instrument and day and `pdf-charts.ts` draws the charts.
- * The output depends on the `AssessmentResult` alone: "Generated" and the document's creation date
- * are the time the assessment was computed, so the same assessment gives the same file.
+ * The assessment report as a PDF a consultant signs and hands to a client, structured as theirs
+ * are: a cover (site, client, project, reference, author, date, and the contents with their
+ * pages); a one-page summary table of the findings (each limit: the governing figure, met or
+ * exceeded, how often, the worst case, coverage); then numbered sections — method, instruments and
+ * calibration evidence, results (the figures per instrument and day), charts, exceedances grouped
+ * by figure, notes — and the appendices the user ticked (excluded periods, noise events, hourly
+ * levels), each on a page of its own. "Page N of M" with the site's name in every footer. Times are
+ * in the site's zone, its UTC offset stated once. This module says what goes where;
+ * `pdf-layout.ts` sets pages and tables, `pdf-figures.ts` tabulates the figures per instrument and
+ * day and `pdf-charts.ts` draws the charts.
+ * The output depends on the `ReportDocument` alone: the report's date and the document's creation
+ * date are the time the assessment was computed, so the same assessment gives the same file.
  *
  * Text is set in DejaVu Sans, embedded from the `dejavu-fonts-ttf` package, since the PDF standard
  * fonts only cover WinAnsi and the report needs µ, ³, ¹·⁷⁵, ≥ and ± to print and to copy right. The
@@ -16,34 +20,37 @@
  */
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
-import type { AssessmentResult } from '../../../../shared/assessment';
 import { writeThroughPart, type SaveTarget } from '../../core/unfinished-files';
 import { CHART_HEIGHT, drawChart } from './pdf-charts';
 import { figuresSection } from './pdf-figures';
 import {
   ACCENT,
-  ALERT,
+  CONTENT_BOTTOM,
+  HAIRLINE,
   INK,
   LEFT,
   MUTED,
   PAGE_MARGINS,
   Pages,
+  rule,
   stampFooters,
+  TOP,
   WIDTH,
   type FontName,
 } from './pdf-layout';
-import { durationText, SiteClock, valueText } from './report-format';
-import { reportTableViews, type ReportProgressSink } from './report-tables';
 import {
-  calibrationVerdict,
-  dataSourceText,
-  excludedTime,
-  instrumentText,
-  percentOfPeriod,
-  REPORT_TITLE,
+  measuredBy,
+  reportKind,
   reportTitle,
-  settingsText,
-} from './report-verdicts';
+  throwIfCancelled,
+  type ReportDocument,
+} from './report-document';
+import { durationText, SiteClock } from './report-format';
+import { methodItems } from './report-method';
+import { exceedanceCount, exceedanceGroups, summaryRows } from './report-summary';
+import type { DisplayTable } from './report-columns';
+import { appendicesOf, coverFacts, reportTableViews, type ReportProgressSink } from './report-tables';
+import { calibrationVerdict, excludedTime, instrumentText, percentOfPeriod } from './report-verdicts';
 
 // ---- fonts --------------------------------------------------------------------------------------
 
@@ -67,102 +74,143 @@ export function reportFontPath(font: FontName): string {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** "6 h 45 min" and "9.4": an instrument's excluded time and its share of the period in per cent. */
-function excludedShare(result: AssessmentResult, serial: string): [string, string] {
-  const ms = excludedTime(result, serial);
-  return [durationText(ms), percentOfPeriod(result, ms).toFixed(1)];
+/** "6 h 45 min (9.4 %)": an instrument's excluded time and its share of the period. */
+function excludedShare(report: ReportDocument, serial: string): string {
+  const ms = excludedTime(report.result, serial);
+  return `${durationText(ms)} (${percentOfPeriod(report.result, ms).toFixed(1)} %)`;
 }
 
-function titleBlock(pages: Pages, result: AssessmentResult, clock: SiteClock, notesSection: number): void {
+/** A heading of the contents: where it is and on which page (0-based, known once laid out). */
+interface ContentsEntry {
+  title: string;
+  page: number;
+}
+
+/** The space the cover keeps for the contents: a line a section or appendix. */
+const CONTENTS_LINE = 15;
+
+/** The cover: the report's kind and site, the facts a client files it by, and room for the contents. */
+function coverPage(pages: Pages, report: ReportDocument, clock: SiteClock): number {
   const doc = pages.doc;
-  doc.font('bold').fontSize(17).fillColor(ACCENT);
-  const title = reportTitle(result);
-  const height = doc.heightOfString(title, { width: WIDTH });
-  doc.text(title, LEFT, pages.y, { width: WIDTH });
-  pages.y += height + 6;
-  const facts: Array<[string, string]> = [
-    [
-      'Period',
-      `${clock.long(result.start, true)} – ${clock.long(result.end, true)} ${clock.zoneText(result.start, result.end)}`,
-    ],
-    ['Computed', clock.long(result.computedAt)],
-    ['Generated', clock.long(result.computedAt)],
-    ['Data', `${dataSourceText(result, clock)}.`],
-    ['Basis', settingsText(result)],
-  ];
-  for (const [label, value] of facts) {
-    const h = pages.measure(value, { size: 8.5, indent: 62 });
-    doc
-      .font('bold')
-      .fontSize(8.5)
-      .fillColor(MUTED)
-      .text(label, LEFT, pages.y, { width: 60, lineBreak: false });
-    doc
-      .font('regular')
-      .fontSize(8.5)
-      .fillColor(INK)
-      .text(value, LEFT + 62, pages.y, { width: WIDTH - 62, lineGap: 1 });
-    pages.y += h + 2.5;
-  }
-  pages.gap(6);
-
-  // Findings in a box: what a reader needs first.
-  const findings: string[] = [];
-  if (result.exceedances.length === 0) findings.push('No figure exceeds its limit.');
-  else {
-    findings.push(
-      `${plural(result.exceedances.length, 'figure exceeds its limit', 'figures exceed their limits')}:`,
-    );
-    for (const e of result.exceedances) {
-      findings.push(
-        `• ${e.serial} ${e.label}, ${e.period}: ${valueText(e.value, e.unit)} ${e.unit} against ${valueText(e.limit, e.unit)} ${e.unit}`,
-      );
-    }
-  }
-  const excluded = result.instruments.map((i) => {
-    const [time, percent] = excludedShare(result, i.serial);
-    return `${i.serial} ${time} (${percent} %)`;
-  });
-  if (excluded.length > 0) findings.push(`Excluded time: ${excluded.join('; ')}.`);
-  for (const i of result.instruments)
-    findings.push(`${i.serial}: ${calibrationVerdict(result, i.serial, clock)}.`);
-  if (result.notes.length > 0)
-    findings.push(
-      `${plural(result.notes.length, 'note')} on what could not be read or computed: see section ${notesSection}.`,
-    );
-
-  const pad = 7;
-  const heights = findings.map((f) => pages.measure(f, { size: 8.5, indent: 2 * pad }) + 2);
-  const boxHeight = heights.reduce((a, b) => a + b, 0) + 2 * pad + 12;
-  pages.need(boxHeight);
-  doc.rect(LEFT, pages.y, WIDTH, boxHeight).fill('#f3f6f9');
-  doc.rect(LEFT, pages.y, 2.5, boxHeight).fill(ACCENT);
-  let y = pages.y + pad;
+  const { result } = report;
+  rule(doc, TOP + 40, 2.5, ACCENT);
   doc
     .font('bold')
-    .fontSize(9)
+    .fontSize(24)
     .fillColor(ACCENT)
-    .text('Summary', LEFT + pad + 4, y, { lineBreak: false });
-  y += 13;
-  findings.forEach((line, i) => {
-    const alert = line.startsWith('•');
+    .text(reportKind(result), LEFT, TOP + 70, { width: WIDTH });
+  let y = TOP + 70 + doc.heightOfString(reportKind(result), { width: WIDTH }) + 6;
+  doc.font('regular').fontSize(16).fillColor(INK).text(result.siteName, LEFT, y, { width: WIDTH });
+  y += doc.heightOfString(result.siteName, { width: WIDTH }) + 40;
+  for (const [label, value] of coverFacts(report, clock)) {
+    doc.font('bold').fontSize(10).fillColor(MUTED).text(label, LEFT, y, { width: 110, lineBreak: false });
     doc
-      .font(alert ? 'bold' : 'regular')
-      .fontSize(8.5)
-      .fillColor(alert ? ALERT : INK)
-      .text(line, LEFT + pad + 4, y, { width: WIDTH - 2 * pad, lineGap: 1 });
-    y += heights[i]!;
+      .font('regular')
+      .fontSize(10)
+      .fillColor(INK)
+      .text(value, LEFT + 115, y, { width: WIDTH - 115 });
+    y += doc.heightOfString(value, { width: WIDTH - 115 }) + 7;
+  }
+  y += 30;
+  doc.font('bold').fontSize(11).fillColor(ACCENT).text('Contents', LEFT, y, { lineBreak: false });
+  return y + 20;
+}
+
+/** The contents on the cover, once every heading's page is known. */
+function drawContents(pages: Pages, y: number, entries: readonly ContentsEntry[]): void {
+  const doc = pages.doc;
+  const { start } = doc.bufferedPageRange();
+  doc.switchToPage(start);
+  entries.forEach((entry, i) => {
+    const at = y + i * CONTENTS_LINE;
+    const page = String(entry.page - start + 1);
+    doc.font('regular').fontSize(10).fillColor(INK);
+    const pageWidth = doc.widthOfString(page);
+    doc.text(entry.title, LEFT, at, { lineBreak: false });
+    const from = LEFT + doc.widthOfString(entry.title) + 6;
+    const to = LEFT + WIDTH - pageWidth - 6;
+    if (to > from) {
+      doc
+        .moveTo(from, at + 8)
+        .lineTo(to, at + 8)
+        .dash(1, { space: 2.5 })
+        .lineWidth(0.5)
+        .strokeColor(HAIRLINE)
+        .stroke();
+      doc.undash();
+    }
+    doc.text(page, LEFT + WIDTH - pageWidth, at, { lineBreak: false });
   });
-  pages.y += boxHeight + 4;
+}
+
+/** The summary page: the findings table, then a line on calibration, excluded time and notes. */
+function summarySection(
+  pages: Pages,
+  report: ReportDocument,
+  clock: SiteClock,
+  table: DisplayTable | null,
+): void {
+  const { result } = report;
+  const rows = summaryRows(result);
+  const exceeded = rows.filter((r) => r.verdict === 'exceeded').length;
+  const met = rows.filter((r) => r.verdict === 'met').length;
+  const notJudged = rows.length - exceeded - met;
+  const count = exceedanceCount(result);
+  if (rows.length === 0) pages.text('No limit is set for the figures of this site.', { color: MUTED });
+  else {
+    pages.text(
+      `Of ${plural(rows.length, 'limit')} (per instrument), ${met} ${met === 1 ? 'was' : 'were'} met and ${exceeded} exceeded${notJudged > 0 ? `; ${notJudged} could not be judged for want of data` : ''}. ${count === 0 ? 'No figure exceeds its limit.' : `${plural(count, 'period')} over a limit ${count === 1 ? 'is' : 'are'} listed in the exceedances section.`} “Periods over” counts the periods over the limit of those whose figure could be stated; a period with too little data is counted under coverage only.`,
+      { size: 8.5 },
+    );
+    if (table !== null) pages.table('Summary', table, false);
+  }
+  pages.subheading('Instruments', 30);
+  for (const i of result.instruments) {
+    pages.bullet(
+      `${instrumentText(result, i.serial)}: ${calibrationVerdict(result, i.serial, clock)}; excluded ${excludedShare(report, i.serial)} of the period.`,
+      { size: 8.5 },
+    );
+  }
+  if (result.notes.length > 0)
+    pages.text(
+      `${plural(result.notes.length, 'note')} on data that could not be read or computed: see Notes.`,
+      {
+        size: 8.5,
+        color: MUTED,
+      },
+    );
+}
+
+/** The instruments with their calibration verdict and excluded time: one table. */
+function instrumentsTable(report: ReportDocument, clock: SiteClock): DisplayTable {
+  const { result } = report;
+  return {
+    columns: [
+      { header: 'Instrument', weight: 18, align: 'left' },
+      { header: 'Type / model', weight: 14, align: 'left' },
+      { header: 'Position (lat, long)', weight: 14, align: 'left' },
+      { header: 'Excluded time', weight: 13, align: 'left' },
+      { header: 'Calibration and SIC', weight: 41, align: 'left' },
+    ],
+    rows: result.instruments.map((i) => [
+      instrumentText(result, i.serial),
+      [i.type, i.model].filter(Boolean).join(' / '),
+      i.position ? `${i.position.lat.toFixed(5)}, ${i.position.long.toFixed(5)}` : 'not reported',
+      excludedShare(report, i.serial),
+      calibrationVerdict(result, i.serial, clock),
+    ]),
+  };
 }
 
 /** Lays the report out into a finished PDF in memory; its bytes and page count. */
 export async function renderReportPdf(
-  result: AssessmentResult,
+  report: ReportDocument,
   onProgress: ReportProgressSink = () => {},
 ): Promise<{ data: Buffer; pages: number }> {
+  const { result } = report;
   const clock = new SiteClock(result.timeZone, result.start);
-  const views = new Map(reportTableViews(result).map((v) => [v.name, v]));
+  const views = new Map(reportTableViews(report).map((v) => [v.name, v]));
+  const measured = measuredBy(result).map((m) => (m === 'airquality' ? 'air quality' : m));
   const doc = new PDFDocument({
     size: 'A4',
     layout: 'portrait',
@@ -173,9 +221,12 @@ export async function renderReportPdf(
     displayTitle: true,
     info: {
       Title: reportTitle(result),
-      Author: 'FieldDesk',
-      Subject: `${REPORT_TITLE}, ${clock.long(result.start)} – ${clock.long(result.end)}`,
-      Keywords: `${result.siteName}, noise, vibration, assessment`,
+      Author: report.cover.author || 'FieldDesk',
+      Subject: `${reportKind(result)}, ${clock.long(result.start)} – ${clock.long(result.end)}`,
+      Keywords: [result.siteName, report.cover.client, report.cover.reference, ...measured, 'assessment']
+        .filter(Boolean)
+        .join(', '),
+      Creator: 'FieldDesk',
       // pdfkit stamps the time of writing otherwise; the file ID is formed from these too.
       CreationDate: new Date(result.computedAt),
     },
@@ -189,6 +240,17 @@ export async function renderReportPdf(
   });
 
   const pages = new Pages(doc);
+  const contents: ContentsEntry[] = [];
+  const currentPage = () => {
+    const range = doc.bufferedPageRange();
+    return range.start + range.count - 1;
+  };
+  /** A section's heading, in the outline and the contents; a new page first when `fresh`. */
+  const heading = (title: string, keep: number, fresh = false) => {
+    if (fresh && pages.y > TOP) pages.newPage();
+    pages.heading(title, keep);
+    contents.push({ title, page: currentPage() });
+  };
   /** A table; without its own title when the section's heading says it. */
   const table = (name: string, empty: string, title?: string) => {
     const view = views.get(name);
@@ -196,40 +258,30 @@ export async function renderReportPdf(
     if (view.display.rows.length === 0) pages.text(empty, { color: MUTED });
     else pages.table(title ?? view.title, view.display, title !== undefined);
   };
-  /** Each section's title and what writes its body, given the section's number. */
+
   const sections: Array<[string, (number: number) => void]> = [
-    ['Instruments', () => table('instruments', 'No instruments.')],
     [
-      'Calibration evidence',
+      'Method',
       () => {
+        for (const item of methodItems(report, clock)) {
+          pages.text(item.topic, { font: 'bold', size: 9, after: 1 });
+          pages.text(item.text, { size: 8.8, after: 6 });
+        }
+      },
+    ],
+    [
+      'Instruments and calibration evidence',
+      () => {
+        if (result.instruments.length === 0) pages.text('No instruments.', { color: MUTED });
+        else pages.table('Instruments', instrumentsTable(report, clock), false);
         pages.text(
-          'Each calibration and sound-level check (SIC) of the instruments before, during and after the period, with the drift since the previous check of the same kind.',
+          'Each calibration and sound-level check (SIC) before, during and after the period, with the drift since the previous check of the same kind.',
           { color: MUTED, size: 8.5 },
         );
         table('calibration', 'No calibration or SIC on record for these instruments.', 'Checks');
-        pages.subheading('Verdict per instrument', 20);
-        for (const i of result.instruments) {
-          pages.bullet(
-            `${instrumentText(result, i.serial)}: ${calibrationVerdict(result, i.serial, clock)}.`,
-          );
-        }
       },
     ],
-    [
-      'Excluded periods',
-      () => {
-        table('exclusions', 'No time was excluded.', 'Periods');
-        pages.subheading('Total excluded time per instrument', 20);
-        for (const i of result.instruments) {
-          const [time, percent] = excludedShare(result, i.serial);
-          pages.bullet(
-            `${instrumentText(result, i.serial)}: ${time} (${percent} % of the period), overlapping periods counted once.`,
-          );
-        }
-      },
-    ],
-    ['Figures', (number) => figuresSection(pages, result, number)],
-    ['Exceedances', () => table('exceedances', 'No figure exceeds its limit.')],
+    ['Results', (number) => figuresSection(pages, result, number)],
     [
       'Charts',
       () => {
@@ -237,31 +289,89 @@ export async function renderReportPdf(
         for (const chart of result.charts) drawChart(pages, chart, result, clock);
       },
     ],
-    ['Hourly levels', () => table('hourly', 'No hourly levels.', 'Hourly noise levels (site time)')],
-    ['Noise events', () => table('events', 'No noise events were recorded.')],
     [
-      'Notes',
+      'Exceedances',
       () => {
-        if (result.notes.length === 0)
-          pages.text('None: every part of the data could be read.', { color: MUTED });
-        for (const note of result.notes) pages.bullet(note);
+        const groups = exceedanceGroups(result);
+        const view = views.get('exceedances');
+        if (groups.length === 0 || !view?.display) {
+          pages.text('No figure exceeds its limit.', { color: MUTED });
+          return;
+        }
+        pages.text(
+          'Each period whose figure, as stated, is above its limit, grouped by figure. A figure with insufficient data is never listed here.',
+          { color: MUTED, size: 8.5 },
+        );
+        // The printed table without its figure column: the group's heading says it.
+        let row = 0;
+        for (const group of groups) {
+          const rows = view.display.rows.slice(row, row + group.items.length).map((cells) => cells.slice(1));
+          row += group.items.length;
+          const limit = group.items[0]!.figure;
+          pages.table(
+            `${group.label}: ${plural(group.items.length, 'period')} over the limit of ${limit.limit!.toFixed(limit.decimals)} ${limit.unit}`,
+            { columns: view.display.columns.slice(1), rows },
+            true,
+            `${group.label} (continued)`,
+          );
+        }
       },
     ],
+    ...(result.notes.length > 0
+      ? [
+          [
+            'Notes',
+            () => {
+              for (const note of result.notes) pages.bullet(note);
+            },
+          ] as [string, (number: number) => void],
+        ]
+      : []),
   ];
+  const appendices = appendicesOf(report);
 
-  titleBlock(pages, result, clock, sections.length);
+  const contentsTop = coverPage(pages, report, clock);
+  pages.newPage();
+  heading('Summary', 80);
+  summarySection(pages, report, clock, views.get('summary')?.display ?? null);
+
+  const steps = sections.length + appendices.length;
   for (const [index, [title, write]] of sections.entries()) {
-    onProgress(`Writing ${title.toLowerCase()}`, (index / sections.length) * 0.9);
-    // A heading stays with what follows it: a chart is kept whole.
-    pages.heading(
+    throwIfCancelled(report);
+    onProgress(`Writing ${title.toLowerCase()}`, (index / steps) * 0.9);
+    // The method starts on a page of its own, after the summary; a chart is kept whole with its heading.
+    heading(
       `${index + 1}  ${title}`,
       title === 'Charts' && result.charts.length > 0 ? CHART_HEIGHT : 60,
+      index === 0,
     );
     write(index + 1);
     // Let the event loop breathe between sections: a long report should not freeze the app.
     await new Promise((resolve) => setImmediate(resolve));
   }
-  const count = stampFooters(doc, `${result.siteName} — ${REPORT_TITLE.toLowerCase()}`);
+  for (const [index, appendix] of appendices.entries()) {
+    throwIfCancelled(report);
+    onProgress(`Writing appendix ${appendix.letter}`, ((sections.length + index) / steps) * 0.9);
+    heading(`Appendix ${appendix.letter}  ${appendix.title}`, 60, true);
+    const name = `appendix-${appendix.letter.toLowerCase()}-${appendix.name}`;
+    if (appendix.key === 'exclusions') {
+      table(name, 'No time was excluded.', 'Periods');
+    } else if (appendix.key === 'events') {
+      pages.text(
+        'Each noise event with the trigger that started it, the levels the instrument measured over it (in the order it reports them) and its recording as FieldDesk saves it when downloaded.',
+        { color: MUTED, size: 8.5 },
+      );
+      table(name, 'No noise events were recorded.', 'Events');
+    } else {
+      table(name, 'No hourly levels.', 'Hourly noise levels (site time)');
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throwIfCancelled(report);
+  // The contents must fit the cover: below the facts, above the footer.
+  const room = Math.floor((CONTENT_BOTTOM - contentsTop) / CONTENTS_LINE);
+  drawContents(pages, contentsTop, contents.slice(0, Math.max(0, room)));
+  const count = stampFooters(doc, `${result.siteName} — ${reportKind(result).toLowerCase()}`);
   doc.flushPages();
   doc.end();
   await finished;
@@ -274,10 +384,11 @@ export async function renderReportPdf(
  */
 export async function writeReportPdf(
   target: SaveTarget,
-  result: AssessmentResult,
+  report: ReportDocument,
   onProgress: ReportProgressSink = () => {},
 ): Promise<{ bytes: number; pages: number }> {
-  const { data, pages } = await renderReportPdf(result, onProgress);
+  const { data, pages } = await renderReportPdf(report, onProgress);
+  throwIfCancelled(report);
   onProgress('Saving the PDF', 0.95);
   await writeThroughPart(target, (handle) => handle.writeFile(data));
   onProgress('Done', 1);

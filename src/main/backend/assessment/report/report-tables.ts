@@ -1,27 +1,179 @@
 /**
- * The tables of an assessment report in the report's order, made once from an `AssessmentResult`
- * and written three ways: as plain rows for the CSV files and the Excel sheets, and as the text the
- * PDF prints. The evidence (instruments, calibration, exclusions) comes first, then the levels
- * (figures, exceedances, hourly levels, events).
+ * The tables of an assessment report in the report's order, made once from a `ReportDocument` and
+ * written three ways: as plain rows for the CSV files and the Excel sheets (a sheet or file per
+ * table, named for its section), and as the text the PDF prints. The order is the PDF's: cover,
+ * summary, method, instruments and calibration evidence, results, exceedances, then the appendices
+ * the user ticked.
  */
 import type { AssessmentResult } from '../../../../shared/assessment';
 import { evidenceTables } from './evidence-tables';
-import { levelTables } from './level-tables';
-import type { ReportTable, ReportTableView } from './report-columns';
-import { SiteClock } from './report-format';
+import { eventsTable, exceedancesTable, figuresTable, hourlyTable } from './level-tables';
+import { tableView, type ReportCell, type ReportTable, type ReportTableView } from './report-columns';
+import { reportKind, type ReportDocument } from './report-document';
+import { isoUtc, rounded, SiteClock } from './report-format';
+import { methodItems } from './report-method';
+import { coverageSummary, exceededText, summaryRows, worstText, type SummaryRow } from './report-summary';
+import { dataSourceText } from './report-verdicts';
 
 /** Hears how far a report is written: a stage in words and the fraction done (0…1). */
 export interface ReportProgressSink {
   (stage: string, fraction: number): void;
 }
 
-/** Every table of the report with its printed form, in the report's order. */
-export function reportTableViews(result: AssessmentResult): ReportTableView[] {
+/** An appendix the user can tick, with its table's name. */
+export const APPENDICES = [
+  { key: 'exclusions', name: 'exclusions', title: 'Excluded periods' },
+  { key: 'events', name: 'noise-events', title: 'Noise events' },
+  { key: 'hourly', name: 'hourly-levels', title: 'Hourly noise levels' },
+] as const;
+
+/** The appendices a report has, lettered A, B, C in order. */
+export function appendicesOf(
+  report: ReportDocument,
+): Array<(typeof APPENDICES)[number] & { letter: string }> {
+  return APPENDICES.filter((a) => report.appendices[a.key]).map((a, i) => ({
+    ...a,
+    letter: String.fromCharCode(65 + i),
+  }));
+}
+
+/** The cover's facts, as the PDF's cover and the "Cover" sheet give them. */
+export function coverFacts(report: ReportDocument, clock: SiteClock): Array<[string, string]> {
+  const { result, cover } = report;
+  return [
+    ['Site', result.siteName],
+    ['Client', cover.client],
+    ['Project', cover.project],
+    ['Reference', cover.reference],
+    [
+      'Period',
+      `${clock.long(result.start, true)} – ${clock.long(result.end, true)} ${clock.zoneText(result.start, result.end)}`,
+    ],
+    ['Prepared by', cover.author],
+    ['Date', clock.long(result.computedAt)],
+  ].filter((fact): fact is [string, string] => fact[1] !== '');
+}
+
+const VERDICT_WORDS: Readonly<Record<SummaryRow['verdict'], string>> = {
+  met: 'met',
+  exceeded: 'exceeded',
+  'not assessed': 'insufficient data',
+};
+
+/** The summary table: a row per limit and instrument. */
+export function summaryTable(result: AssessmentResult): ReportTableView {
   const clock = new SiteClock(result.timeZone, result.start);
-  return [...evidenceTables(result, clock), ...levelTables(result, clock)];
+  const limitText = (r: SummaryRow) => `${r.limit.toFixed(r.worst?.decimals ?? 1)} ${r.unit}`;
+  return tableView(
+    'summary',
+    'Summary',
+    summaryRows(result),
+    [
+      { header: 'Limit', value: (r) => r.limitKey },
+      { header: 'Serial', value: (r) => r.serial },
+      { header: 'Governing figure', value: (r) => r.figure },
+      { header: 'Limit value', value: (r) => r.limit, decimals: (r) => r.worst?.decimals ?? 1 },
+      { header: 'Unit', value: (r) => r.unit },
+      { header: 'Result', value: (r) => VERDICT_WORDS[r.verdict] },
+      { header: 'Periods over the limit', value: (r) => (r.stated === 0 ? null : r.exceeded) },
+      { header: 'Periods stated', value: (r) => r.stated },
+      { header: 'Periods', value: (r) => r.periods },
+      {
+        header: 'Worst case',
+        value: (r) => (r.worst === null ? null : rounded(r.worst.valid, r.worst.decimals)),
+        decimals: (r) => r.worst?.decimals ?? 1,
+      },
+      { header: 'Worst case period', value: (r) => r.worst?.period ?? null },
+      {
+        header: 'Worst case at (UTC)',
+        value: (r) => (r.worst?.at === undefined ? null : isoUtc(r.worst.at)),
+      },
+      { header: 'Coverage', value: (r) => coverageSummary(r, result) },
+    ],
+    [
+      { header: 'Figure', text: (r) => r.figure, weight: 11 },
+      { header: 'Instrument', text: (r) => r.serial, weight: 10 },
+      { header: 'Limit', text: limitText, weight: 9, align: 'right' },
+      { header: 'Result', text: (r) => VERDICT_WORDS[r.verdict], weight: 9 },
+      { header: 'Periods over', text: exceededText, weight: 8, align: 'right' },
+      { header: 'Worst case', text: worstText, weight: 10, align: 'right' },
+      {
+        header: 'Worst case period',
+        text: (r) =>
+          r.worst === null ? '—' : r.worst.at === undefined ? r.worst.period : clock.seconds(r.worst.at),
+        weight: 29,
+      },
+      { header: 'Coverage', text: (r) => coverageSummary(r, result), weight: 14 },
+    ],
+  );
+}
+
+/** Every table of the report with its printed form, in the report's order. */
+export function reportTableViews(doc: ReportDocument): ReportTableView[] {
+  const { result } = doc;
+  const clock = new SiteClock(result.timeZone, result.start);
+  const evidence = new Map(evidenceTables(result, clock).map((t) => [t.name, t]));
+  const placed = (name: string): ReportTableView[] => {
+    const table = evidence.get(name);
+    return table === undefined ? [] : [table];
+  };
+  const coverRows: Array<[string, ReportCell]> = [
+    ['Title', reportKind(result)],
+    ...coverFacts(doc, clock).filter(([item]) => item !== 'Period' && item !== 'Date'),
+    ['Time zone', result.timeZone],
+    ['Period start (UTC)', isoUtc(result.start)],
+    ['Period end (UTC)', isoUtc(result.end)],
+    [`Period start (${clock.zone})`, clock.iso(result.start)],
+    [`Period end (${clock.zone})`, clock.iso(result.end)],
+    ['Assessment computed (UTC)', isoUtc(result.computedAt)],
+    ['Data', dataSourceText(result, clock)],
+    ['Data fetched (UTC)', result.dataFetchedAt === null ? null : isoUtc(result.dataFetchedAt)],
+    ...result.notes.map((note, i): [string, ReportCell] => [`Note ${i + 1}`, note]),
+  ];
+  const appendixTables: Record<(typeof APPENDICES)[number]['key'], () => ReportTableView[]> = {
+    exclusions: () => placed('exclusions'),
+    events: () => [eventsTable(result, clock)],
+    hourly: () => [hourlyTable(result, clock)],
+  };
+  return [
+    tableView(
+      'cover',
+      'Cover',
+      coverRows,
+      [
+        { header: 'Item', value: (r) => r[0] },
+        { header: 'Value', value: (r) => r[1] },
+      ],
+      null,
+    ),
+    summaryTable(result),
+    tableView(
+      'method',
+      'Method',
+      methodItems(doc, clock),
+      [
+        { header: 'Topic', value: (m) => m.topic },
+        { header: 'Text', value: (m) => m.text },
+      ],
+      null,
+    ),
+    ...placed('instruments'),
+    ...placed('calibration'),
+    ...placed('calibration-verdicts'),
+    ...placed('excluded-time'),
+    figuresTable(result, clock),
+    exceedancesTable(result, clock),
+    ...appendicesOf(doc).flatMap((a) =>
+      appendixTables[a.key]().map((table) => ({
+        ...table,
+        name: `appendix-${a.letter.toLowerCase()}-${a.name}`,
+        title: `Appendix ${a.letter} – ${table.title}`.slice(0, 31),
+      })),
+    ),
+  ];
 }
 
 /** The report's tables as plain rows, for CSV and Excel. */
-export function reportTables(result: AssessmentResult): ReportTable[] {
-  return reportTableViews(result).map(({ name, title, columns, rows }) => ({ name, title, columns, rows }));
+export function reportTables(report: ReportDocument): ReportTable[] {
+  return reportTableViews(report).map(({ name, title, columns, rows }) => ({ name, title, columns, rows }));
 }

@@ -7,11 +7,6 @@ import type { AssessmentResult, CheckEvidence, ExcludedPeriod, Figure } from '..
 import { dbText } from '../../../../shared/format';
 import { toleranceText, valueText, type SiteClock } from './report-format';
 
-export const REPORT_TITLE = 'Noise and vibration assessment';
-
-/** "Noise and vibration assessment — Riverside Close" */
-export const reportTitle = (result: AssessmentResult): string => `${REPORT_TITLE} — ${result.siteName}`;
-
 /** "NM-1043 (Riverside Close façade)" */
 export function instrumentText(result: AssessmentResult, serial: string | null): string {
   if (serial === null) return 'all';
@@ -124,10 +119,14 @@ export function dataSourceText(result: AssessmentResult, clock: SiteClock): stri
   return `From the service${fetched}; some kept on this computer`;
 }
 
-/** "EXCEEDS", "ok", or "" without a limit or a value to judge. */
+/**
+ * "EXCEEDS", "met", "not judged" for a figure with a limit that could not be stated (insufficient
+ * or no data: never an exceedance), or "" without a limit.
+ */
 export function figureResult(figure: Figure): string {
-  if (figure.exceeds) return 'EXCEEDS';
-  return figure.limit !== null && figure.valid !== null ? 'ok' : '';
+  if (figure.limit === null) return '';
+  if (figure.state !== 'ok' || figure.valid === null) return 'not judged';
+  return figure.exceeds ? 'EXCEEDS' : 'met';
 }
 
 /** The distinct method sentences of the figures, each with the figures it describes, in order. */

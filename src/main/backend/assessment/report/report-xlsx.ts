@@ -1,5 +1,6 @@
 /**
- * The report's tables as an Excel workbook: one sheet per table, a bold header row frozen above the
+ * The report's tables as an Excel workbook: one sheet per table, named for its section (Cover,
+ * Summary, Method, Instruments, …, Results, Exceedances, then the appendices ticked), a bold header row frozen above the
  * data with a filter on it, column widths from the content, numbers as numbers in the decimals the
  * report states them to.
  *
@@ -15,11 +16,10 @@
  * same workbook.
  */
 import ExcelJS from 'exceljs';
-import type { AssessmentResult } from '../../../../shared/assessment';
 import { writeThroughPart, type SaveTarget } from '../../core/unfinished-files';
 import type { ReportTableView } from './report-columns';
+import { reportTitle, throwIfCancelled, type ReportDocument } from './report-document';
 import { reportTableViews, type ReportProgressSink } from './report-tables';
-import { reportTitle } from './report-verdicts';
 
 const MIN_WIDTH = 8;
 const MAX_WIDTH = 60;
@@ -62,16 +62,18 @@ function addSheet(workbook: ExcelJS.Workbook, table: ReportTableView): void {
 
 /** The workbook in memory. */
 export async function renderReportXlsx(
-  result: AssessmentResult,
+  report: ReportDocument,
   onProgress: ReportProgressSink = () => {},
 ): Promise<Buffer> {
+  const { result } = report;
   const workbook = new ExcelJS.Workbook();
-  workbook.creator = 'FieldDesk';
+  workbook.creator = report.cover.author || 'FieldDesk';
   workbook.title = reportTitle(result);
   workbook.created = new Date(result.computedAt);
   workbook.modified = workbook.created;
-  const tables = reportTableViews(result);
+  const tables = reportTableViews(report);
   tables.forEach((table, i) => {
+    throwIfCancelled(report);
     onProgress(`Writing ${table.title.toLowerCase()}`, (i / tables.length) * 0.8);
     addSheet(workbook, table);
   });
@@ -85,10 +87,11 @@ export async function renderReportXlsx(
  */
 export async function writeReportXlsx(
   target: SaveTarget,
-  result: AssessmentResult,
+  report: ReportDocument,
   onProgress: ReportProgressSink = () => {},
 ): Promise<{ bytes: number }> {
-  const data = await renderReportXlsx(result, onProgress);
+  const data = await renderReportXlsx(report, onProgress);
+  throwIfCancelled(report);
   onProgress('Saving the workbook', 0.95);
   await writeThroughPart(target, (handle) => handle.writeFile(data));
   onProgress('Done', 1);

@@ -5,7 +5,13 @@
  */
 import { defineStore } from 'pinia';
 import { ref, shallowRef, watch } from 'vue';
-import type { AssessmentResult, ReportFormat, Site } from '../../../../shared/assessment';
+import {
+  DEFAULT_REPORT_APPENDICES,
+  type AssessmentResult,
+  type ReportAppendices,
+  type ReportFormat,
+  type Site,
+} from '../../../../shared/assessment';
 import type { TimeInterval } from '../../../../shared/data';
 import type { FieldDeskError } from '../../../../shared/errors';
 import type { RequestArg } from '../../../../shared/ipc/contract';
@@ -100,7 +106,12 @@ export const useAssessmentStore = defineStore('assessment', () => {
    * Writes a report of a site; `reportOf(siteId)` shows its progress, then how it ended (a failure
    * too: this never throws). One report of a site at a time: the panel's buttons wait for it.
    */
-  async function report(siteId: string, range: TimeInterval, format: ReportFormat): Promise<void> {
+  async function report(
+    siteId: string,
+    range: TimeInterval,
+    format: ReportFormat,
+    appendices: ReportAppendices = DEFAULT_REPORT_APPENDICES,
+  ): Promise<void> {
     if (reports.value[siteId]?.state === 'writing') return;
     // Subscribed before asking, so no event is missed; one listener serves every site's report.
     stopProgress ??= api.assessment.onReportProgress((progress) => {
@@ -108,7 +119,7 @@ export const useAssessmentStore = defineStore('assessment', () => {
     });
     reports.value = reportStarted(reports.value, siteId, format);
     try {
-      const answer = await api.assessment.report({ siteId, ...range, format });
+      const answer = await api.assessment.report({ siteId, ...range, format, appendices });
       reports.value = reportEnded(reports.value, siteId, answer);
     } catch (failure) {
       reports.value = reportEnded(reports.value, siteId, asFieldDeskError(failure));
@@ -118,6 +129,11 @@ export const useAssessmentStore = defineStore('assessment', () => {
         stopProgress = null;
       }
     }
+  }
+
+  /** Stops the site's report being written; it then ends as not saved (nothing to show). */
+  async function cancelReport(siteId: string): Promise<void> {
+    await api.assessment.cancelReport({ siteId });
   }
 
   // Another account has other sites: never assess, or shade its data, with one account's sites.
@@ -154,5 +170,6 @@ export const useAssessmentStore = defineStore('assessment', () => {
     removeExclusion,
     compute,
     report,
+    cancelReport,
   };
 });
