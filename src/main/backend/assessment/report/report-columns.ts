@@ -91,12 +91,6 @@ function numberColumn<R>(
 export const dbColumn = <R>(header: string, get: (row: R) => number | null): Column<R> =>
   numberColumn(header, get, () => 'dB');
 
-/** A number column in the unit the row states (a figure's, an exceedance's). */
-export const unitColumn = <R extends { unit: string }>(
-  header: string,
-  get: (row: R) => number | null,
-): Column<R> => numberColumn(header, get, (row) => row.unit);
-
 /** A whole number column (minutes, seconds). */
 export const countColumn = <R>(header: string, get: (row: R) => number | null): Column<R> => ({
   header,
