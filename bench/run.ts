@@ -12,6 +12,7 @@ import { benchAudio } from './audio';
 import { benchCache } from './cache';
 import { benchChart } from './chart';
 import { benchFleet } from './fleet';
+import { benchReport } from './report';
 import { medianMs } from './timing';
 
 interface Measurement {
@@ -86,6 +87,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   chart: benchChart,
   audio: benchAudio,
   assessment: benchAssessment,
+  report: benchReport,
 };
 
 /** `npm run bench` runs them all; `npm run bench -- chart cache` only those named (one at a time while profiling). */

@@ -221,6 +221,11 @@ export interface Figure {
   detail?: string;
   /** When the value was reached, for a highest value (LAFMax, PPV): the time an exceedance is said at. */
   at?: number;
+  /**
+   * The length of the reading `at` starts (ms): 1000 when found to the second, 900000 when only its
+   * 15-min interval is known — so no output writes an interval's start as if it were the moment.
+   */
+  atStepMs?: number;
   limit: number | null;
   /** True when the figure is `ok` and `valid` (as stated) is above `limit`. */
   exceeds: boolean;

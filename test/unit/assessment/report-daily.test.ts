@@ -131,11 +131,11 @@ describe('daily figures', () => {
     expect(cellNotes(insufficient, 'UTC')).toEqual([]);
     // A highest value's time in site time: to the second from the 1 s history, else its interval's start.
     const night = Date.UTC(2026, 5, 24, 1, 13, 47);
-    const max = { ...day, label: 'LAFMax,night', at: night, detail: 'at … (from the 1 s history)' };
+    const max = { ...day, label: 'LAFMax,night', at: night, atStepMs: 1000 };
     expect(cellNotes(max, 'Europe/London')).toContain('at 02:13:47');
-    expect(cellNotes({ ...max, detail: 'in the 15-min interval from …' }, 'Europe/London')).toContain(
-      'from 02:13',
-    );
+    expect(
+      cellNotes({ ...max, at: night - 47_000 - 13 * 60_000, atStepMs: 900_000 }, 'Europe/London'),
+    ).toContain('02:00–02:15');
     expect(figureText(insufficient)).toBe('insufficient data (41 %)');
     expect(figureText({ ...day, state: 'noData', valid: null, all: null })).toBe('no data');
     expect(figureText(day)).toBe('54.2');

@@ -326,10 +326,11 @@ describe('assessment report PDF of a realistic week', () => {
       expect(pages).toBe(8);
       // The summary: one row per limit and monitor, never a bullet per exceedance.
       expect(texts[1]).toMatch(
-        /LAeq,day\s+NM-1071\s+55\.0 dB\s+exceeded\s+3 of 8\s+57\.9 dB\s+Wed 25 Nov 2026, day/,
+        // The two part days (11 and 5 of 16 hours) are insufficient data: 6 days judged.
+        /LAeq,day\s+NM-1071\s+55\.0 dB\s+exceeded\s+2 of 6\s+57\.9 dB\s+Wed 25 Nov 2026, day/,
       );
       expect(texts[1]).toMatch(
-        /LAFMax,night\s+NM-1043\s+60\.0 dB\s+exceeded\s+1 of 7\s+64\.9 dB\s+Sat 28 Nov 01:45:00/,
+        /LAFMax,night\s+NM-1043\s+60\.0 dB\s+exceeded\s+1 of 7\s+64\.9 dB\s+Sat 28 Nov 01:45–02:00/,
       );
       expect(texts[1]!.match(/^\S+\s+NM-\d+\s+\d+\.\d dB\s+(met|exceeded)\s/gm)).toHaveLength(9);
       expect(text).not.toContain('Appendix');
@@ -345,8 +346,14 @@ describe('assessment report PDF of a realistic week', () => {
       // The works on Wednesday put its day over the limit; Friday's loud night (on Friday's line) too.
       expect(text).toMatch(/\nWed 25 Nov 2026\s+over\s+56\.6\s+58\.0\s+49\.3\s+51\.2\n/);
       expect(text).toMatch(/\nFri 27 Nov 2026\s+over\s+47\.3\s+47\.9\s+39\.2\s+over\s+64\.9\s+1\s+55\.9\n/);
-      // The period's first and last day were cut short; events are counted whole.
-      expect(text).toMatch(/\nMon 30 Nov 2026\s+54\.3\s+56\.6\s+47\.9\n\s+part\s+part\s+part\n/);
+      // The period's first and last day were cut short: 11 and 5 of the day's 16 hours (68.75 %, 31.25 %)
+      // are below the 75 % rule, so insufficient data, never a value; events are counted whole.
+      expect(text).toMatch(
+        /\nMon 23 Nov 2026\s+insufficient data \(68 %\)\s+insufficient data \(68 %\)\s+insufficient data \(68 %\)\s+51\.3\n\s+part\s+part\s+part\n/,
+      );
+      expect(text).toMatch(
+        /\nMon 30 Nov 2026\s+insufficient data \(31 %\)\s+insufficient data \(31 %\)\s+insufficient data \(31 %\)\n\s+part\s+part\s+part\n/,
+      );
       expect(text).not.toMatch(/\s1\.0\s+55\.9\n/);
 
       // The pages as pictures, to look at.

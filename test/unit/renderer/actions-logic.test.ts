@@ -22,7 +22,7 @@ import {
   settingDbText,
   signedDbText,
 } from '../../../src/renderer/src/features/actions/verdict';
-import { parseTolerance } from '../../../src/renderer/src/features/settings/tolerance';
+import { parseTolerance, SIC_TOLERANCE_RANGE } from '../../../src/renderer/src/features/settings/tolerance';
 import { parseRefreshMinutes } from '../../../src/renderer/src/features/settings/refresh-age';
 import { account, actionSnapshot, entry, status } from './fixtures';
 
@@ -384,6 +384,16 @@ describe('refresh age setting', () => {
 
 describe('tolerance setting', () => {
   it('accepts 0.1 to 2.0 dB, a decimal comma included', () => {
+    // A SIC's tones take their own range (0.5 to 6.0 dB).
+    expect(parseTolerance('2', SIC_TOLERANCE_RANGE)).toEqual({ ok: true, value: 2 });
+    expect(parseTolerance('0.2', SIC_TOLERANCE_RANGE)).toEqual({
+      ok: false,
+      message: 'The tolerance must be between 0.5 dB and 6.0 dB.',
+    });
+    expect(parseTolerance('x', SIC_TOLERANCE_RANGE)).toEqual({
+      ok: false,
+      message: 'Enter a number of decibels, such as 2.0.',
+    });
     expect(parseTolerance(' 0,5 ')).toEqual({ ok: true, value: 0.5 });
     expect(parseTolerance('2')).toEqual({ ok: true, value: 2 });
     expect(parseTolerance('0.1')).toEqual({ ok: true, value: 0.1 });

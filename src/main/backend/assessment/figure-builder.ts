@@ -30,7 +30,17 @@ export type Precision = { decimals: number } | { significant: number };
 /** A figure as its part of the assessment forms it; `figureOf` adds its id, limit and verdict. */
 export type FigureSpec = Pick<
   Figure,
-  'serial' | 'label' | 'limitKey' | 'unit' | 'all' | 'valid' | 'coverage' | 'method' | 'detail' | 'at'
+  | 'serial'
+  | 'label'
+  | 'limitKey'
+  | 'unit'
+  | 'all'
+  | 'valid'
+  | 'coverage'
+  | 'method'
+  | 'detail'
+  | 'at'
+  | 'atStepMs'
 > & {
   period: FigurePeriod;
   source: Omit<FigureSource, 'start' | 'end'>;
@@ -102,6 +112,7 @@ export function figureOf(spec: FigureSpec, rules: FigureRules): Figure {
     method: spec.method,
     ...(spec.detail === undefined ? {} : { detail: spec.detail }),
     ...(spec.at === undefined ? {} : { at: spec.at }),
+    ...(spec.atStepMs === undefined ? {} : { atStepMs: spec.atStepMs }),
     limit,
     // One comparison rule: the value as stated is over the limit (both are plain decimals here).
     exceeds: state === 'ok' && limit !== null && valid !== null && valid > limit,
@@ -109,9 +120,15 @@ export function figureOf(spec: FigureSpec, rules: FigureRules): Figure {
   };
 }
 
-/** The fraction of a period that `seconds` of counted readings cover. */
-export const coverageOf = (seconds: number, period: TimeInterval): number =>
-  period.end > period.start ? (seconds * 1000) / (period.end - period.start) : 0;
+/**
+ * The fraction of a period that `seconds` of counted readings cover: of the whole reference period
+ * (`whole`) when the assessment's range clips it, so 11 hours of a 16-hour day is 69 %, not all of
+ * a "part" day.
+ */
+export function coverageOf(seconds: number, period: TimeInterval & { whole?: TimeInterval }): number {
+  const reference = period.whole ?? period;
+  return reference.end > reference.start ? (seconds * 1000) / (reference.end - reference.start) : 0;
+}
 
 /** Pixel columns of a report chart: a printed chart is never wider. */
 const CHART_COLUMNS = 600;

@@ -41,6 +41,7 @@ export async function refineMaximaTimes(
     }
     if (second === null) continue;
     figure.at = second;
+    figure.atStepMs = 1000;
     figure.detail = `${momentLabel(second, 1000, result.timeZone)} (from the 1 s history)`;
     for (const exceedance of result.exceedances)
       if (exceedance.figureId === figure.id) exceedance.at = second;

@@ -89,7 +89,7 @@ export function assessNoise(
     values: { all: number | null; valid: number | null; seconds: number },
     method: string,
     source: Omit<Figure['source'], 'start' | 'end' | 'serial'>,
-    peak?: { time: number; detail: string },
+    peak?: { time: number; stepMs: number; detail: string },
   ) =>
     figureOf(
       {
@@ -103,7 +103,7 @@ export function assessNoise(
         precision: { decimals: 1 },
         coverage: coverageOf(values.seconds, period),
         method,
-        ...(peak === undefined ? {} : { detail: peak.detail, at: peak.time }),
+        ...(peak === undefined ? {} : { detail: peak.detail, at: peak.time, atStepMs: peak.stepMs }),
         source: { serial, ...source },
       },
       site,
@@ -201,7 +201,11 @@ export function assessNoise(
           measured('LAFMax'),
           valid === null
             ? undefined
-            : { time: valid.time, detail: momentLabel(valid.time, lafmax.stepMs, timeZone) },
+            : {
+                time: valid.time,
+                stepMs: lafmax.stepMs,
+                detail: momentLabel(valid.time, lafmax.stepMs, timeZone),
+              },
         ),
       );
     }

@@ -88,7 +88,7 @@ export function assessVibration(
           coverage: coverageOf(counted, range),
           method:
             'Highest peak particle velocity of the axis; the limit is a constant (BS 5228-2 human response).',
-          ...(valid === null ? {} : { detail: at(valid)!, at: valid.time }),
+          ...(valid === null ? {} : { detail: at(valid)!, at: valid.time, atStepMs: ppvStepMs }),
           source,
         },
         site,
@@ -129,6 +129,7 @@ export function assessVibration(
             : {
                 detail: `at ${dinValid.frequency.toFixed(1)} Hz, ${momentLabel(dinValid.time, ppvStepMs, timeZone)}: ${(dinValid.ratio * 100).toFixed(0)} % of the guideline`,
                 at: dinValid.time,
+                atStepMs: ppvStepMs,
               }),
           limit: dinValid === null ? null : round(dinGuideline(dinValid.frequency, line), 2),
           source,

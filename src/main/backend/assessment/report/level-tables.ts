@@ -107,7 +107,7 @@ export function exceedancesTable(result: AssessmentResult, clock: SiteClock): Re
       { header: 'Period', text: (i) => i.figure.period, weight: 30 },
       {
         header: 'Reached at',
-        text: (i) => (i.figure.at === undefined ? '—' : clock.seconds(i.figure.at)),
+        text: (i) => (i.figure.at === undefined ? '—' : clock.moment(i.figure.at, i.figure.atStepMs)),
         weight: 15,
       },
       { header: 'Value', text: stated, weight: 10, align: 'right' },

@@ -74,11 +74,15 @@ export function cellNotes(figure: Figure, timeZone: string): string[] {
   if (figure.valid !== null && all !== figure.valid.toFixed(figure.decimals)) notes.push(`all ${all}`);
   if (figure.coverage < 0.995) notes.push(coverageText(figure.coverage));
   // A highest value's time of day in the cell, where the reader looks for it: to the second when
-  // the 1 s history gave it, else the start of the interval that held it ("from 02:00").
+  // the 1 s history gave it, else the interval that held it ("01:45–02:00").
   if (figure.at !== undefined) {
-    const toSecond = figure.detail?.startsWith('at ') ?? false;
-    const time = format(figure.at, toSecond ? 'HH:mm:ss' : 'HH:mm', { in: tz(timeZone) });
-    notes.push(toSecond ? `at ${time}` : `from ${time}`);
+    const zone = { in: tz(timeZone) };
+    const step = figure.atStepMs ?? 1000;
+    notes.push(
+      step <= 1000
+        ? `at ${format(figure.at, 'HH:mm:ss', zone)}`
+        : `${format(figure.at, 'HH:mm', zone)}–${format(figure.at + step, 'HH:mm', zone)}`,
+    );
   }
   return notes;
 }

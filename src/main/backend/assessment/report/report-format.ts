@@ -52,6 +52,18 @@ export class SiteClock {
     return this.withOffset(time, format(time, 'EEE d MMM HH:mm:ss', { in: this.context }));
   }
 
+  /**
+   * When a highest value was reached, to its data's resolution: "Sat 28 Nov 01:47:13" when known to
+   * the second, else its interval ("Sat 28 Nov 01:45–02:00"), never an interval's start as a moment.
+   */
+  moment(time: number, stepMs: number | undefined): string {
+    if (stepMs === undefined || stepMs <= 1000) return this.seconds(time);
+    return this.withOffset(
+      time,
+      `${format(time, 'EEE d MMM HH:mm', { in: this.context })}–${format(time + stepMs, 'HH:mm', { in: this.context })}`,
+    );
+  }
+
   /** "2026-11-23T00:00:00+00:00": site time with its offset, for the spreadsheets. */
   iso(time: number): string {
     return format(time, "yyyy-MM-dd'T'HH:mm:ssxxx", { in: this.context });

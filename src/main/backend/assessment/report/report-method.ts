@@ -5,6 +5,7 @@
  * the site measures is said: a noise-only site's report says nothing of DIN 4150-3 or
  * particulates, an air-quality site's nothing of L10 or noise events.
  */
+import { coveragePercent } from '../../../../shared/assessment';
 import type { ReportDocument } from './report-document';
 import { measuredBy } from './report-document';
 import { valueText, type SiteClock } from './report-format';
@@ -18,7 +19,7 @@ export interface MethodItem {
 
 const DIN_LINES = { 1: 'commercial and industrial buildings', 2: 'dwellings', 3: 'sensitive buildings' };
 
-const percent = (share: number) => `${Math.round(share * 100)} %`;
+const percent = (share: number) => `${coveragePercent(share)} %`;
 
 /** The method, a topic a paragraph, in the order the report prints them. */
 export function methodItems(report: ReportDocument, clock: SiteClock): MethodItem[] {
@@ -37,7 +38,14 @@ export function methodItems(report: ReportDocument, clock: SiteClock): MethodIte
   items.push({ topic: 'Data', text: `${dataSourceText(result, clock)}.` });
 
   const excluding: string[] = [];
-  if (noise && rules.wind) excluding.push(`wind above ${valueText(rules.windLimit, 'm/s')} m/s`);
+  if (noise && rules.wind)
+    excluding.push(
+      `wind above ${valueText(rules.windLimit, 'm/s')} m/s${
+        rules.windUnknown === 'exclude'
+          ? ', and time without a wind reading (more than two readings missing), as its wind is unknown'
+          : ' (time without a wind reading counted as calm)'
+      }`,
+    );
   if (noise && rules.precipitation) excluding.push('any precipitation');
   if (noise && rules.failedCheck)
     excluding.push('the time from a failed calibration or SIC until the next passed one');
@@ -46,7 +54,7 @@ export function methodItems(report: ReportDocument, clock: SiteClock): MethodIte
   const manual = result.exclusions.filter((e) => e.cause === 'manual').length;
   items.push({
     topic: 'Exclusions',
-    text: `${excluding.length > 0 ? `Excluded by rule: ${excluding.join('; ')}.` : 'No exclusion rule was on.'} ${manual === 0 ? 'No period was excluded by hand.' : `${manual === 1 ? 'One period was' : `${manual} periods were`} excluded by hand, each with its reason.`} Each figure is formed with the excluded time removed from the readings it is formed from.`,
+    text: `${excluding.length > 0 ? `Excluded by rule: ${excluding.join('; ')}.` : 'No exclusion rule was on.'} ${manual === 0 ? 'No period was excluded by hand.' : `${manual === 1 ? 'One period was' : `${manual} periods were`} excluded by hand, each with its reason.`} Each figure is formed with the excluded time removed: an interval value (a 15-min LAeq, a 1-min PM10) that touches excluded time is left out whole, since a reading cannot be split, and the time it covers no longer counts towards the figure's coverage. The figures of one period (LAeq, LA10, LA90, LAFMax of a night) are formed over the same kept time: a gap in one of them removes that time from all.`,
   });
 
   if (noise) {
@@ -56,7 +64,7 @@ export function methodItems(report: ReportDocument, clock: SiteClock): MethodIte
         statistics === 'intervals'
           ? "LA10 and LA90 are the arithmetic mean of the instrument's own interval values (LAF10, LAF90) over the period"
           : 'LA10 and LA90 are ranked from the 1-second LAeq time history of the period'
-      }; LAeq is the energetic mean of the interval values; LAFMax is the highest of the period. Noise events at night are counted when their level reaches ${valueText(nightEventThreshold, 'dB')} dB.`,
+      }; LAeq is the energetic mean of the interval values; LAFMax is the highest of the period, its time found to the second in the 1-second time history where it can be read. Noise events at night are counted when their level reaches ${valueText(nightEventThreshold, 'dB')} dB.`,
     });
   }
   if (vibration) {

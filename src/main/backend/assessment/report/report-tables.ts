@@ -100,7 +100,11 @@ export function summaryTable(result: AssessmentResult): ReportTableView {
       {
         header: 'Worst case period',
         text: (r) =>
-          r.worst === null ? '—' : r.worst.at === undefined ? r.worst.period : clock.seconds(r.worst.at),
+          r.worst === null
+            ? '—'
+            : r.worst.at === undefined
+              ? r.worst.period
+              : clock.moment(r.worst.at, r.worst.atStepMs),
         weight: 29,
       },
       { header: 'Coverage', text: (r) => coverageSummary(r, result), weight: 14 },
