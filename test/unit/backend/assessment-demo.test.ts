@@ -4,8 +4,8 @@
  * exclusion changing only the figures it touches, the same figures offline from the cache after
  * a site sync, and the report files written whole.
  */
-import { readFile, stat } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Site } from '../../../src/shared/assessment';
 import type { BackendHandlers } from '../../../src/shared/ipc/contract';
@@ -205,6 +205,34 @@ describe('a report that cannot be written', () => {
     folder = dataDir;
     const saved = await handlers['assessment.report'](query);
     expect(saved.saved).toBe(true);
+  });
+});
+
+describe('a report cancelled while it is written', () => {
+  it('answers not saved, leaves nothing in the folder, and the next report of the site is written', async () => {
+    let folder = '';
+    const { backend, handlers, dataDir } = await startDemoBackend({
+      chooseExportPath: async (name) => join(folder, name),
+    });
+    folder = join(dataDir, 'reports');
+    await mkdir(folder);
+    const site = await newSite(handlers, [NOISE]);
+    // Cancelled at its first progress, while it reads the data: a state, not a moment in time.
+    let cancel: Promise<{ cancelled: boolean }> | null = null;
+    const unsubscribe = backend.subscribe((channel) => {
+      if (channel === 'assessment.reportProgress' && cancel === null)
+        cancel = handlers['assessment.cancelReport']({ siteId: site.id });
+    });
+    const query = { siteId: site.id, start: START, end: END, format: 'pdf' as const };
+    const cancelled = await handlers['assessment.report'](query);
+    unsubscribe();
+    expect(cancelled).toEqual({ saved: false });
+    expect(await cancel).toEqual({ cancelled: true });
+    expect(await readdir(folder)).toEqual([]);
+    expect(await handlers['assessment.cancelReport']({ siteId: site.id })).toEqual({ cancelled: false });
+    const saved = await handlers['assessment.report'](query);
+    expect(saved.saved).toBe(true);
+    expect((await readdir(folder)).filter((name) => name.endsWith('.pdf'))).toHaveLength(1);
   });
 });
 
