@@ -17,6 +17,7 @@ import {
   type Site,
 } from '../src/shared/assessment';
 import type { DataReadResult, Dataset, SeriesChannel } from '../src/shared/data';
+import { channelOver } from './series';
 import { channelFigures } from '../src/shared/series-figures';
 import { medianMs } from './timing';
 
@@ -32,16 +33,8 @@ function level(t: number, seed: number): number {
   return Math.round((base + jitter) * 10) / 10;
 }
 
-function channel(name: string, unit: string, stepMs: number, value: (t: number) => number): SeriesChannel {
-  const count = Math.floor((END - START) / stepMs);
-  const times = new Float64Array(count);
-  const values = new Float32Array(count);
-  for (let i = 0; i < count; i++) {
-    times[i] = START + i * stepMs;
-    values[i] = value(times[i]!);
-  }
-  return { name, unit, times, values };
-}
+const channel = (name: string, unit: string, stepMs: number, value: (t: number) => number) =>
+  channelOver({ start: START, end: END }, name, unit, stepMs, value);
 
 const read = (dataset: Dataset, series: SeriesChannel[]): DataReadResult => ({
   query: { serial: 'NM1', dataset, start: START, end: END },

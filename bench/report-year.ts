@@ -20,22 +20,15 @@ import {
   type Site,
 } from '../src/shared/assessment';
 import type { DataReadResult, Dataset, SeriesChannel } from '../src/shared/data';
+import { channelOver } from './series';
 
 const DAY = 86_400_000;
 const START = Date.UTC(2025, 10, 1);
 const YEAR_END = START + 365 * DAY;
 const SERIALS = ['NM1', 'NM2', 'NM3'];
 
-function channel(name: string, unit: string, stepMs: number, value: (t: number) => number): SeriesChannel {
-  const count = Math.floor((YEAR_END - START) / stepMs);
-  const times = new Float64Array(count);
-  const values = new Float32Array(count);
-  for (let i = 0; i < count; i++) {
-    times[i] = START + i * stepMs;
-    values[i] = value(times[i]!);
-  }
-  return { name, unit, times, values };
-}
+const channel = (name: string, unit: string, stepMs: number, value: (t: number) => number) =>
+  channelOver({ start: START, end: YEAR_END }, name, unit, stepMs, value);
 
 const read = (serial: string, dataset: Dataset, series: SeriesChannel[]): DataReadResult => ({
   query: { serial, dataset, start: START, end: YEAR_END },

@@ -426,6 +426,9 @@ export interface ReportProgress {
  */
 export const coveragePercent = (coverage: number): number => Math.floor(coverage * 100 + 1e-9);
 
+/** "74 %": a coverage as every output writes it. */
+export const coverageText = (coverage: number): string => `${coveragePercent(coverage)} %`;
+
 /**
  * A figure's value as every output states it: "63.7 dB" (or "63.7" without the unit),
  * "insufficient data (41 %)", "no data". One function, so the screen, PDF, Excel and CSV agree.
@@ -435,7 +438,7 @@ export function figureValueText(
   options: { unit?: boolean } = {},
 ): string {
   if (figure.state === 'noData' || figure.valid === null) return 'no data';
-  if (figure.state === 'insufficient') return `insufficient data (${coveragePercent(figure.coverage)} %)`;
+  if (figure.state === 'insufficient') return `insufficient data (${coverageText(figure.coverage)})`;
   return quantityText(figure.valid, figure.decimals, options.unit === false ? '' : figure.unit);
 }
 

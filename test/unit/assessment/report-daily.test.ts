@@ -13,8 +13,12 @@ import {
 } from '../../../src/main/backend/assessment/report/daily-figures';
 import { cellNotes, figureText } from '../../../src/main/backend/assessment/report/pdf-daily-table';
 import { periodsText } from '../../../src/main/backend/assessment/report/pdf-figures';
+import { SiteClock } from '../../../src/main/backend/assessment/report/report-format';
 import { FIGURES, NOISE, reportFixture, VIBRATION } from './report-fixture';
 import { WEEK_SERIALS, weekFixture } from './report-week';
+
+const UTC_CLOCK = new SiteClock('UTC', Date.UTC(2026, 10, 23));
+const LONDON_CLOCK = new SiteClock('Europe/London', Date.UTC(2026, 5, 1));
 
 const byLabel = (label: string) => FIGURES.find((f) => f.label === label)!;
 
@@ -121,20 +125,20 @@ describe('daily figures', () => {
 
   it('notes beneath a value: "part", "all N" where all data differs, the coverage below 99.5 %', () => {
     const day = byLabel('LAeq,day');
-    expect(cellNotes(day, 'UTC')).toEqual(['all 56.8', '78 %']);
-    expect(cellNotes({ ...day, all: 54.24, coverage: 0.996 }, 'UTC')).toEqual([]);
+    expect(cellNotes(day, UTC_CLOCK)).toEqual(['all 56.8', '78 %']);
+    expect(cellNotes({ ...day, all: 54.24, coverage: 0.996 }, UTC_CLOCK)).toEqual([]);
     expect(
-      cellNotes({ ...day, period: `${day.period} (part)`, all: day.valid, coverage: 0.994 }, 'UTC'),
+      cellNotes({ ...day, period: `${day.period} (part)`, all: day.valid, coverage: 0.994 }, UTC_CLOCK),
     ).toEqual(['part', '99 %']);
     // A figure not stated says why in its text (with its coverage): no notes beyond "part".
     const insufficient = { ...day, state: 'insufficient' as const, coverage: 0.41 };
-    expect(cellNotes(insufficient, 'UTC')).toEqual([]);
+    expect(cellNotes(insufficient, UTC_CLOCK)).toEqual([]);
     // A highest value's time in site time: to the second from the 1 s history, else its interval's start.
     const night = Date.UTC(2026, 5, 24, 1, 13, 47);
     const max = { ...day, label: 'LAFMax,night', at: night, atStepMs: 1000 };
-    expect(cellNotes(max, 'Europe/London')).toContain('at 02:13:47');
+    expect(cellNotes(max, LONDON_CLOCK)).toContain('at 02:13:47');
     expect(
-      cellNotes({ ...max, at: night - 47_000 - 13 * 60_000, atStepMs: 900_000 }, 'Europe/London'),
+      cellNotes({ ...max, at: night - 47_000 - 13 * 60_000, atStepMs: 900_000 }, LONDON_CLOCK),
     ).toContain('02:00–02:15');
     expect(figureText(insufficient)).toBe('insufficient data (41 %)');
     expect(figureText({ ...day, state: 'noData', valid: null, all: null })).toBe('no data');

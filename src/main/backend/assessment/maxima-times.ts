@@ -9,6 +9,8 @@ import type { AssessmentResult } from '../../../shared/assessment';
 import type { DatasetOptions } from '../../../shared/data';
 import { channelOf } from './exclusions';
 import type { ReadOne } from './assessment-inputs';
+import { maxLevel } from './figures/noise-figures';
+import { samplesOf } from './figures/samples';
 import { momentLabel } from './figures/site-periods';
 
 const LAFMAX_HISTORY: DatasetOptions = { values: ['LAFMax'], period: 'PT1S' };
@@ -34,7 +36,8 @@ export async function refineMaximaTimes(
     let second: number | null;
     try {
       const history = await read(figure.serial, 'noiseTimeHistory', range, LAFMAX_HISTORY);
-      second = loudestSecond(channelOf(history, 'LAFMax'), range);
+      const lafmax = channelOf(history, 'LAFMax');
+      second = lafmax === null ? null : (maxLevel(samplesOf(lafmax, 1000), range)?.time ?? null);
     } catch {
       // Offline or not allowed: every figure keeps the interval it was found in, said as such.
       return;
@@ -46,20 +49,4 @@ export async function refineMaximaTimes(
     for (const exceedance of result.exceedances)
       if (exceedance.figureId === figure.id) exceedance.at = second;
   }
-}
-
-/** The start of the first second with the highest reading inside `range`; null without readings. */
-function loudestSecond(
-  channel: { times: Float64Array; values: Float32Array } | null,
-  range: { start: number; end: number },
-): number | null {
-  if (channel === null) return null;
-  let best = -1;
-  for (let i = 0; i < channel.times.length; i++) {
-    const t = channel.times[i]!;
-    const v = channel.values[i]!;
-    if (t < range.start || t >= range.end || v !== v) continue;
-    if (best < 0 || v > channel.values[best]!) best = i;
-  }
-  return best < 0 ? null : channel.times[best]!;
 }

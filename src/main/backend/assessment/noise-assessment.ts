@@ -44,12 +44,15 @@ interface Channel {
   stepMs: number;
 }
 
-function channelWithMask(channel: SeriesChannel | null, excluded: TimeInterval[]): Channel | null {
+/** A channel's readings as samples with their length; null without readings. */
+function samplesWithStep(channel: SeriesChannel | null): Omit<Channel, 'mask'> | null {
   if (channel === null || channel.times.length === 0) return null;
   const samples = samplesOfChannel(channel);
-  const stepMs = samples.ends[0]! - samples.starts[0]!;
-  return { samples, mask: exclusionMask(samples, excluded), stepMs };
+  return { samples, stepMs: samples.ends[0]! - samples.starts[0]! };
 }
+
+const withMask = (channel: Omit<Channel, 'mask'> | null, excluded: TimeInterval[]): Channel | null =>
+  channel === null ? null : { ...channel, mask: exclusionMask(channel.samples, excluded) };
 
 const round1 = (value: number | null) => (value === null ? null : Math.round(value * 10) / 10);
 
@@ -64,20 +67,20 @@ export function assessNoise(
   const excluded = normalize(excludedFor(serial, exclusions));
   const measurements = inputs.reads.noiseMeasurements;
   const useTimeHistory = settings.statistics === 'timeHistory';
-  const rowChannels = {
-    laeq: channelOf(measurements, 'LAeq'),
-    lafmax: channelOf(measurements, 'LAFMax'),
-    history: useTimeHistory ? channelOf(inputs.reads.noiseTimeHistory, 'LAeq') : null,
-    laf10: useTimeHistory ? null : channelOf(measurements, 'LAF10'),
-    laf90: useTimeHistory ? null : channelOf(measurements, 'LAF90'),
+  const rowSamples = {
+    laeq: samplesWithStep(channelOf(measurements, 'LAeq')),
+    lafmax: samplesWithStep(channelOf(measurements, 'LAFMax')),
+    history: useTimeHistory ? samplesWithStep(channelOf(inputs.reads.noiseTimeHistory, 'LAeq')) : null,
+    laf10: useTimeHistory ? null : samplesWithStep(channelOf(measurements, 'LAF10')),
+    laf90: useTimeHistory ? null : samplesWithStep(channelOf(measurements, 'LAF90')),
   };
   // The kept time of a row: not excluded, and read by every channel its figures come from.
-  const kept = keptExcluded(excluded, Object.values(rowChannels), range);
-  const laeq = channelWithMask(rowChannels.laeq, kept);
-  const lafmax = channelWithMask(rowChannels.lafmax, kept);
-  const history = channelWithMask(rowChannels.history, kept);
-  const laf10 = channelWithMask(rowChannels.laf10, kept);
-  const laf90 = channelWithMask(rowChannels.laf90, kept);
+  const kept = keptExcluded(excluded, Object.values(rowSamples), range);
+  const laeq = withMask(rowSamples.laeq, kept);
+  const lafmax = withMask(rowSamples.lafmax, kept);
+  const history = withMask(rowSamples.history, kept);
+  const laf10 = withMask(rowSamples.laf10, kept);
+  const laf90 = withMask(rowSamples.laf90, kept);
   const figures: Figure[] = [];
   const step = laeq === null ? '' : minutesLabel(laeq.stepMs);
 
@@ -342,15 +345,13 @@ const HISTORY_GAP_MS = 60_000;
 /** The excluded time plus every span one of the row's channels did not read. */
 function keptExcluded(
   excluded: TimeInterval[],
-  channels: Array<SeriesChannel | null>,
+  channels: Array<Omit<Channel, 'mask'> | null>,
   range: TimeInterval,
 ): TimeInterval[] {
   const unread = channels.flatMap((channel) => {
-    if (channel === null || channel.times.length === 0) return [];
-    const samples = samplesOfChannel(channel);
-    const step = samples.ends[0]! - samples.starts[0]!;
-    const shortest = step <= 1000 ? HISTORY_GAP_MS : 0;
-    return unreadPeriods(samples, range).filter((span) => span.end - span.start >= shortest);
+    if (channel === null) return [];
+    const shortest = channel.stepMs <= 1000 ? HISTORY_GAP_MS : 0;
+    return unreadPeriods(channel.samples, range).filter((span) => span.end - span.start >= shortest);
   });
   return unread.length === 0 ? excluded : normalize([...excluded, ...unread]);
 }

@@ -18,7 +18,7 @@ import type {
   PpvScatter,
   Site,
 } from '../../../shared/assessment';
-import { coveragePercent } from '../../../shared/assessment';
+import { coverageText } from '../../../shared/assessment';
 import type { SeriesChannel, TimeInterval } from '../../../shared/data';
 import type { InstrumentInputs } from './assessment-inputs';
 import { channelOf, excludedFor, samplesOfChannel } from './exclusions';
@@ -280,7 +280,7 @@ export function assessAirQuality(
           valid: day.mean,
           precision: { decimals: 1 },
           coverage: day.coverage,
-          method: `Time-weighted mean of the readings of the site’s calendar day; a day counts only with readings for at least ${coveragePercent(minimum)} % of it (the EU rule is 75 %, 18 of 24 hours).`,
+          method: `Time-weighted mean of the readings of the site’s calendar day; a day counts only with readings for at least ${coverageText(minimum)} of it (the EU rule is 75 %, 18 of 24 hours).`,
           source,
         },
         site,

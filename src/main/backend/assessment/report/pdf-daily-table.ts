@@ -6,7 +6,7 @@
  * 99.5 %; a value over its limit is red on a red tint and marked "over". A table that fits on a
  * page is kept whole; rows never split, and a table that runs on repeats its head under "(continued)".
  */
-import { coveragePercent, figureValueText, type Figure } from '../../../../shared/assessment';
+import { coverageText, figureValueText, type Figure } from '../../../../shared/assessment';
 import type { DailyColumn, DailyRow } from './daily-figures';
 import { isPart } from './daily-figures';
 import {
@@ -25,9 +25,7 @@ import {
   type FontName,
   type Pages,
 } from './pdf-layout';
-import { valueText } from './report-format';
-import { tz } from '@date-fns/tz';
-import { format } from 'date-fns';
+import { valueText, type SiteClock } from './report-format';
 
 /** At most this many figure columns in one table: more are split over several (date repeated). */
 export const MAX_FIGURE_COLUMNS = 7;
@@ -59,14 +57,11 @@ interface Line {
 /** A figure's value as a cell prints it: as `figureValueText` states it, without the unit the head gives. */
 export const figureText = (figure: Figure): string => figureValueText(figure, { unit: false });
 
-/** "78 %": the part of the period that counted, rounded down as every output says it. */
-export const coverageText = (coverage: number): string => `${coveragePercent(coverage)} %`;
-
 /**
  * The grey notes under a cell's value, each a word or two; a figure that is not stated (its text
  * says why, with the coverage) has only "part".
  */
-export function cellNotes(figure: Figure, timeZone: string): string[] {
+export function cellNotes(figure: Figure, clock: SiteClock): string[] {
   const notes: string[] = [];
   if (isPart(figure)) notes.push('part');
   if (figure.state !== 'ok') return notes;
@@ -76,13 +71,8 @@ export function cellNotes(figure: Figure, timeZone: string): string[] {
   // A highest value's time of day in the cell, where the reader looks for it: to the second when
   // the 1 s history gave it, else the interval that held it ("01:45–02:00").
   if (figure.at !== undefined) {
-    const zone = { in: tz(timeZone) };
-    const step = figure.atStepMs ?? 1000;
-    notes.push(
-      step <= 1000
-        ? `at ${format(figure.at, 'HH:mm:ss', zone)}`
-        : `${format(figure.at, 'HH:mm', zone)}–${format(figure.at + step, 'HH:mm', zone)}`,
-    );
+    const time = clock.timeOfDay(figure.at, figure.atStepMs);
+    notes.push((figure.atStepMs ?? 1000) <= 1000 ? `at ${time}` : time);
   }
   return notes;
 }
@@ -112,7 +102,7 @@ export function dailyTableLayout(
   pages: Pages,
   columns: readonly PrintedDailyColumn[],
   rows: readonly DailyRow[],
-  timeZone: string,
+  clock: SiteClock,
 ): DailyTableLayout {
   const doc = pages.doc;
   const setFont = (font: FontName, size: number) => doc.font(font).fontSize(size);
@@ -159,7 +149,7 @@ export function dailyTableLayout(
   /** The notes packed into lines that fit the cell, two spaces apart. */
   const noteLines = (figure: Figure): string[] => {
     const lines: string[] = [];
-    for (const note of cellNotes(figure, timeZone)) {
+    for (const note of cellNotes(figure, clock)) {
       const joined = lines.length > 0 ? `${lines.at(-1)}  ${note}` : note;
       if (lines.length > 0 && widthOf(joined, 'condensed', SMALL_SIZE) <= inner)
         lines[lines.length - 1] = joined;

@@ -6,7 +6,7 @@
  * files keep every figure as a row of their own.
  */
 import {
-  coveragePercent,
+  coverageText,
   figureValueText,
   type AssessmentResult,
   type Figure,
@@ -21,6 +21,7 @@ import {
 } from './pdf-daily-table';
 import { ACCENT, CONTENT_BOTTOM, LEFT, MUTED, TOP, WIDTH, type Pages } from './pdf-layout';
 import type { DisplayTable } from './report-columns';
+import type { SiteClock } from './report-format';
 import { figureResult, instrumentText, methodGroups } from './report-verdicts';
 
 /** "[1]", "[2, 4]": the numbers of `methods` in the section's list. */
@@ -65,7 +66,7 @@ function wholeTable(figures: readonly Figure[], numbers: ReadonlyMap<string, num
       figureValueText(f, { unit: false }),
       f.all === null ? '—' : f.all.toFixed(f.decimals),
       f.unit,
-      `${coveragePercent(f.coverage)} %`,
+      coverageText(f.coverage),
       f.limit === null ? '—' : f.limit.toFixed(f.decimals),
       figureResult(f) || '—',
     ]),
@@ -81,7 +82,7 @@ function dailyTables(
   serial: string,
   daily: DailyTable,
   numbers: ReadonlyMap<string, number>,
-  timeZone: string,
+  clock: SiteClock,
 ): Array<{ layout: DailyTableLayout; titles: DailyTitles }> {
   const columns: PrintedDailyColumn[] = daily.columns.map((c) => ({
     ...c,
@@ -102,7 +103,7 @@ function dailyTables(
         pages,
         indices.map((i) => columns[i]!),
         rows,
-        timeZone,
+        clock,
       ),
       titles: { title, alone, continued: `${alone} (continued)` },
     };
@@ -110,7 +111,12 @@ function dailyTables(
 }
 
 /** Writes the section's body under its heading (section `number`). */
-export function figuresSection(pages: Pages, result: AssessmentResult, number: number): void {
+export function figuresSection(
+  pages: Pages,
+  result: AssessmentResult,
+  clock: SiteClock,
+  number: number,
+): void {
   if (result.figures.length === 0) {
     pages.text('No figures could be formed.', { color: MUTED });
     return;
@@ -128,9 +134,7 @@ export function figuresSection(pages: Pages, result: AssessmentResult, number: n
   const numbers = new Map(groups.map((g, i) => [g.method, i + 1]));
   instrumentFigures(result).forEach((group, index) => {
     const tables =
-      group.daily.rows.length > 0
-        ? dailyTables(pages, group.serial, group.daily, numbers, result.timeZone)
-        : [];
+      group.daily.rows.length > 0 ? dailyTables(pages, group.serial, group.daily, numbers, clock) : [];
     // The instrument's heading stays with its whole-period table (at most 15 pt a row) and its first
     // daily table: all of it when they fit on a page together, else the start of it.
     const lead = 24 + (group.whole.length > 0 ? 50 + 15 * group.whole.length : 0);

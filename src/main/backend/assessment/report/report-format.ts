@@ -57,11 +57,16 @@ export class SiteClock {
    * the second, else its interval ("Sat 28 Nov 01:45–02:00"), never an interval's start as a moment.
    */
   moment(time: number, stepMs: number | undefined): string {
-    if (stepMs === undefined || stepMs <= 1000) return this.seconds(time);
     return this.withOffset(
       time,
-      `${format(time, 'EEE d MMM HH:mm', { in: this.context })}–${format(time + stepMs, 'HH:mm', { in: this.context })}`,
+      `${format(time, 'EEE d MMM', { in: this.context })} ${this.timeOfDay(time, stepMs)}`,
     );
+  }
+
+  /** The time of day of `moment`: "01:47:13" to the second, else the interval "01:45–02:00". */
+  timeOfDay(time: number, stepMs: number | undefined): string {
+    if (stepMs === undefined || stepMs <= 1000) return format(time, 'HH:mm:ss', { in: this.context });
+    return `${this.hhmm(time)}–${this.hhmm(time + stepMs)}`;
   }
 
   /** "2026-11-23T00:00:00+00:00": site time with its offset, for the spreadsheets. */

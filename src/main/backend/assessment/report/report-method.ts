@@ -5,7 +5,7 @@
  * the site measures is said: a noise-only site's report says nothing of DIN 4150-3 or
  * particulates, an air-quality site's nothing of L10 or noise events.
  */
-import { coveragePercent } from '../../../../shared/assessment';
+import { coverageText } from '../../../../shared/assessment';
 import type { ReportDocument } from './report-document';
 import { measuredBy } from './report-document';
 import { valueText, type SiteClock } from './report-format';
@@ -18,8 +18,6 @@ export interface MethodItem {
 }
 
 const DIN_LINES = { 1: 'commercial and industrial buildings', 2: 'dwellings', 3: 'sensitive buildings' };
-
-const percent = (share: number) => `${coveragePercent(share)} %`;
 
 /** The method, a topic a paragraph, in the order the report prints them. */
 export function methodItems(report: ReportDocument, clock: SiteClock): MethodItem[] {
@@ -82,7 +80,7 @@ export function methodItems(report: ReportDocument, clock: SiteClock): MethodIte
 
   items.push({
     topic: 'Coverage rule',
-    text: `A figure needs at least ${percent(minimumCoverage)} of its period kept (read and not excluded). Below that it reads "insufficient data" with the share that was kept, is never an exceedance and counts in no total; a period without readings reads "no data", never zero.`,
+    text: `A figure needs at least ${coverageText(minimumCoverage)} of its period kept (read and not excluded). Below that it reads "insufficient data" with the share that was kept, is never an exceedance and counts in no total; a period without readings reads "no data", never zero.`,
   });
   items.push({
     topic: 'Comparison rule',

@@ -281,7 +281,7 @@ export async function renderReportPdf(
         table('calibration', 'No calibration or SIC on record for these instruments.', 'Checks');
       },
     ],
-    ['Results', (number) => figuresSection(pages, result, number)],
+    ['Results', (number) => figuresSection(pages, result, clock, number)],
     [
       'Charts',
       () => {

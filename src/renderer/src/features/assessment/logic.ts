@@ -7,7 +7,7 @@ import type {
   LimitKey,
   Site,
 } from '../../../../shared/assessment';
-import { coveragePercent, figureValueText, quantityText } from '../../../../shared/assessment';
+import { figureValueText, quantityText } from '../../../../shared/assessment';
 import type { TimeInterval } from '../../../../shared/data';
 import { parse } from 'date-fns';
 import { DAY_MS, formatIn, isSiteZone, startOfDayIn, zoneOptions, type DisplayZone } from '../../ui/time';
@@ -38,9 +38,6 @@ export function valueText(value: number | null, unit: string): string {
 /** The number alone, for a table whose column head carries the unit. */
 export const numberText = (value: number | null, unit: string): string =>
   value === null ? '—' : value.toFixed(decimalsOf(unit, value));
-
-/** Whole percent, rounded down as the coverage rule judges it (74.6 % is not 75 %). */
-export const coverageText = (coverage: number): string => `${coveragePercent(coverage)} %`;
 
 /** A figure's kept value as stated everywhere: "54.2 dB", "insufficient data (41 %)", "no data". */
 export const figureText = (figure: Figure): string => figureValueText(figure);
