@@ -74,4 +74,18 @@ describe('the site store', () => {
     const calm = store.save('acc', { ...saved, rules: { ...saved.rules, windUnknown: 'calm' } })!;
     expect(store.get('acc', calm.id)!.rules.windUnknown).toBe('calm');
   });
+
+  it('reads a site stored before the coverage rule with the 75 % minimum, and keeps a site’s own', () => {
+    const database = folder.openRecords();
+    const store = createSiteStore(database.db, () => 1);
+    const saved = store.save('acc', { name: 'Old', timeZone: 'UTC', serials: ['A1'] })!;
+    // As an earlier version wrote it: the settings without `minimumCoverage`.
+    const { minimumCoverage: _dropped, ...oldSettings } = saved.settings;
+    database.db
+      .prepare('UPDATE assessment_sites SET site_json = ? WHERE id = ?')
+      .run(JSON.stringify({ ...saved, settings: oldSettings }), saved.id);
+    expect(store.get('acc', saved.id)!.settings.minimumCoverage).toBe(0.75);
+    const strict = store.save('acc', { ...saved, settings: { ...saved.settings, minimumCoverage: 0.9 } })!;
+    expect(store.get('acc', strict.id)!.settings.minimumCoverage).toBe(0.9);
+  });
 });
