@@ -92,6 +92,21 @@ describe('report tables', () => {
     expect(first[exclusions.columns.indexOf('Reason')]).toMatch(/^Road works/);
   });
 
+  it('writes when a highest value was reached to its data’s resolution: the second, or the interval that held it', () => {
+    const night = Date.UTC(2026, 10, 28, 1, 45);
+    const lafmax = (atStepMs: number) =>
+      reportFixture().figures.map((f) => (f.label === 'LAFMax,night' ? { ...f, at: night, atStepMs } : f));
+    const timeOf = (atStepMs: number) => {
+      const results = reportTableViews(reportDocument(reportFixture({ figures: lafmax(atStepMs) }))).find(
+        (t) => t.name === 'results',
+      )!;
+      const row = results.rows.find((r) => r[results.columns.indexOf('Figure')] === 'LAFMax,night')!;
+      return row[results.columns.indexOf('Time of the value (UTC)')];
+    };
+    expect(timeOf(900_000)).toBe('2026-11-28T01:45:00.000Z/2026-11-28T02:00:00.000Z');
+    expect(timeOf(1000)).toBe('2026-11-28T01:45:00.000Z');
+  });
+
   it('keeps the figures a figure a row for the spreadsheets; the PDF tabulates them by day itself', () => {
     const figures = reportTableViews(reportDocument(reportFixture())).find((t) => t.name === 'results')!;
     expect(figures.columns).toEqual([

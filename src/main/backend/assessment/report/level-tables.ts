@@ -19,7 +19,7 @@ import {
   type Column,
   type ReportTableView,
 } from './report-columns';
-import { coveragePercent, isoUtc, rounded, valueText, type SiteClock } from './report-format';
+import { coveragePercent, isoMoment, isoUtc, rounded, valueText, type SiteClock } from './report-format';
 import { exceedanceGroups } from './report-summary';
 import { figureResult } from './report-verdicts';
 
@@ -67,7 +67,10 @@ export function figuresTable(result: AssessmentResult, clock: SiteClock): Report
       { header: 'Coverage (%)', value: (f) => coveragePercent(f.coverage), decimals: () => 1 },
       figureNumber('Limit', (f) => f.limit, self),
       { header: 'Result', value: (f) => figureResult(f) || null },
-      { header: 'Time of the value (UTC)', value: (f) => (f.at === undefined ? null : isoUtc(f.at)) },
+      {
+        header: 'Time of the value (UTC)',
+        value: (f) => (f.at === undefined ? null : isoMoment(f.at, f.atStepMs)),
+      },
       { header: 'Method', value: (f) => f.method },
       { header: 'Detail', value: (f) => f.detail ?? null },
     ],
@@ -94,7 +97,10 @@ export function exceedancesTable(result: AssessmentResult, clock: SiteClock): Re
         header: c.header,
         value: (i) => c.value(i.figure),
       })),
-      { header: 'Reached at (UTC)', value: (i) => (i.figure.at === undefined ? null : isoUtc(i.figure.at)) },
+      {
+        header: 'Reached at (UTC)',
+        value: (i) => (i.figure.at === undefined ? null : isoMoment(i.figure.at, i.figure.atStepMs)),
+      },
       figureNumber('Value', (i) => i.figure.valid, figureOf),
       figureNumber('Limit', (i) => i.figure.limit, figureOf),
       figureNumber('Over by', over, figureOf),

@@ -127,6 +127,14 @@ function offsetChanges(clock: SiteClock, start: number, end: number): number[] {
 /** "2026-11-23T00:00:00.000Z" */
 export const isoUtc = (time: number): string => new Date(time).toISOString();
 
+/**
+ * When a highest value was reached, for the spreadsheets: its second, or the interval that held it
+ * as an ISO 8601 interval ("2026-11-28T01:45:00.000Z/2026-11-28T02:00:00.000Z"), never an interval's
+ * start written as if it were the moment.
+ */
+export const isoMoment = (at: number, stepMs: number | undefined): string =>
+  stepMs === undefined || stepMs <= 1000 ? isoUtc(at) : `${isoUtc(at)}/${isoUtc(at + stepMs)}`;
+
 /** "3 h 30 min", "45 min", "0 min". */
 export function durationText(ms: number): string {
   const minutes = Math.round(ms / MINUTE);

@@ -10,7 +10,7 @@ import { evidenceTables } from './evidence-tables';
 import { eventsTable, exceedancesTable, figuresTable, hourlyTable } from './level-tables';
 import { tableView, type ReportCell, type ReportTable, type ReportTableView } from './report-columns';
 import { reportKind, type ReportDocument } from './report-document';
-import { isoUtc, rounded, SiteClock } from './report-format';
+import { isoMoment, isoUtc, rounded, SiteClock } from './report-format';
 import { methodItems } from './report-method';
 import { coverageSummary, exceededText, summaryRows, worstText, type SummaryRow } from './report-summary';
 import { dataSourceText } from './report-verdicts';
@@ -86,7 +86,7 @@ export function summaryTable(result: AssessmentResult): ReportTableView {
       { header: 'Worst case period', value: (r) => r.worst?.period ?? null },
       {
         header: 'Worst case at (UTC)',
-        value: (r) => (r.worst?.at === undefined ? null : isoUtc(r.worst.at)),
+        value: (r) => (r.worst?.at === undefined ? null : isoMoment(r.worst.at, r.worst.atStepMs)),
       },
       { header: 'Coverage', value: (r) => coverageSummary(r, result) },
     ],
