@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseJson, UnreadableAnswer } from '../../../src/main/backend/service/answers';
+import { decodeAnswer, parseJson, UnreadableAnswer } from '../../../src/main/backend/service/answers';
 import { isJsonPrefix } from '../../../src/main/backend/service/json-text';
 import { createServiceClient } from '../../../src/main/backend/service/client';
 import { startDemoService, type RunningDemoService } from '../../../src/simulator';
@@ -52,7 +52,38 @@ function expectCutOff(text: string): void {
   expect(error.message).toMatch(/cut off before the end/);
 }
 
+/** The error `run` throws, as an UnreadableAnswer (failing the test when it throws none or another). */
+function catchOf(run: () => unknown): UnreadableAnswer {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(UnreadableAnswer);
+    return error as UnreadableAnswer;
+  }
+  throw new Error('expected an unreadable answer');
+}
+
 describe('cut-off JSON', () => {
+  it('a body cut inside a character is cut off (asked again); a wrong byte inside the text stays garbled', () => {
+    const bytes = Buffer.from('[{"name":"Mill Lane – north"}]');
+    const dash = bytes.indexOf(Buffer.from('–'));
+    // The dash is three bytes (E2 80 93): cut after the first or the second of them.
+    for (const cut of [dash + 1, dash + 2]) {
+      const error = catchOf(() => decodeAnswer(bytes.subarray(0, cut), 'the list'));
+      expect(error).toMatchObject({ cutOff: true, retryable: true });
+      expect(error.message).toBe(
+        "The service's answer was cut off before the end (expected the list). Try again.",
+      );
+    }
+    const garbled = Buffer.from(bytes);
+    garbled[dash + 1] = 0x41;
+    expect(catchOf(() => decodeAnswer(garbled, 'the list'))).toMatchObject({ cutOff: false });
+    // A last byte that no UTF-8 character starts with is garbling, not a cut.
+    expect(catchOf(() => decodeAnswer(Buffer.from([0x5b, 0xff]), 'the list'))).toMatchObject({
+      cutOff: false,
+    });
+  });
+
   it('a real answer (the instrument list) cut at every byte is cut off, never "not valid JSON"', async () => {
     const whole = await demoAnswer('/control/instruments');
     expect(whole.length).toBeGreaterThan(1000);

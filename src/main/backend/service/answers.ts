@@ -2,6 +2,7 @@
  * Reading the service's answers: JSON that may be cut off on the way, checked against the shared
  * schemas with a message naming the item and field that did not fit, and the service's error bodies.
  */
+import { isUtf8 } from 'node:buffer';
 import type { z } from 'zod';
 import { FieldDeskError } from '../../../shared/errors';
 import { errorBodySchema } from '../../../shared/service/schemas';
@@ -127,12 +128,37 @@ export function decodeAnswer(bytes: Uint8Array, resource: string): string {
   try {
     return UTF8.decode(bytes);
   } catch {
+    // A body that ends inside a character was cut there, not garbled: asked again as cut off.
+    const whole = wholeCharactersLength(bytes);
+    if (whole < bytes.length && isUtf8(bytes.subarray(0, whole))) throw cutOffAnswer(resource);
     throw new UnreadableAnswer(
       `The service's answer arrived garbled: it is not UTF-8 text (expected ${resource}). Try again.`,
       false,
       true,
     );
   }
+}
+
+/**
+ * How many bytes of `bytes` end with a whole character: all of them, or fewer when the last
+ * character's bytes stop short of the length its first byte announces (a cut inside a character).
+ */
+function wholeCharactersLength(bytes: Uint8Array): number {
+  let start = bytes.length - 1;
+  // Back over at most three continuation bytes (10xxxxxx) to the character's first byte.
+  while (start >= 0 && bytes.length - start <= 3 && (bytes[start]! & 0xc0) === 0x80) start--;
+  if (start < 0) return bytes.length;
+  const lead = bytes[start]!;
+  // The lengths UTF-8 allows (C2–DF two bytes, E0–EF three, F0–F4 four); any other byte is no cut.
+  const length =
+    lead >= 0xc2 && lead <= 0xdf
+      ? 2
+      : lead >= 0xe0 && lead <= 0xef
+        ? 3
+        : lead >= 0xf0 && lead <= 0xf4
+          ? 4
+          : 1;
+  return bytes.length - start < length ? start : bytes.length;
 }
 
 export interface ParseOptions {
