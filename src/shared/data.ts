@@ -194,7 +194,10 @@ export interface EventMark {
   /** Null when the service sent no end. */
   end: number | null;
   trigger: string;
+  /** The level the trigger was set at (a threshold, not a measurement). */
   level: number | null;
+  /** Levels measured over the event, dB: the service's `overall` list (undocumented which); may be empty. */
+  measured: number[];
 }
 
 /** One noise event's own time history (`data.eventTimeHistory`), with the figures of its readings. */

@@ -6,7 +6,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { Locator } from '@playwright/test';
 import { generateDemoFleet } from '../../src/simulator';
-import { expect, keepScreenshot, test, tryTheDemo } from './fixtures';
+import { chooseExport, expect, keepScreenshot, test, tryTheDemo } from './fixtures';
 
 const attribute = async (locator: Locator, name: string) => Number(await locator.getAttribute(name));
 
@@ -58,7 +58,7 @@ test('a day of 1 s noise levels: reduced where the data is, exact figures, zoom 
   await expect(page.getByRole('button', { name: 'Zoom out' })).toBeDisabled();
 
   // Export what is shown at full resolution: every reading the figures count, one row each.
-  await page.getByRole('button', { name: 'Export CSV' }).click();
+  await chooseExport(page, 'Export CSV');
   const exported = page.getByTestId('data-exported');
   await expect(exported).toContainText(`${wholeReadings.toLocaleString('en-GB')} rows`);
   const path = (await exported.locator('.export-path').innerText()).trim();
@@ -71,7 +71,7 @@ test('a day of 1 s noise levels: reduced where the data is, exact figures, zoom 
   const canvasWidth = await chart
     .locator('canvas')
     .evaluate((canvas) => (canvas as unknown as { width: number }).width);
-  await page.getByRole('button', { name: 'Save chart image' }).click();
+  await chooseExport(page, 'Save chart image');
   await expect(exported).toContainText('Chart image saved.');
   const png = await readFile((await exported.locator('.export-path').innerText()).trim());
   expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { addAccount, expect, keepScreenshot, test } from './fixtures';
+import { addAccount, expect, keepScreenshot, setNoiseValues, test } from './fixtures';
 
 /** A finished sync that got everything says so: a full bar, every request, nothing listed as missing. */
 async function expectCompleteSync(dialog: Locator): Promise<void> {
@@ -248,15 +248,15 @@ test('sync with a chosen profile, lose the service, and read every view it cover
   }
 
   await page.goto(`${harness.url}#/instruments/${serial}/data/noiseMeasurements`);
-  await page.getByRole('radio', { name: 'Last 7 days' }).check();
+  await page.getByLabel('Range', { exact: true }).selectOption({ label: 'Last 7 days' });
   // LAF90 over a week: fetched with the survey's values, read as cached.
-  await page.getByRole('checkbox', { name: 'LAF90', exact: true }).check();
+  await setNoiseValues(page, ['LAF90']);
   await expectShown(false);
   await expect(chart).toHaveAttribute('data-series', '4');
   await keepScreenshot(page, testInfo, 'offline-levels-laf90-week');
 
   // Hourly levels: derived from the 15-minute ones, and said so.
-  await page.getByRole('checkbox', { name: 'LAF90', exact: true }).uncheck();
+  await setNoiseValues(page, ['LAF90'], false);
   await page.getByLabel('Period').selectOption({ label: '1 hour' });
   await expectShown(true);
   await expect(notes.filter({ hasText: /1-hour .* from the cached noise levels/ }).first()).toBeVisible();
@@ -264,7 +264,7 @@ test('sync with a chosen profile, lose the service, and read every view it cover
 
   // A value the profile does not keep says exactly why, and what would have kept it.
   await page.getByLabel('Period').selectOption({ label: 'As recorded' });
-  await page.getByRole('checkbox', { name: 'LASMax', exact: true }).check();
+  await setNoiseValues(page, ['LASMax']);
   await expect(
     notes.filter({ hasText: /^LASMax was not synced .*tick LASMax under Noise values/ }),
   ).toBeVisible();
@@ -275,7 +275,7 @@ test('sync with a chosen profile, lose the service, and read every view it cover
 
   // Third octaves, as kept; A-weighted, derived from the Z bands.
   await page.goto(`${harness.url}#/instruments/${serial}/data/frequencyMeasurements`);
-  await page.getByRole('radio', { name: 'Last 7 days' }).check();
+  await page.getByLabel('Range', { exact: true }).selectOption({ label: 'Last 7 days' });
   await page.getByRole('group', { name: 'Bands' }).getByRole('radio', { name: 'Third-octave' }).check();
   await expectShown(false);
   await page.getByRole('group', { name: 'Weighting' }).getByRole('radio', { name: 'A', exact: true }).check();
@@ -287,7 +287,7 @@ test('sync with a chosen profile, lose the service, and read every view it cover
 
   // The 1 s time history of the week.
   await page.goto(`${harness.url}#/instruments/${serial}/data/noiseTimeHistory`);
-  await page.getByRole('radio', { name: 'Last 7 days' }).check();
+  await page.getByLabel('Range', { exact: true }).selectOption({ label: 'Last 7 days' });
   await expectShown(false);
 
   // Calibrations are kept 24 months, so the 12-month history is more than the week's few.

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
 import { startHarness, type RunningHarness } from '../../src/harness/server';
 import { startDemoService, type DemoServiceOptions, type RunningDemoService } from '../../src/simulator';
+import { ServiceData } from './service-data';
 
 /** How long a service request may take in these tests: far more than a loaded machine needs. */
 const SERVICE_TIMEOUT_MS = 120_000;
@@ -116,4 +117,43 @@ export async function tryTheDemo(page: Page, harness: RunningHarness): Promise<v
   await page.goto(harness.url);
   await page.getByRole('button', { name: 'Try the demo' }).click();
   await expect(page.getByTestId('instrument-count')).toHaveText('10 instruments');
+}
+
+/** Ticks (or unticks) noise values in the data view's value picker, then closes it. */
+export async function setNoiseValues(page: Page, values: readonly string[], on = true): Promise<void> {
+  const picker = page.getByTestId('values-picker');
+  await picker.getByRole('button').first().click();
+  for (const value of values) await picker.getByRole('checkbox', { name: value, exact: true }).setChecked(on);
+  await page.keyboard.press('Escape');
+  await expect(picker.getByRole('checkbox').first()).toBeHidden();
+}
+
+/** Chooses one of the data view's secondary actions ("Export CSV", "Save chart image") from its menu. */
+export async function chooseExport(page: Page, action: 'Export CSV' | 'Save chart image'): Promise<void> {
+  const menu = page.getByTestId('export-menu');
+  await menu.getByRole('button', { name: 'Export', exact: true }).click();
+  await menu.getByRole('button', { name: action }).click();
+}
+
+/** The API key of the account `openFleet` adds. */
+export const FLEET_KEY = 'field-key';
+
+/**
+ * The app on a laptop screen with an account on a demo service the test asks too. The service's
+ * clock stands still, so the app and the test get the same readings whenever they ask (its rate
+ * limit, which follows that clock, is then lifted).
+ */
+export async function openFleet(
+  page: Page,
+  harness: RunningHarness,
+  start: (options: DemoServiceOptions) => Promise<RunningDemoService>,
+  accountName = 'Demo fleet',
+): Promise<ServiceData> {
+  const now = Date.now();
+  const service = await start({ keys: { [FLEET_KEY]: '*' }, now: () => now, rateLimit: 100_000 });
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(harness.url);
+  await addAccount(page, { name: accountName, baseUrl: service.baseUrl, apiKey: FLEET_KEY });
+  await expect(page.getByTestId('instrument-count')).toHaveText('10 instruments');
+  return new ServiceData(service, FLEET_KEY);
 }

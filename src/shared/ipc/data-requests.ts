@@ -90,7 +90,34 @@ export const DATA_REQUESTS = {
       .strict(),
   ),
   /** Writes what `data.read` answers, at full resolution, to a CSV file the user chooses. */
-  'data.export': request<DataExportResult>()(z.object(dataQueryFields).strict().superRefine(checkTimeRange)),
+  'data.export': request<DataExportResult>()(
+    z
+      .object({
+        ...dataQueryFields,
+        /**
+         * Comparing: every instrument drawn, the shown one first, with the name the user knows it
+         * by; each series is written as its own column ("LAeq · North gate (QT930998) (dB)").
+         */
+        instruments: z
+          .array(z.object({ serial: serialSchema, name: z.string().trim().min(1).max(200) }).strict())
+          .min(1)
+          .max(4, 'At most four instruments are compared.')
+          .optional(),
+      })
+      .strict()
+      .superRefine(checkTimeRange)
+      .superRefine((value, ctx) => {
+        const serials = value.instruments?.map((instrument) => instrument.serial) ?? [];
+        if (serials.length > 0 && serials[0] !== value.serial)
+          ctx.addIssue({
+            code: 'custom',
+            message: 'The shown instrument comes first.',
+            path: ['instruments'],
+          });
+        if (new Set(serials).size !== serials.length)
+          ctx.addIssue({ code: 'custom', message: 'An instrument is listed twice.', path: ['instruments'] });
+      }),
+  ),
   /** A noise monitor's current system state, read live (it is a now, so it is not cached). */
   'data.monitorCurrent': request<MonitorCurrentResult>()(z.object({ serial: serialSchema }).strict()),
   /** Saves a chart as drawn (a PNG the renderer made of its canvases) where the user chooses. */

@@ -61,4 +61,27 @@ describe('comparing instruments', () => {
     const withoutFigures = { ...other, result: answer([channel('laeq', 'LAeq', 'dB')]) };
     expect(combineForComparison(shown, [withoutFigures]).figures).toBeUndefined();
   });
+
+  it('gives each instrument a colour of its own and each value one dash on every instrument, in a legend by instrument', () => {
+    const third = {
+      serial: 'QT3',
+      name: 'East gate',
+      result: answer([channel('laeq', 'LAeq', 'dB'), channel('lafmax', 'LAFMax', 'dB')]),
+    };
+    const combined = combineForComparison(shown, [other, third]);
+    const styles = combined.comparison!.styles;
+    const colours = ['QT1', 'QT2', 'QT3'].map((serial) => styles[`${serial}:laeq`]!.color);
+    expect(new Set(colours).size).toBe(3);
+    // The same value, the same dash, whichever instrument; different values, different dashes.
+    expect(styles['QT2:laeq']!.dash).toEqual(styles['QT1:laeq']!.dash);
+    expect(styles['QT3:lafmax']!.dash).not.toEqual(styles['QT3:laeq']!.dash);
+    expect(styles['QT3:lafmax']!.color).toBe(styles['QT3:laeq']!.color);
+    expect(
+      combined.comparison!.legend.map((row) => [row.name, row.values.map((value) => value.label)]),
+    ).toEqual([
+      ['North gate', ['LAeq (dB)', 'Wind speed (m/s)']],
+      ['South gate', ['LAeq (dB)']],
+      ['East gate', ['LAeq (dB)', 'LAFMax (dB)']],
+    ]);
+  });
 });

@@ -84,6 +84,61 @@ describe('data store', () => {
   });
 });
 
+describe('data view state per account and instrument', () => {
+  const week = { kind: 'preset', preset: '7d' } as const;
+  const values = { values: ['LAeq', 'LAF90'], bands: 'Octave', weighting: 'A', period: null } as const;
+
+  it('gives a new instrument the range and options of the last one, said, but never its comparisons', () => {
+    const store = useDataStore();
+    store.enter('acc-1', 'QT1');
+    store.range = week;
+    store.setChoices('noiseMeasurements', { ...values, values: [...values.values] });
+    store.compared = ['QT7'];
+    store.enter('acc-1', 'QT2');
+    expect(store.range).toEqual(week);
+    expect(store.choicesFor('noiseMeasurements').values).toEqual(['LAeq', 'LAF90']);
+    expect(store.compared).toEqual([]);
+    expect(store.carriedFrom).toBe('QT1');
+    // Its own defaults, one click away.
+    store.useDefaults();
+    expect(store.range).toEqual({ kind: 'preset', preset: '24h' });
+    expect(store.carriedFrom).toBeNull();
+  });
+
+  it("brings an instrument's own choices and comparisons back when the user returns to it", () => {
+    const store = useDataStore();
+    store.enter('acc-1', 'QT1');
+    store.range = week;
+    store.compared = ['QT7', 'QT8'];
+    store.enter('acc-1', 'QT2');
+    store.range = { kind: 'preset', preset: '31d' };
+    store.enter('acc-1', 'QT1');
+    expect(store.range).toEqual(week);
+    expect(store.compared).toEqual(['QT7', 'QT8']);
+    expect(store.carriedFrom).toBeNull();
+  });
+
+  it('carries nothing into another account, not even for the same serial, and keeps each account’s own', () => {
+    const store = useDataStore();
+    store.enter('acc-1', 'QT1');
+    store.range = week;
+    store.compared = ['QT7'];
+    store.enter('acc-2', 'QT1');
+    expect(store.compared).toEqual([]);
+    expect(store.range).toEqual({ kind: 'preset', preset: '24h' });
+    expect(store.carriedFrom).toBeNull();
+    store.enter('acc-1', 'QT1');
+    expect(store.compared).toEqual(['QT7']);
+  });
+
+  it('says nothing was carried when the last instrument had only the defaults', () => {
+    const store = useDataStore();
+    store.enter('acc-1', 'QT1');
+    store.enter('acc-1', 'QT2');
+    expect(store.carriedFrom).toBeNull();
+  });
+});
+
 describe('sync store', () => {
   it('re-attaches from sync.list, follows progress, and reloads the cache summary when done', async () => {
     fake.sync.list.mockResolvedValueOnce([snapshot(), snapshot({ id: 'other', accountId: 'acc-2' })]);

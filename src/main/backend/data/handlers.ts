@@ -79,6 +79,42 @@ export function dataHandlers(deps: DataHandlerDeps): HandlersOf<'data'> {
       ),
     );
 
+  /**
+   * What an export writes: the shown answer, or, comparing, every instrument's series side by side,
+   * each named after its instrument (wide format: one column per instrument and value, rows merged
+   * by time). A compared instrument that cannot be read stops the export with its name: a file
+   * that silently leaves one out would read as complete.
+   */
+  const exportedAnswer = async (
+    query: DatasetQuery,
+    instruments: ReadonlyArray<{ serial: string; name: string }> | undefined,
+  ): Promise<DataReadResult> => {
+    if (instruments === undefined || instruments.length < 2) return readQuery(query);
+    const answers = [];
+    for (const instrument of instruments) {
+      try {
+        answers.push({ instrument, result: await readQuery({ ...query, serial: instrument.serial }) });
+      } catch (error) {
+        const { code, message, retryable } = toErrorData(error);
+        throw new FieldDeskError(
+          code,
+          `${instrument.name} (${instrument.serial}) could not be read, so the comparison was not exported. ${message}`,
+          { retryable, cause: error },
+        );
+      }
+    }
+    const [shown] = answers;
+    return {
+      ...shown!.result,
+      series: answers.flatMap(({ instrument, result }) =>
+        result.series.map((channel) => ({
+          ...channel,
+          label: `${channel.label ?? channel.name} · ${instrument.name} (${instrument.serial})`,
+        })),
+      ),
+    };
+  };
+
   /** The events to mark on a noise chart; a failure is said, not thrown (the chart stands alone). */
   const eventMarksIn = async (
     query: DatasetQuery,
@@ -151,8 +187,8 @@ export function dataHandlers(deps: DataHandlerDeps): HandlersOf<'data'> {
       return { state: states.find((state) => state.instrument === serial) ?? null, fetchedAt: Date.now() };
     },
 
-    'data.export': async (query) => {
-      const result = await readQuery(query);
+    'data.export': async ({ instruments, ...query }) => {
+      const result = await exportedAnswer(query, instruments);
       if (result.series.length === 0 && (result.records?.rows.length ?? 0) === 0) {
         throw new FieldDeskError('invalidRequest', 'There is nothing to export: no readings in this range.');
       }

@@ -18,14 +18,20 @@ const SERIES_COLORS: readonly string[] = [
   '#00666b',
   '#6b5200',
 ];
-const SERIES_DASHES: readonly number[][] = [[], [6, 3], [2, 2], [10, 3, 2, 3]];
+/** Dash patterns, told apart at a glance: solid, dashed, dotted, dash-dot. */
+export const SERIES_DASHES: readonly number[][] = [[], [6, 3], [2, 2], [10, 3, 2, 3]];
+
+export interface LineStyle {
+  color: string;
+  dash: number[];
+}
 
 /**
  * The style of the `index`-th line: the colours in turn, each with a dash, so lines differ without
  * colour too; once every colour is used the dashes shift by one, so the ninth line (the 8 kHz band
  * of ten octave bands) never looks like the first (31.5 Hz). 32 lines differ before one repeats.
  */
-export function seriesStyle(index: number): { color: string; dash: number[] } {
+export function seriesStyle(index: number): LineStyle {
   const round = Math.floor(index / SERIES_COLORS.length);
   return {
     color: SERIES_COLORS[index % SERIES_COLORS.length]!,

@@ -27,6 +27,7 @@ import {
   MIN_DB_SPAN,
   reducedPoints,
   seriesStyle,
+  type LineStyle,
 } from './chart-points';
 
 export interface DataChartModel {
@@ -53,6 +54,11 @@ export interface DataChartSettings {
    * between two weeks apart would draw values nobody measured.
    */
   pointsOnly?: boolean;
+  /**
+   * Comparing instruments: each channel's line by name (colour per instrument, dash per value), and
+   * no legend on the canvas (the card draws one grouped by instrument).
+   */
+  styles?: Readonly<Record<string, LineStyle>>;
 }
 
 const unitKey = (unit: string | null): string => unit ?? '';
@@ -210,7 +216,7 @@ export function buildDataChart(
   let subSecond = false;
 
   const datasets: LineDataset[] = series.map((channel, index) => {
-    const style = seriesStyle(index);
+    const style = settings.styles?.[channel.name] ?? seriesStyle(index);
     if (isWindDirection(channel)) {
       const data = windArrows(channel.times, channel.values, range, WIND_ARROW_COUNT);
       drawnCount += data.length;
@@ -305,6 +311,7 @@ export function buildDataChart(
       decimation: { enabled: true, algorithm: 'min-max' },
       windArrows: windIndexes.length > 0 && { datasetIndexes: windIndexes, color: CHART_COLORS.accent },
       legend: {
+        display: settings.styles === undefined,
         position: 'bottom',
         // A short stroke of each line (not a filled box): the sample reads like the line itself.
         labels: {

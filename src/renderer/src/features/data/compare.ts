@@ -6,6 +6,8 @@
  */
 import type { DataReadResult, SeriesChannel } from '../../../../shared/data';
 import type { ChannelFigures } from '../../../../shared/series-figures';
+import { CHART_COLORS } from '../../ui/chart-base';
+import { SERIES_DASHES, type LineStyle } from './chart-points';
 
 /** The most instruments compared with the shown one: more lines than that stop being readable. */
 export const MAX_COMPARED = 3;
@@ -17,9 +19,30 @@ export interface ComparedAnswer {
   result: DataReadResult;
 }
 
+/**
+ * One colour per instrument compared, each distinct from the others and from the events' lane:
+ * the shown instrument blue, then orange, green and black. Values differ by dash (SERIES_DASHES).
+ */
+export const COMPARE_COLORS: readonly string[] = [
+  CHART_COLORS.accent,
+  CHART_COLORS.bandHigh,
+  CHART_COLORS.ok,
+  CHART_COLORS.text,
+];
+
+/** The legend of a comparison: a row per instrument, its colour, and its values by dash. */
+export interface ComparedLegendRow {
+  serial: string;
+  name: string;
+  color: string;
+  values: Array<{ label: string; dash: number[] }>;
+}
+
 export interface CombinedSeries {
   series: SeriesChannel[];
   figures: ChannelFigures[] | undefined;
+  /** Comparing: each channel's line by its (unique) name, and the legend grouped by instrument. */
+  comparison?: { styles: Record<string, LineStyle>; legend: ComparedLegendRow[] };
 }
 
 const keyOf = (serial: string, name: string) => `${serial}:${name}`;
@@ -42,6 +65,26 @@ export function combineForComparison(
       label: `${channel.label ?? channel.name} · ${name}`,
     })),
   );
+  // A value has the same dash on every instrument: its place among all values named.
+  const valueNames = [...new Set(answers.flatMap(({ result }) => result.series.map((c) => c.name)))];
+  const dashOf = (value: string) => SERIES_DASHES[valueNames.indexOf(value) % SERIES_DASHES.length]!;
+  const styles: Record<string, LineStyle> = {};
+  const legend = answers.map(({ serial, name, result }, index): ComparedLegendRow => {
+    const color = COMPARE_COLORS[index % COMPARE_COLORS.length]!;
+    for (const channel of result.series)
+      styles[keyOf(serial, channel.name)] = { color, dash: dashOf(channel.name) };
+    return {
+      serial,
+      name,
+      color,
+      values: result.series.map((channel) => ({
+        label: channel.unit
+          ? `${channel.label ?? channel.name} (${channel.unit})`
+          : (channel.label ?? channel.name),
+        dash: dashOf(channel.name),
+      })),
+    };
+  });
   const everyHasFigures = answers.every((answer) => answer.result.chart !== undefined);
   const figures = everyHasFigures
     ? answers.flatMap(({ serial, name, result }) =>
@@ -52,5 +95,5 @@ export function combineForComparison(
         })),
       )
     : undefined;
-  return { series, figures };
+  return { series, figures, comparison: { styles, legend } };
 }

@@ -26,6 +26,21 @@ function withoutEvents(query: RequestArg<'data.read'>): RequestArg<'data.read'> 
   return rest;
 }
 
+/** What the data view shows of one instrument in one account, kept while the user looks elsewhere. */
+interface ViewState {
+  range: RangeChoice;
+  choices: Partial<Record<Dataset, OptionChoices>>;
+  compared: string[];
+  carriedFrom: string | null;
+}
+
+const DEFAULT_RANGE: RangeChoice = { kind: 'preset', preset: '24h' };
+
+const isDefaultState = (state: ViewState): boolean =>
+  state.range.kind === 'preset' &&
+  state.range.preset === DEFAULT_RANGE.preset &&
+  Object.keys(state.choices).length === 0;
+
 export const useDataStore = defineStore('data', () => {
   const accounts = useAccountsStore();
 
@@ -46,7 +61,7 @@ export const useDataStore = defineStore('data', () => {
   const siteZone = ref<SiteZone | null>(null);
   /** The zone every time in the data view is shown in. */
   const zone = computed(() => resolveZone(zoneChoice.value, siteZone.value));
-  const range = ref<RangeChoice>({ kind: 'preset', preset: '24h' });
+  const range = ref<RangeChoice>(DEFAULT_RANGE);
   /** Option choices per dataset, kept while moving between datasets. */
   const choices = ref<Partial<Record<Dataset, OptionChoices>>>({});
   /** Metrics of named chart groups the user showed or hid, by channel name (see `isShown`). */
@@ -74,6 +89,63 @@ export const useDataStore = defineStore('data', () => {
 
   /** Instruments shown on the same axes as the one the view is for (see compare.ts). */
   const compared = ref<string[]>([]);
+
+  // ---- the view's state per account and instrument ---------------------------------------------
+  /** Whose choices are on screen: `account|serial`, or null before the data view first opens. */
+  let viewKey: string | null = null;
+  const viewStates = new Map<string, ViewState>();
+  /**
+   * The instrument whose range and options the shown one took on arriving with none of its own
+   * (said above the chart, with a way back to its defaults); null when they are its own.
+   */
+  const carriedFrom = ref<string | null>(null);
+
+  /**
+   * The data view opens `serial` of account `accountId`: the choices it had there come back; an
+   * instrument seen for the first time keeps the range and options of the one before in the same
+   * account (said, see `carriedFrom`), never its comparisons; another account starts afresh.
+   */
+  function enter(accountId: string | null, serial: string): void {
+    const key = `${accountId ?? ''}|${serial}`;
+    if (key === viewKey) return;
+    const leaving = viewKey;
+    if (leaving !== null) viewStates.set(leaving, currentState());
+    viewKey = key;
+    const own = viewStates.get(key);
+    if (own) {
+      applyState(own);
+      return;
+    }
+    const sameAccount = leaving !== null && leaving.split('|')[0] === (accountId ?? '');
+    const carried = sameAccount && !isDefaultState(currentState());
+    applyState({
+      range: carried ? range.value : DEFAULT_RANGE,
+      choices: carried ? choices.value : {},
+      compared: [],
+      carriedFrom: carried ? leaving!.split('|')[1]! : null,
+    });
+  }
+
+  /** Back to the shown instrument's defaults: the last day, each dataset's own options. */
+  function useDefaults(): void {
+    applyState({ range: DEFAULT_RANGE, choices: {}, compared: compared.value, carriedFrom: null });
+  }
+
+  function currentState(): ViewState {
+    return {
+      range: range.value,
+      choices: choices.value,
+      compared: compared.value,
+      carriedFrom: carriedFrom.value,
+    };
+  }
+
+  function applyState(state: ViewState): void {
+    range.value = state.range;
+    choices.value = state.choices;
+    compared.value = state.compared;
+    carriedFrom.value = state.carriedFrom;
+  }
   /** Their answers for the shown query, by serial; raw like `result`. */
   const comparedResults = shallowRef<Record<string, DataReadResult>>({});
   /** Why a compared instrument's answer is missing, by serial. */
@@ -149,6 +221,9 @@ export const useDataStore = defineStore('data', () => {
     compared,
     comparedResults,
     comparedErrors,
+    carriedFrom,
+    enter,
+    useDefaults,
     choicesFor,
     setChoices,
     shows,
