@@ -4,7 +4,9 @@
  * bar above it.
  */
 import { availableDatasetsFor, DATASET_LABELS, type Dataset } from '../../src/shared/data';
+import { EVENT_LANE } from '../../src/shared/event-marks';
 import { generateDemoFleet } from '../../src/simulator';
+import { chartFacts, pixelOf } from './charts';
 import { expect, keepScreenshot, test, tryTheDemo } from './fixtures';
 
 const SCREEN_HEIGHT = 768;
@@ -37,4 +39,50 @@ test('every dataset shows its chart or table in the upper half of a 1366×768 sc
     }
   }
   expect(seen.size).toBeGreaterThanOrEqual(12);
+});
+
+test("a week's noise events in a lane over the plot: crowded ones counted, hover says when, how long and how loud, a click on a count zooms in", async ({
+  page,
+  harness,
+}, testInfo) => {
+  test.setTimeout(240_000);
+  await tryTheDemo(page, harness);
+  const serial = generateDemoFleet(1, Date.now()).find(
+    (instrument) => instrument.wire.type === 'Noise' && instrument.condition.measuring,
+  )!.wire.serialNumber;
+  await page.goto(`${harness.url}#/instruments/${serial}/data/noiseMeasurements`);
+  await page.getByLabel('Range', { exact: true }).selectOption({ label: 'Last 7 days' });
+  const chart = page.getByTestId('data-chart');
+  await expect(page.getByTestId('event-marks')).toContainText(/^\s*\d+ noise events marked in the lane/);
+  await expect(page.locator('main.data-page')).toHaveAttribute('aria-busy', 'false');
+  const canvas = chart.locator('canvas');
+  const y0 = (await chartFacts(canvas)).axes.find((axis) => axis.id === 'y0')!;
+  const laneY = (await pixelOf(canvas, 'y0', y0.max)) - EVENT_LANE.gap - EVENT_LANE.height / 2;
+  const box = (await canvas.boundingBox())!;
+  await keepScreenshot(page, testInfo, 'events-lane-week', false);
+
+  // Walk along the lane until a numbered block answers: a week crowds events together.
+  const label = page.getByTestId('event-mark-label');
+  let clusterX: number | null = null;
+  for (let x = box.x + 60; x < box.x + box.width - 20 && clusterX === null; x += 4) {
+    await page.mouse.move(x, laneY);
+    if ((await label.count()) > 0 && /^\d+ noise events,/.test(await label.innerText())) clusterX = x;
+  }
+  expect(clusterX, 'a numbered block somewhere in a week').not.toBeNull();
+  await expect(label).toContainText(
+    /^\d+ noise events, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC.* · click to zoom in to them$/,
+  );
+  await keepScreenshot(page, testInfo, 'events-lane-cluster-hover', false);
+  const before =
+    Number(await chart.getAttribute('data-view-end')) - Number(await chart.getAttribute('data-view-start'));
+  await page.mouse.click(clusterX!, laneY);
+  await expect
+    .poll(
+      async () =>
+        Number(await chart.getAttribute('data-view-end')) -
+        Number(await chart.getAttribute('data-view-start')),
+    )
+    .toBeLessThan(before / 10);
+  // The label belonged to the view before the zoom: it is gone.
+  await expect(label).toHaveCount(0);
 });
