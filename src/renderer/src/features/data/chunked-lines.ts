@@ -21,7 +21,7 @@ declare module 'chart.js' {
 }
 
 /** Points per stroke: few enough that a piece rasterises at once, many enough that joins are rare. */
-export const POINTS_PER_STROKE = 256;
+const POINTS_PER_STROKE = 256;
 
 /** What of a canvas context the pieces are drawn with (a test records the calls). */
 export type StrokeContext = Pick<
