@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import {
   decodeTimes,
   encodeTimes,
+  storedTimes,
   TIMES_EVEN,
   TIMES_RAW,
   TIMES_RUNS,
@@ -183,5 +184,21 @@ describe('series times codec', () => {
     const runs = encodeTimes(Float64Array.from([0, 1, 2, 3, 10, 11, 12]));
     expect(() => decodeTimes(runs.codec, runs.blob, 8)).toThrow(/unknown encoding/);
     expect(() => decodeTimes(runs.codec, runs.blob, 6)).toThrow(/unknown encoding/);
+  });
+
+  it('reads a stored block in part exactly as decoding it whole (each codec)', () => {
+    const even = Float64Array.from({ length: 1000 }, (_, i) => START + i * 1000);
+    const gapped = Float64Array.from([...even.subarray(0, 400), ...even.subarray(600).map((t) => t + 5e5)]);
+    const uneven = Float64Array.from({ length: 300 }, (_, i) => START + i * i * 7);
+    for (const times of [even, gapped, uneven]) {
+      const { codec, blob } = encodeTimes(times);
+      const decoded = decodeTimes(codec, blob, times.length);
+      const stored = storedTimes(codec, blob, times.length);
+      for (const i of [0, 1, 250, 299, times.length - 1]) expect(stored.at(i)).toBe(decoded[i]!);
+      const part = new Float64Array(140).fill(-1);
+      stored.copy(part, 20, 100, 220);
+      expect([...part.subarray(20)]).toEqual([...decoded.subarray(100, 220)]);
+      expect(part[19]).toBe(-1);
+    }
   });
 });

@@ -5,15 +5,20 @@
  * kept apart from the SQLite store so they can be read and tested on their own.
  */
 import type { RecordTable, SeriesChannel, TimeInterval } from '../../../shared/data';
-import { decodeTimes } from './series-times';
+import { decodeTimes, storedTimes } from './series-times';
 
 /** First index whose time is >= t (times sorted ascending). */
 export function lowerBound(times: Float64Array, t: number): number {
+  return lowerBoundOf((i) => times[i]!, times.length, t);
+}
+
+/** First index below `count` whose time (`at`) is >= t, times ascending. */
+function lowerBoundOf(at: (i: number) => number, count: number, t: number): number {
   let lo = 0;
-  let hi = times.length;
+  let hi = count;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (times[mid]! < t) lo = mid + 1;
+    if (at(mid) < t) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -140,7 +145,8 @@ const ownsWholeBuffer = (view: ArrayBufferView) =>
 /** Joins the stored blocks of each channel within [range.start, range.end) into typed arrays. */
 export function assemble(rows: readonly SeriesRow[], range: TimeInterval): SeriesChannel[] {
   interface Piece {
-    times: Float64Array;
+    row: SeriesRow;
+    times: ReturnType<typeof storedTimes>;
     vals: Buffer;
     from: number;
     to: number;
@@ -150,42 +156,36 @@ export function assemble(rows: readonly SeriesRow[], range: TimeInterval): Serie
     let channel = channels.get(row.name);
     if (channel === undefined) channels.set(row.name, (channel = { unit: row.unit, pieces: [], total: 0 }));
     channel.unit ??= row.unit;
-    const times = decodeTimes(row.times_codec, row.times, row.count);
+    // Times found where needed, not decoded whole: a block cut to the range or joined to others is
+    // copied from them anyway (see `storedTimes`).
+    const times = storedTimes(row.times_codec, row.times, row.count);
     let from = 0;
     let to = row.count;
     if (row.start_ms < range.start || row.end_ms > range.end) {
-      from = lowerBound(times, range.start);
-      to = lowerBound(times, range.end);
+      from = lowerBoundOf(times.at, row.count, range.start);
+      to = lowerBoundOf(times.at, row.count, range.end);
     }
     if (to > from) {
-      channel.pieces.push({ times, vals: row.vals, from, to });
+      channel.pieces.push({ row, times, vals: row.vals, from, to });
       channel.total += to - from;
     }
   }
   return [...channels].map(([name, channel]) => {
     const only = channel.pieces.length === 1 ? channel.pieces[0]! : null;
-    if (
-      only !== null &&
-      only.from === 0 &&
-      only.to === only.times.length &&
-      ownsWholeBuffer(only.times) &&
-      ownsWholeBuffer(only.vals)
-    ) {
+    if (only !== null && only.from === 0 && only.to === only.row.count && ownsWholeBuffer(only.vals)) {
+      const times = decodeTimes(only.row.times_codec, only.row.times, only.row.count);
       // One whole block (the usual case for a week): the times as decoded (SQLite's buffer for raw
       // times, a new array for evenly spaced ones) and the values in SQLite's buffer, no copy.
-      return {
-        name,
-        unit: channel.unit,
-        times: only.times,
-        values: new Float32Array(only.vals.buffer, 0, only.to),
-      };
+      if (ownsWholeBuffer(times)) {
+        return { name, unit: channel.unit, times, values: new Float32Array(only.vals.buffer, 0, only.to) };
+      }
     }
     const times = new Float64Array(channel.total);
     const values = new Float32Array(channel.total);
     const valueBytes = new Uint8Array(values.buffer);
     let offset = 0;
     for (const piece of channel.pieces) {
-      times.set(piece.times.subarray(piece.from, piece.to), offset);
+      piece.times.copy(times, offset, piece.from, piece.to);
       valueBytes.set(piece.vals.subarray(piece.from * 4, piece.to * 4), offset * 4);
       offset += piece.to - piece.from;
     }

@@ -93,6 +93,36 @@ export function encodeTimes(times: Float64Array): EncodedTimes {
   return { codec: TIMES_RAW, blob: Buffer.from(times.buffer, times.byteOffset, rawBytes) };
 }
 
+/**
+ * The times of a stored block without decoding them all: sample i's time, and samples [from, to)
+ * written into `out` at `offset`. Evenly spaced blocks (nearly all) are computed where needed, so a
+ * read of part of a week neither allocates nor fills the times it leaves out; others are decoded.
+ */
+export function storedTimes(
+  codec: number,
+  blob: Buffer,
+  count: number,
+): {
+  at: (i: number) => number;
+  copy: (out: Float64Array, offset: number, from: number, to: number) => void;
+} {
+  if (codec === TIMES_EVEN && blob.byteLength === 16) {
+    const first = blob.readDoubleLE(0);
+    const step = blob.readDoubleLE(8);
+    return {
+      at: (i) => evenTime(first, step, i),
+      copy: (out, offset, from, to) => {
+        for (let i = from; i < to; i++) out[offset + i - from] = evenTime(first, step, i);
+      },
+    };
+  }
+  const times = decodeTimes(codec, blob, count);
+  return {
+    at: (i) => times[i]!,
+    copy: (out, offset, from, to) => out.set(times.subarray(from, to), offset),
+  };
+}
+
 function unknownEncoding(codec: number, blob: Buffer): Error {
   return new Error(`Cached series times in an unknown encoding (codec ${codec}, ${blob.byteLength} bytes).`);
 }

@@ -118,11 +118,15 @@ interface AnswerSlot {
   resource: string;
   done: boolean;
   value: unknown;
+  /** The body of the latest successful answer, as the bounded fetch read it (not yet read here). */
+  body: Uint8Array | null;
 }
 
 /** The body of a successful answer (already read whole by the bounded fetch) as text. */
-async function readBody(response: Response, resource: string): Promise<string> {
-  return decodeAnswer(new Uint8Array(await response.arrayBuffer()), resource);
+async function readBody(response: Response, slot: AnswerSlot): Promise<string> {
+  const bytes = slot.body ?? new Uint8Array(await response.arrayBuffer());
+  slot.body = null;
+  return decodeAnswer(bytes, slot.resource);
 }
 
 /**
@@ -216,7 +220,7 @@ export function createServiceRequester(options: ServiceClientOptions): ServiceRe
           if (slot === undefined || !response.ok) return undefined;
           try {
             // Redacted before it is read: whatever the answer holds may be kept or shown.
-            slot.value = readWith(slot.read, redact(await readBody(response, slot.resource)));
+            slot.value = readWith(slot.read, redact(await readBody(response, slot)));
             slot.done = true;
           } catch (error) {
             // A cut-off answer is asked again like a dropped connection; an answer that is merely
@@ -246,7 +250,13 @@ export function createServiceRequester(options: ServiceClientOptions): ServiceRe
       [init.signal, options.signal].filter((s): s is AbortSignal => s !== undefined),
     );
     const query = init.query === undefined ? '' : `?${new URLSearchParams(init.query).toString()}`;
-    const slot: AnswerSlot = { read, resource: 'the whole answer', done: false, value: undefined };
+    const slot: AnswerSlot = {
+      read,
+      resource: 'the whole answer',
+      done: false,
+      value: undefined,
+      body: null,
+    };
     try {
       await http(`${baseUrl}${path}${query}`, {
         method,
@@ -257,6 +267,7 @@ export function createServiceRequester(options: ServiceClientOptions): ServiceRe
           deadlineMs: limits.deadlineMs,
           maxBytes: init.maxBytes ?? limits.maxBytes,
           resource: slot.resource,
+          takeBody: (bytes) => (slot.body = bytes),
         }),
         context: { answer: slot },
         ...(init.json === undefined ? {} : { json: init.json }),

@@ -309,6 +309,8 @@ export function buildDataChart(
       // Our reduction leaves fewer points than this plugin's threshold, so it only acts if a
       // canvas is far wider than expected; it is min-max too, so peaks survive either way.
       decimation: { enabled: true, algorithm: 'min-max' },
+      // Thousands of points a line: stroked in pieces, which a software canvas draws at once.
+      chunkedLines: true,
       windArrows: windIndexes.length > 0 && { datasetIndexes: windIndexes, color: CHART_COLORS.accent },
       legend: {
         display: settings.styles === undefined,
