@@ -29,6 +29,10 @@ interface PageElement {
   getAttribute(name: string): string | null;
   click(): void;
   replaceChildren(): void;
+  /** A list's value (the range's select). */
+  value: string;
+  parentElement: PageElement | null;
+  dispatchEvent(event: unknown): boolean;
 }
 declare const document: {
   querySelector(selector: string): PageElement | null;
@@ -61,7 +65,7 @@ async function invoke<T>(harness: RunningHarness, channel: string, arg: unknown)
 type Condition = 'week' | 'day' | 'moved';
 
 /**
- * Milliseconds from clicking the button or label `text` until `condition` holds on the chart and two
+ * Milliseconds from clicking the button `text` (or choosing the list option `text`) until `condition` holds on the chart and two
  * frames have painted. Functions, not strings: the page's CSP allows no eval, as in the app.
  */
 async function timeStep(page: Page, text: string, condition: Condition): Promise<number> {
@@ -75,12 +79,21 @@ async function timeStep(page: Page, text: string, condition: Condition): Promise
         day: () => samples() > 0 && samples() < 100_000,
         moved: () => chart()?.getAttribute('data-view-start') !== before,
       }[condition];
-      const target = [...document.querySelectorAll('button, label')].find(
+      // A button by its text, or a choice of a list (the range) by its option's text.
+      const button = [...document.querySelectorAll('button')].find(
         (element) => element.textContent?.trim() === text,
       );
-      if (target === undefined) throw new Error(`nothing to click called "${text}"`);
+      const option = [...document.querySelectorAll('select option')].find(
+        (element) => element.textContent?.trim() === text,
+      );
+      if (button === undefined && option === undefined) throw new Error(`nothing to choose called "${text}"`);
       const t0 = performance.now();
-      target.click();
+      if (button !== undefined) button.click();
+      else {
+        const list = option!.parentElement!;
+        list.value = option!.getAttribute('value') ?? '';
+        list.dispatchEvent(new Event('change', { bubbles: true }));
+      }
       while (!holds()) await new Promise((resolve) => setTimeout(resolve, 1));
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
       return performance.now() - t0;
