@@ -95,8 +95,11 @@ describe('data store', () => {
     for (const day of days) fake.data.read.mockReturnValueOnce(day.promise);
     const reading = store.read(week);
     store.cancelDayReads();
-    for (const day of days) day.resolve(answer(week, { source: 'fresh', fetchedAt: 1 }));
+    // Stopped without waiting for the days under way (they finish later, unused).
     await reading;
+    expect(store.loading).toBe(false);
+    for (const day of days) day.resolve(answer(week, { source: 'fresh', fetchedAt: 1 }));
+    await Promise.all(days.map((day) => day.promise));
     // One read before, and the three days under way: nothing more.
     expect(fake.data.read).toHaveBeenCalledTimes(4);
     expect(store.error).toMatchObject({

@@ -47,8 +47,9 @@ export interface DayReadOptions<T> {
 
 /**
  * Reads every day of `range` with `readDay`, at most `atOnce` at a time; answers them in day order.
- * Aborting stops asking for days (those under way finish, unused) and rejects with `cancelled`,
- * saying how many were read; a day that fails rejects with its error and asks for no more days.
+ * Aborting rejects at once with `cancelled`, saying how many were read, and asks for no more days
+ * (those under way finish in the background, unused: the backend keeps them in the cache); a day
+ * that fails rejects with its error and asks for no more days.
  */
 export async function readByDays<T>(
   range: TimeInterval,
@@ -79,7 +80,11 @@ export async function readByDays<T>(
   }
 
   const workers = Math.max(1, Math.min(options.atOnce ?? DAY_READS_AT_ONCE, days.length));
-  await Promise.all(Array.from({ length: workers }, () => worker()));
+  const cancelled = new Promise<void>((resolve) => {
+    if (options.signal.aborted) resolve();
+    else options.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await Promise.race([Promise.all(Array.from({ length: workers }, () => worker())), cancelled]);
   if (options.signal.aborted) {
     throw new FieldDeskError(
       'cancelled',
