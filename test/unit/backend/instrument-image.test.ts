@@ -88,7 +88,7 @@ describe('instrument image', () => {
     });
     const error = await refusal('https://demo.fielddesk.invalid/images/cr.png', unreachable);
     expect(error).toMatchObject({
-      code: 'offline',
+      code: 'badResponse',
       message: 'The image could not be fetched from demo.fielddesk.invalid: it could not be reached.',
     });
   });
