@@ -89,7 +89,10 @@ export async function fetchInstrumentImage(address: string, doFetch: typeof fetc
     if (error instanceof FieldDeskError)
       throw new FieldDeskError('badResponse', MESSAGES.notWhole(url.host), { cause: error, retryable: true });
     // Not `offline`: the image's host is not the service, and FieldDesk may well be online.
-    throw new FieldDeskError('badResponse', MESSAGES.unreachable(url.host), { cause: error, retryable: true });
+    throw new FieldDeskError('badResponse', MESSAGES.unreachable(url.host), {
+      cause: error,
+      retryable: true,
+    });
   }
   if (finalUrl !== '' && new URL(finalUrl).protocol !== 'https:')
     throw new FieldDeskError('badResponse', MESSAGES.redirectedInsecure(url.host));
