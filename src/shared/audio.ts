@@ -53,6 +53,13 @@ export interface RecordingList {
   notes?: string[];
 }
 
+/**
+ * How soon a download runs: `urgent` when someone waits on it (an event's Play, one recording asked
+ * for), before everything `bulk` ("Download all", what a restart continues).
+ */
+export const DOWNLOAD_PRIORITIES = ['urgent', 'bulk'] as const;
+export type DownloadPriority = (typeof DOWNLOAD_PRIORITIES)[number];
+
 export type DownloadState = 'queued' | 'downloading' | 'done' | 'failed' | 'cancelled';
 
 /** One download, as `audio.progress` pushes it after every change. */

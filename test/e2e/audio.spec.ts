@@ -107,3 +107,73 @@ test('download a recording with its progress, play it and an event’s audio, lo
   await expect(page.getByTestId('event-detail').getByTestId('chart-playhead')).toBeVisible();
   expect(refused).toEqual([]);
 });
+
+test('Download all asks first with the count and size; an event’s Play is served before its queue', async ({
+  page,
+  harness,
+  externalService,
+}, testInfo) => {
+  test.setTimeout(300_000);
+  // Every audio answer is held part-way until released: "still downloading" without a clock.
+  const service = await externalService({ keys: { [KEY]: '*' }, audio: { holdAfterBytes: 40_000 } });
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(harness.url);
+  await addAccount(page, { name: 'Audio queue', baseUrl: service.baseUrl, apiKey: KEY });
+  await expect(page.getByTestId('instrument-count')).toHaveText('10 instruments');
+
+  await openDataset(page, harness.url, 'audio');
+  const panel = page.getByTestId('recordings');
+  const rows = panel.getByTestId('recording-row');
+  await expect(rows.first()).toBeVisible();
+  const count = await rows.count();
+  expect(count).toBeGreaterThan(3);
+
+  // Asked first: the count, the length and the estimated size, nothing queued yet.
+  await panel.getByTestId('download-all').click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('heading')).toHaveText(`Download ${count} recordings as FLAC?`);
+  await expect(dialog.getByTestId('download-all-size')).toHaveText(
+    new RegExp(`^${count} recordings, [\\dhmins ]+ of audio: about [\\d.]+ (kB|MB|GB) in all\\.$`),
+  );
+  await expect(dialog).toContainText('Estimated at 58 kB per second of FLAC audio');
+  await keepScreenshot(page, testInfo, 'audio-download-all-confirm', false);
+  await expect(rows.filter({ has: page.getByTestId('download-progress') })).toHaveCount(0);
+
+  // Cancelled: nothing downloads. Asked again and confirmed: every row is queued or running.
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(rows.filter({ has: page.getByTestId('download-progress') })).toHaveCount(0);
+  await panel.getByTestId('download-all').click();
+  await dialog.getByRole('button', { name: `Download ${count} recordings` }).click();
+  await expect(rows.filter({ has: page.getByTestId('download-progress') })).toHaveCount(count);
+  // Two run (held by the service), the rest wait behind them.
+  await expect(rows.getByTestId('download-progress').filter({ hasText: /\d+ kB of/ })).toHaveCount(2);
+  await expect(rows.getByTestId('download-progress').filter({ hasText: 'Waiting to download' })).toHaveCount(
+    count - 2,
+  );
+
+  // An event's Play, with the bulk queue full and both its transfers held: its audio starts now.
+  await openDataset(page, harness.url, 'events');
+  const eventRow = page
+    .getByTestId('event-row')
+    .filter({ has: page.getByTestId('event-play') })
+    .last();
+  await eventRow.getByTestId('event-play').click();
+  const detail = page.getByTestId('event-detail');
+  await expect(detail.getByTestId('download-progress')).toContainText(/\d+ kB of/);
+  await detail.scrollIntoViewIfNeeded();
+  await keepScreenshot(page, testInfo, 'audio-event-before-queue', false);
+
+  // Released: the event's audio plays while the bulk downloads go on.
+  service.audio.release();
+  const player = detail.getByTestId('audio-player');
+  await expect(player).toHaveAttribute('data-state', 'ready');
+
+  // Back in the recordings: Play opens the player under its row, in view.
+  await openDataset(page, harness.url, 'audio');
+  const done = rows.filter({ has: page.getByRole('button', { name: /^Play the recording/ }) }).first();
+  await done.getByRole('button', { name: /^Play the recording/ }).click();
+  const rowPlayer = panel.getByTestId('audio-player');
+  await expect(rowPlayer).toBeInViewport();
+  await keepScreenshot(page, testInfo, 'audio-player-in-view', false);
+});

@@ -33,6 +33,12 @@ test('try the demo, filter the fleet, open an instrument and rename it', async (
   await page.getByRole('table').getByRole('row').nth(1).getByRole('link').click();
   await expect(page.getByRole('button', { name: 'Rename' })).toBeVisible();
   await expect(page.getByText(firstSerial).first()).toBeVisible();
+  // The demo's image address is on a host that does not exist: why it is not shown, and where it is.
+  const imageProblem = page.getByTestId('instrument-image-problem');
+  await expect(imageProblem).toContainText(
+    'Not shown: The image could not be fetched from demo.fielddesk.invalid: it could not be reached.',
+  );
+  await expect(imageProblem).toContainText('https://demo.fielddesk.invalid/images/');
   await keepScreenshot(page, testInfo, 'instrument-detail');
   await page.getByRole('button', { name: 'Rename' }).click();
   const nameInput = page.getByLabel('Instrument name');

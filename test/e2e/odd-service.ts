@@ -3,7 +3,8 @@
  * proxy in front of it that rewrites the JSON of the instrument list, an instrument and an
  * instrument's status. It lets an end-to-end test send what real services sometimes send (an
  * item that cannot be read, an impossible level, a very long name) through the real client,
- * its tolerant reading and the UI. Everything else passes through untouched.
+ * its tolerant reading and the UI. It also holds the requests a test names until it lets them go
+ * (a read "still running" without a clock). Everything else passes through untouched.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +17,8 @@ export interface Rewrites {
   /** An instrument, in the list and on its own. */
   instrument?: (item: Json) => unknown;
   status?: (serial: string, status: Json) => unknown;
+  /** Holds a request until the promise it answers settles (null: passed at once); path and query. */
+  hold?: (path: string, query: URLSearchParams) => Promise<void> | null;
 }
 
 export interface OddService {
@@ -53,7 +56,9 @@ export async function startOddService(target: string, rewrites: Rewrites): Promi
   const origin = new URL(target).origin;
   const server = createServer((request, response) => {
     void (async () => {
-      const path = new URL(request.url ?? '/', origin).pathname;
+      const url = new URL(request.url ?? '/', origin);
+      const path = url.pathname;
+      await rewrites.hold?.(path, url.searchParams);
       const method = request.method ?? 'GET';
       const body = method === 'GET' || method === 'HEAD' ? undefined : await bodyOf(request);
       const headers = new Headers();

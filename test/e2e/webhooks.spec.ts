@@ -64,7 +64,10 @@ test('add a webhook, copy its secret once, send a test to this computer, delete 
     await form.getByRole('button', { name: 'Add webhook' }).click();
 
     const created = page.getByTestId('webhook-created');
-    await expect(created).toContainText('shown only this once');
+    // The wording is true: the secret is not "shown only once" (Show secret shows it again below).
+    await expect(created).toContainText('Copy the secret into your receiving system now.');
+    await expect(created).toContainText('Show secret on the webhook shows it again.');
+    await expect(created).not.toContainText('only this once');
     const secret = (await created.getByLabel('Secret of the new webhook').innerText()).trim();
     expect(secret).toMatch(/^\S{16,}$/);
     await created.getByRole('button', { name: 'Copy', exact: true }).click();
@@ -101,7 +104,7 @@ test('add a webhook, copy its secret once, send a test to this computer, delete 
     });
     await keepScreenshot(page, testInfo, 'webhooks-delivery');
 
-    // After a reload the secret is not on the page: it was shown once.
+    // After a reload the secret is not on the page: it is masked until asked for.
     await page.reload();
     await expect(page.getByTestId('webhook')).toHaveCount(1);
     await expect(page.getByText(secret)).toHaveCount(0);

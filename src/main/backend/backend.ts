@@ -258,7 +258,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
         }
       },
     }),
-    ...instrumentHandlers({ accounts, access, fleet }),
+    ...instrumentHandlers({ accounts, access, fleet, fetch: options.fetch ?? fetch }),
     ...actionHandlers({
       accounts,
       access,

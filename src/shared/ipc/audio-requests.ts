@@ -4,6 +4,7 @@ import {
   AUDIO_DOWNLOAD_MAX,
   AUDIO_FORMATS,
   AUDIO_LIBRARY_KEY_PATTERN,
+  DOWNLOAD_PRIORITIES,
   type DownloadSnapshot,
   type LibraryItem,
   type RecordingList,
@@ -73,7 +74,11 @@ export const AUDIO_REQUESTS = {
    * list and the noise events that have audio, each once, by start.
    */
   'audio.recordings': request<RecordingList>()(recordingsRangeSchema),
-  /** Queues downloads; answers their first snapshots (a recording already in the library is done at once). */
+  /**
+   * Queues downloads; answers their first snapshots (a recording already in the library is done at
+   * once). `priority: 'urgent'` when someone waits on them (an event's Play, one recording asked
+   * for): they start before what "Download all" queued (default `bulk`).
+   */
   'audio.download': request<DownloadSnapshot[]>()(
     z
       .object({
@@ -82,6 +87,7 @@ export const AUDIO_REQUESTS = {
           .min(1, 'Choose at least one recording.')
           .max(AUDIO_DOWNLOAD_MAX, `Download at most ${AUDIO_DOWNLOAD_MAX} recordings at a time.`),
         format: z.enum(AUDIO_FORMATS, { error: 'Choose FLAC, WAV, AAC or OGG.' }),
+        priority: z.enum(DOWNLOAD_PRIORITIES, { error: 'A download is urgent or bulk.' }).optional(),
       })
       .strict(),
   ),

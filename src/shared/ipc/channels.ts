@@ -20,6 +20,7 @@ export const REQUEST_CHANNELS = [
   'instruments.get',
   'instruments.statuses',
   'instruments.rename',
+  'instruments.image',
   'actions.start',
   'actions.history',
   'operations.list',

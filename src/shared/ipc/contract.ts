@@ -159,6 +159,13 @@ export interface InstrumentList {
   lastKnown?: { reason: FieldDeskErrorData };
 }
 
+/** `instruments.image`: the picture as a `data:` URL (the renderer's CSP allows no other). */
+export interface InstrumentImage {
+  serial: string;
+  dataUrl: string;
+  bytes: number;
+}
+
 export interface InstrumentDetail extends InstrumentEntry {
   accountId: string;
   fetchedAt: number;
@@ -216,6 +223,12 @@ export const REQUESTS = {
   'instruments.rename': request<Instrument>()(
     z.object({ serial: serialSchema, name: instrumentNameSchema }).strict(),
   ),
+  /**
+   * The instrument's image, fetched by the backend from the address the service gave for it (never
+   * one the renderer names) and answered as a `data:` URL: https only, no credentials, at most
+   * 2 MB, a PNG, JPEG, GIF or WebP by its bytes (instruments/instrument-image.ts).
+   */
+  'instruments.image': request<InstrumentImage>()(z.object({ serial: serialSchema }).strict()),
   /** Starts an action on an instrument of the active account; answers at once (state `starting`). */
   'actions.start': request<OperationSnapshot>()(
     z.object({ serial: serialSchema, action: actionNameSchema }).strict(),

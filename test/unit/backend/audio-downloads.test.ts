@@ -346,6 +346,68 @@ describe('audio downloads', () => {
     expect(await handlers['audio.library']({})).toHaveLength(3);
   });
 
+  it('starts an urgent download (a Play) at once while a bulk download fills both slots, before the bulk queue', async () => {
+    const body = audioBody(512 * 1024);
+    const held = { kind: 'hold', at: 128 * 1024 } as const;
+    const server = await startService({ body, ranges: true, answers: [held, held, held] });
+    const { handlers, events } = await startBackend(await tempDir(), server);
+    const bulk = [1, 2, 3, 4].map((n) => recording({ id: `au_bulk_${n}`, triggerName: `Bulk ${n}` }));
+    const queued = await handlers['audio.download']({ recordings: bulk, format: 'FLAC' });
+    await progressWhere(events, (s) => s.id === queued[0]!.id && s.bytes >= 128 * 1024);
+    await progressWhere(events, (s) => s.id === queued[1]!.id && s.bytes >= 128 * 1024);
+
+    // The event's Play: it runs now, beside the two held bulk transfers, not after the four.
+    const play = recording({ id: 'au_event_play', source: 'event', triggerName: 'Event' });
+    const [urgent] = await handlers['audio.download']({
+      recordings: [play],
+      format: 'FLAC',
+      priority: 'urgent',
+    });
+    await progressWhere(events, (s) => s.id === urgent!.id && s.bytes >= 128 * 1024);
+    expect(server.audioRequests.map((r) => r.path)).toEqual([
+      '/data/audio/au_bulk_1',
+      '/data/audio/au_bulk_2',
+      '/data/events/audio/au_event_play',
+    ]);
+    const now = await handlers['audio.downloads']({});
+    for (const waiting of queued.slice(2)) {
+      expect(now.find((s) => s.id === waiting.id)).toMatchObject({ state: 'queued', bytes: 0 });
+    }
+
+    server.release();
+    for (const snapshot of [...queued, urgent!]) {
+      expect(await progressWhere(events, finished(snapshot.id))).toMatchObject({ state: 'done' });
+    }
+  });
+
+  it('moves a recording waiting in the bulk queue forward when it is asked for as urgent', async () => {
+    const body = audioBody(512 * 1024);
+    const held = { kind: 'hold', at: 128 * 1024 } as const;
+    const server = await startService({ body, ranges: true, answers: [held, held, held] });
+    const { handlers, events } = await startBackend(await tempDir(), server);
+    const bulk = [1, 2, 3, 4, 5].map((n) => recording({ id: `au_bulk_${n}`, triggerName: `Bulk ${n}` }));
+    const queued = await handlers['audio.download']({ recordings: bulk, format: 'FLAC' });
+    await progressWhere(events, (s) => s.id === queued[1]!.id && s.bytes >= 128 * 1024);
+
+    // The last of the queue is played: the same download (no second one), started next.
+    const [again] = await handlers['audio.download']({
+      recordings: [bulk[4]!],
+      format: 'FLAC',
+      priority: 'urgent',
+    });
+    expect(again!.id).toBe(queued[4]!.id);
+    await progressWhere(events, (s) => s.id === queued[4]!.id && s.bytes >= 128 * 1024);
+    expect(server.audioRequests.map((r) => r.path)).toEqual([
+      '/data/audio/au_bulk_1',
+      '/data/audio/au_bulk_2',
+      '/data/audio/au_bulk_5',
+    ]);
+    server.release();
+    for (const snapshot of queued) {
+      expect(await progressWhere(events, finished(snapshot.id))).toMatchObject({ state: 'done' });
+    }
+  });
+
   it('gives recordings of the same name, downloading at the same time, names of their own', async () => {
     const body = audioBody(512 * 1024);
     const server = await startService({

@@ -408,6 +408,27 @@ describe('offline, what cannot be derived says so', () => {
     );
   });
 
+  it('a spectrum time history left out of the sync says so and which box to tick, not the bands already ticked', async () => {
+    const handlers = await makeBackend();
+    const base = { serial: NOISE, start: END - HOUR, end: END };
+    // Third-octave spectra kept (as the noise survey keeps them), the time history not.
+    await read(handlers, { ...base, dataset: 'frequencyMeasurements', options: { bands: 'Third' } });
+    networkDown = true;
+    const answer = await read(handlers, {
+      ...base,
+      dataset: 'frequencyTimeHistory',
+      options: { bands: 'Third', weighting: 'Z' },
+    });
+    expect(answer.provenance).toMatchObject({
+      source: 'partial',
+      cachedAt: null,
+      reason: { code: 'offline' },
+    });
+    expect(answer.notes).toEqual([
+      'Spectrum time history was left out of the site sync for this instrument, so none of it is kept offline: in “Prepare for site visit”, tick Spectrum time history under Datasets for noise monitors, with Third-octave and Z ticked under Spectra, then sync again.',
+    ]);
+  });
+
   it('third octaves from octaves: cannot be split, says which bands to sync', async () => {
     const handlers = await makeBackend();
     const base = { serial: NOISE, dataset: 'frequencyMeasurements' as const, start: END - DAY, end: END };

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { DownloadSnapshot, LibraryItem, Recording } from '../../../src/shared/audio';
 import {
+  downloadAllQuestion,
+  downloadEstimate,
   downloadFraction,
   downloadStatusText,
   lengthText,
@@ -85,5 +87,55 @@ describe('recordings in words', () => {
     expect(recordingStatus(recording, 'WAV', [download({})], [item({})]).kind).toBe('none');
     expect(recordingStatus({ ...recording, source: 'event' }, 'FLAC', [], [item({})]).kind).toBe('none');
     expect(playableItem(recording, 'WAV', [item({ format: 'OGG' })])?.format).toBe('OGG');
+  });
+});
+
+describe('Download all, asked first', () => {
+  // Three recordings of 35 s, 60 s and 25 s: 120 s of audio.
+  const three: Recording[] = [35_000, 60_000, 25_000].map((ms, n) => ({
+    ...recording,
+    id: `au_${n}`,
+    end: recording.start + ms,
+  }));
+
+  it('estimates the size from the files of that format already downloaded, and says so', () => {
+    // Two FLAC files: 35 s in 700 kB and 15 s in 300 kB, 20 kB a second; a WAV file does not count.
+    const library = [
+      item({ bytes: 700_000 }),
+      item({ key: 'k2', recording: { ...recording, end: recording.start + 15_000 }, bytes: 300_000 }),
+      item({ key: 'k3', format: 'WAV', bytes: 99_000_000 }),
+      item({ key: 'k4', bytes: 50_000_000, missing: true }),
+    ];
+    const estimate = downloadEstimate(three, 'FLAC', library);
+    expect(estimate).toEqual({
+      count: 3,
+      seconds: 120,
+      bytes: 2_400_000,
+      basis: { kind: 'library', files: 2 },
+    });
+    expect(downloadAllQuestion(estimate, 'FLAC')).toEqual({
+      title: 'Download 3 recordings as FLAC?',
+      size: '3 recordings, 2 min of audio: about 2.4 MB in all.',
+      basis:
+        'Estimated from the 2 FLAC files already downloaded: the service gives a recording’s size only as it downloads.',
+      confirm: 'Download 3 recordings',
+    });
+  });
+
+  it('says the assumed rate when no file of that format was downloaded yet', () => {
+    const estimate = downloadEstimate(three, 'WAV', [item({})]);
+    // 120 s at 96 kB a second.
+    expect(estimate).toEqual({ count: 3, seconds: 120, bytes: 11_520_000, basis: { kind: 'assumed' } });
+    const question = downloadAllQuestion(estimate, 'WAV');
+    expect(question.size).toBe('3 recordings, 2 min of audio: about 12 MB in all.');
+    expect(question.basis).toBe(
+      'Estimated at 96 kB per second of WAV audio: the service gives a recording’s size only as it downloads.',
+    );
+  });
+
+  it('counts one recording in the singular', () => {
+    const question = downloadAllQuestion(downloadEstimate([three[0]!], 'AAC', []), 'AAC');
+    expect(question.title).toBe('Download 1 recording as AAC?');
+    expect(question.size).toBe('1 recording, 35 s of audio: about 560 kB in all.');
   });
 });

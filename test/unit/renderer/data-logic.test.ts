@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordColumn, RecordTable, SeriesChannel } from '../../../src/shared/data';
+import type { Provenance, RecordColumn, RecordTable, SeriesChannel } from '../../../src/shared/data';
 import type { ChannelFigures } from '../../../src/shared/series-figures';
 import { buildDataChart, chartGroups } from '../../../src/renderer/src/features/data/chart';
 import { hasBreak, reducedPoints, seriesStyle } from '../../../src/renderer/src/features/data/chart-points';
@@ -14,7 +14,11 @@ import {
 } from '../../../src/renderer/src/features/data/records';
 import { coveredText, intervalText } from '../../../src/renderer/src/ui/time';
 import { customRangeProblem, resolveRange } from '../../../src/renderer/src/features/data/ranges';
-import { provenanceView, shownCopyText } from '../../../src/renderer/src/features/data/provenance';
+import {
+  emptyAnswerView,
+  provenanceView,
+  shownCopyText,
+} from '../../../src/renderer/src/features/data/provenance';
 import {
   availableDatasets,
   initialChoices,
@@ -182,6 +186,47 @@ describe('provenance', () => {
     expect(partial.tone).toBe('warning');
   });
 
+  it('says "nothing to show", not "partly available", when an answer with gaps holds no readings', () => {
+    const offline = { code: 'offline', message: 'x', retryable: true } as const;
+    const missing = [{ start: T0, end: T0 + 4 * HOUR }];
+    const none = { source: 'partial', cachedAt: null, missing, reason: offline } as const;
+    expect(provenanceView(none, now, 'utc', true, false, true)).toMatchObject({
+      tone: 'warning',
+      text: 'Nothing to show: 12 Nov 2026 14:00 – 18:00 UTC could not be fetched (offline), and none of it is cached',
+    });
+    // A cached rest without readings is said as such, with its age.
+    expect(provenanceView({ ...none, cachedAt: T0 }, now, 'utc', true, false, true).text).toBe(
+      'Nothing to show: 12 Nov 2026 14:00 – 18:00 UTC could not be fetched (offline); the rest, from the cache (fetched 2 days ago (12 Nov 2026 14:00 UTC)), has no readings',
+    );
+  });
+
+  it('in place of the chart: why nothing came, never "choose a longer range" for what was not fetched', () => {
+    const offline = { code: 'offline', message: 'x', retryable: true } as const;
+    const none: Provenance = { source: 'partial', cachedAt: null, missing: [], reason: offline };
+    // Left out of the sync: the note above says which box to tick.
+    expect(emptyAnswerView('Spectrum time history', none, true)).toEqual({
+      title: 'Nothing to show for this range',
+      text: 'Spectrum time history could not be fetched for this range (offline) and none of it is cached. See the note above.',
+    });
+    expect(emptyAnswerView('Spectrum time history', none, false).text).toBe(
+      'Spectrum time history could not be fetched for this range (offline) and none of it is cached. Read it again once online, or keep it with a site sync before going to site.',
+    );
+    const forbidden: Provenance = {
+      source: 'partial',
+      cachedAt: T0,
+      missing: [],
+      reason: { code: 'forbidden', message: 'x', retryable: false, missingScope: 'data.noise:read' },
+    };
+    expect(emptyAnswerView('Noise levels', forbidden, false).text).toBe(
+      'Noise levels could not be fetched for this range (the key lacks data.noise:read).',
+    );
+    // Fetched, and truly nothing there: then a longer range is the advice.
+    expect(emptyAnswerView('Weather', { source: 'fresh', fetchedAt: T0 }, false)).toEqual({
+      title: 'No readings in this range',
+      text: 'Weather has nothing between these times. Choose a longer range or another dataset.',
+    });
+  });
+
   it('names a missing scope and counts gaps beyond the first two', () => {
     const view = provenanceView(
       {
@@ -194,6 +239,7 @@ describe('provenance', () => {
       'utc',
     );
     expect(view.text).toContain('and 2 more (the key lacks data.enviro:read)');
+    expect(view.text).toMatch(/^Partly available/);
     expect(view.text).toContain('The rest is from the cache, fetched 2 days ago (12 Nov 2026 14:00 UTC)');
     expect(shownCopyText(view.copyAt, now)).toBe('The data shown was fetched 2 days ago.');
     expect(shownCopyText(null, now)).toBeNull();

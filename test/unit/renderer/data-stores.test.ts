@@ -51,6 +51,66 @@ describe('data store', () => {
     expect(store.loading).toBe(false);
   });
 
+  it('reads a week of spectrum time history day by day with progress, then the whole week once (from the cache)', async () => {
+    const store = useDataStore();
+    const week: DatasetQuery = {
+      serial: 'QT1',
+      dataset: 'frequencyTimeHistory',
+      options: { bands: 'Third' },
+      start: 0,
+      end: 7 * 86_400_000,
+    };
+    const days = Array.from({ length: 7 }, () => deferred<DataReadResult>());
+    for (const day of days) fake.data.read.mockReturnValueOnce(day.promise);
+    fake.data.read.mockResolvedValueOnce(answer(week, { source: 'cached', cachedAt: 9 }));
+    const reading = store.read({ ...week, withEvents: true });
+    expect(store.dayProgress).toEqual({ done: 0, total: 7 });
+    // Three days are asked for at once, each without events and for a narrow chart.
+    expect(fake.data.read).toHaveBeenCalledTimes(3);
+    expect(fake.data.read.mock.calls[1]![0]).toMatchObject({
+      start: 86_400_000,
+      end: 2 * 86_400_000,
+      chartWidth: 50,
+    });
+    expect(fake.data.read.mock.calls[1]![0]).not.toHaveProperty('withEvents');
+    days[0]!.resolve(answer(week, { source: 'fresh', fetchedAt: 1 }));
+    await vi.waitFor(() => expect(store.dayProgress).toEqual({ done: 1, total: 7 }));
+    for (const day of days.slice(1)) day.resolve(answer(week, { source: 'fresh', fetchedAt: 1 }));
+    await reading;
+    // Then the whole week in one read, as asked (its events too).
+    expect(fake.data.read).toHaveBeenCalledTimes(8);
+    expect(fake.data.read.mock.calls[7]![0]).toMatchObject({ ...week, withEvents: true, refresh: false });
+    expect(store.result?.provenance).toEqual({ source: 'cached', cachedAt: 9 });
+    expect(store.dayProgress).toBeNull();
+    expect(store.loading).toBe(false);
+  });
+
+  it('Cancel stops a day-by-day read: no more days, no whole read, the answer before stays', async () => {
+    const store = useDataStore();
+    const before = answer(query('frequencyTimeHistory'), { source: 'fresh', fetchedAt: 5 });
+    fake.data.read.mockResolvedValueOnce(before);
+    await store.read(query('frequencyTimeHistory'));
+    const week: DatasetQuery = { ...query('frequencyTimeHistory'), start: 0, end: 7 * 86_400_000 };
+    const days = Array.from({ length: 3 }, () => deferred<DataReadResult>());
+    for (const day of days) fake.data.read.mockReturnValueOnce(day.promise);
+    const reading = store.read(week);
+    store.cancelDayReads();
+    // Stopped without waiting for the days under way (they finish later, unused).
+    await reading;
+    expect(store.loading).toBe(false);
+    for (const day of days) day.resolve(answer(week, { source: 'fresh', fetchedAt: 1 }));
+    await Promise.all(days.map((day) => day.promise));
+    // One read before, and the three days under way: nothing more.
+    expect(fake.data.read).toHaveBeenCalledTimes(4);
+    expect(store.error).toMatchObject({
+      code: 'cancelled',
+      message: expect.stringMatching(/^Stopped after 0 of 7 days/),
+    });
+    expect(store.result).toBe(before);
+    expect(store.dayProgress).toBeNull();
+    expect(store.loading).toBe(false);
+  });
+
   it('says how old the shown copy is only while the data view shows a cached answer', async () => {
     const store = useDataStore();
     fake.data.read.mockResolvedValueOnce(answer(query(), { source: 'cached', cachedAt: 1234 }));

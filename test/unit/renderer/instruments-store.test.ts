@@ -89,6 +89,28 @@ describe('instruments store', () => {
     expect(store.entries).toHaveLength(FLEET.length);
     expect(store.fetchedAt).toBe(1_000);
     expect(store.error?.code).toBe('offline');
+    // The failure is remembered, so the page says it failed rather than "Last refreshed …" alone.
+    expect(store.refreshFailedAt).not.toBeNull();
+    expect(store.refreshFailedAt!).toBeGreaterThan(store.fetchedAt!);
+    // The backend's last known list (the service unreachable) is a failed refresh too.
+    fake.instruments.list.mockResolvedValueOnce({
+      accountId: 'acc-1',
+      entries: FLEET,
+      fetchedAt: 1_000,
+      skipped: [],
+      lastKnown: { reason: { code: 'offline', message: 'Cannot reach it.', retryable: true } },
+    });
+    await store.refresh();
+    expect(store.refreshFailedAt).not.toBeNull();
+    // A refresh that works ends it.
+    fake.instruments.list.mockResolvedValueOnce({
+      accountId: 'acc-1',
+      entries: FLEET,
+      fetchedAt: 2_000,
+      skipped: [],
+    });
+    await store.refresh();
+    expect(store.refreshFailedAt).toBeNull();
     // The backend alone says the app is offline (connectivity.changed); a failed request does not.
     expect(useConnectivityStore().isOffline).toBe(false);
   });

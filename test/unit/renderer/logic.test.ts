@@ -158,6 +158,16 @@ describe('relative time', () => {
     expect(lastRefreshedText(now - 120_000, now)).toBe('Last refreshed 2 min ago');
     expect(lastRefreshedText(null, now)).toBe('Not refreshed yet');
   });
+
+  it('says a refresh failed and when the last successful one was, never "just now" for the failed one', () => {
+    // Refreshed 2 min ago, then a refresh failed just now.
+    expect(lastRefreshedText(now - 120_000, now, now)).toBe(
+      'Refresh failed just now; last refreshed 2 min ago',
+    );
+    expect(lastRefreshedText(null, now, now - 300_000)).toBe('Refresh failed 5 min ago; not refreshed yet');
+    // A success after the failure: the failure is over.
+    expect(lastRefreshedText(now - 10_000, now, now - 60_000)).toBe('Last refreshed just now');
+  });
 });
 
 describe('rename transitions', () => {

@@ -28,8 +28,7 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import pLimit from 'p-limit';
-import type { AudioFormat, DownloadSnapshot, Recording } from '../../../shared/audio';
+import type { AudioFormat, DownloadPriority, DownloadSnapshot, Recording } from '../../../shared/audio';
 import { FieldDeskError } from '../../../shared/errors';
 import { transferAudio, type TransferState } from '../service/audio-transfer';
 import type { ServiceClientOptions } from '../service/requester';
@@ -43,6 +42,7 @@ import {
   type DownloadChange,
   type DownloadRow,
 } from './audio-records';
+import { createDownloadQueue } from './download-queue';
 import { freeFileName, libraryFileName, libraryKey, type AudioLibrary } from './library';
 import { silentLogger, type Logger } from '../core/log';
 
@@ -88,8 +88,17 @@ export interface DownloadManagerOptions {
 }
 
 export interface DownloadManager {
-  /** Queues the recordings (once each); answers their snapshots at once. */
-  enqueue(accountId: string, recordings: readonly Recording[], format: AudioFormat): DownloadSnapshot[];
+  /**
+   * Queues the recordings (once each); answers their snapshots at once. `urgent`: someone waits
+   * on them (an event's Play, one recording asked for), so they go before bulk downloads
+   * (download-queue.ts), a waiting one moved forward.
+   */
+  enqueue(
+    accountId: string,
+    recordings: readonly Recording[],
+    format: AudioFormat,
+    priority?: DownloadPriority,
+  ): DownloadSnapshot[];
   /** Running and waiting downloads, then the recently finished, newest first. */
   list(): DownloadSnapshot[];
   /** Stops a download (or takes it out of the queue) and removes its temporary file. */
@@ -131,7 +140,12 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
   const log = options.log ?? silentLogger;
   const now = options.now ?? Date.now;
   const interval = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
-  const limit = pLimit(options.concurrency ?? AUDIO_CONCURRENCY);
+  const queue = createDownloadQueue({
+    concurrency: options.concurrency ?? AUDIO_CONCURRENCY,
+    run: (id) => run(id),
+    // run() records its own failures in the download's row; what escapes it is only logged.
+    onError: (id, error) => log.warn('audio download stopped unexpectedly', { id, error }),
+  });
   const running = new Map<string, Live>();
   /** Paths running downloads have chosen (their `.part`, then their final name) before they exist. */
   const claimed = new Set<string>();
@@ -485,13 +499,13 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
     }
   }
 
-  function schedule(id: string): void {
-    // A queued job that is never run (the queue cleared at close) just stays pending: no one awaits it.
-    void limit(() => run(id)).catch(() => undefined);
+  function schedule(id: string, priority: DownloadPriority): void {
+    // A download left waiting when the queue is cleared at close stays `queued` for the next start.
+    queue.add(id, priority);
   }
 
   return {
-    enqueue(accountId, recordings, format) {
+    enqueue(accountId, recordings, format, priority = 'bulk') {
       const records = options.records();
       const at = now();
       const ids: string[] = [];
@@ -505,6 +519,8 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
         const latest = records.latestForKey(key);
         if (latest !== undefined && (latest.state === 'queued' || latest.state === 'downloading')) {
           ids.push(latest.id);
+          // Waiting behind others and now waited on: moved forward (a running one stays as it is).
+          if (latest.state === 'queued' && priority === 'urgent') toRun.push(latest.id);
           continue;
         }
         const base: DownloadRow = {
@@ -557,7 +573,7 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
           // A failing receiver must not stop the queue.
         }
       }
-      for (const id of toRun) schedule(id);
+      for (const id of toRun) schedule(id, priority);
       return snapshots;
     },
 
@@ -601,7 +617,7 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
         const records = options.records();
         records.requeueInterrupted();
         records.pruneFinished();
-        for (const row of records.activeDownloads()) schedule(row.id);
+        for (const row of records.activeDownloads()) schedule(row.id, 'bulk');
       } catch (error) {
         // Without the records there is no queue to continue; downloads say so when asked for.
         log.warn('audio download queue not resumed', { error });
@@ -610,7 +626,7 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
 
     async close() {
       closing = true;
-      limit.clearQueue();
+      queue.clear();
       const all = [...running.values()];
       for (const live of all) {
         live.stopping ??= 'closing';

@@ -74,9 +74,9 @@ export function audioHandlers(options: AudioHandlerOptions): HandlersOf<'audio'>
       };
     },
 
-    'audio.download': async ({ recordings, format }) => {
+    'audio.download': async ({ recordings, format, priority }) => {
       const account = accounts.requireActive();
-      return downloads.enqueue(account.id, recordings as Recording[], format);
+      return downloads.enqueue(account.id, recordings as Recording[], format, priority ?? 'bulk');
     },
 
     'audio.downloads': async () => downloads.list(),

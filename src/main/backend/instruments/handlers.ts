@@ -7,11 +7,15 @@ import type { AccountState } from '../accounts/account-state';
 import type { ServiceAccess } from '../accounts/service-access';
 import type { HandlersOf } from '../core/handler-types';
 import type { FleetService } from './fleet';
+import { fetchInstrumentImage } from './instrument-image';
+import { FieldDeskError } from '../../../shared/errors';
 
 export interface InstrumentHandlerDeps {
   accounts: AccountState;
   access: ServiceAccess;
   fleet: FleetService;
+  /** What fetches the image (the app's net.fetch; Node's elsewhere). */
+  fetch: typeof fetch;
 }
 
 export function instrumentHandlers(deps: InstrumentHandlerDeps): HandlersOf<'instruments'> {
@@ -25,5 +29,12 @@ export function instrumentHandlers(deps: InstrumentHandlerDeps): HandlersOf<'ins
         await client.renameInstrument(serial, name);
         return client.getInstrument(serial);
       }),
+    'instruments.image': async ({ serial }) => {
+      // The address the service gave for this instrument (as last known offline), never the renderer's.
+      const { instrument } = await fleet.get(accounts.requireActive(), serial);
+      if (instrument.image === undefined || instrument.image === null || instrument.image === '')
+        throw new FieldDeskError('notFound', `The service gives no image of ${serial}.`);
+      return { serial, ...(await fetchInstrumentImage(instrument.image, deps.fetch)) };
+    },
   };
 }

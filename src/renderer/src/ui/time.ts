@@ -129,9 +129,21 @@ export function relativeTimeText(then: number, now: number): string {
   return now - then < 45_000 ? 'just now' : `${durationText(then, now)} ago`;
 }
 
-/** "Last refreshed 2 min ago" / "Not refreshed yet". */
-export function lastRefreshedText(fetchedAt: number | null, now: number): string {
-  return fetchedAt === null ? 'Not refreshed yet' : `Last refreshed ${relativeTimeText(fetchedAt, now)}`;
+/**
+ * "Last refreshed 2 min ago" / "Not refreshed yet"; after a refresh that failed (`failedAt`, later
+ * than the last success), that it failed and when the last successful one was: "Refresh failed just
+ * now; last refreshed 2 min ago" — never "Last refreshed just now" for a refresh that did not happen.
+ */
+export function lastRefreshedText(
+  fetchedAt: number | null,
+  now: number,
+  failedAt: number | null = null,
+): string {
+  const last = fetchedAt === null ? null : relativeTimeText(fetchedAt, now);
+  if (failedAt !== null && (fetchedAt === null || failedAt >= fetchedAt)) {
+    return `Refresh failed ${relativeTimeText(failedAt, now)}; ${last === null ? 'not refreshed yet' : `last refreshed ${last}`}`;
+  }
+  return last === null ? 'Not refreshed yet' : `Last refreshed ${last}`;
 }
 
 /** "0:18", "1:05", "1:02:03": elapsed time in whole seconds, as a stopwatch shows it. */

@@ -4,6 +4,7 @@
  * derived from what — and, for what cannot be derived, why not and what to sync to have it.
  */
 import {
+  DATASET_LABELS,
   type Dataset,
   type DatasetOptions,
   type DatasetQuery,
@@ -256,6 +257,21 @@ function merge(parts: readonly Readings[]): Readings {
 /** Where the setting that would have kept it is. */
 const IN_SYNC = 'in “Prepare for site visit”,';
 
+/**
+ * A time history of which nothing at all is cached for the instrument: the dataset itself was left
+ * out of the site sync (the band or value ticks are beside the point), so that is what is said,
+ * with the box to tick (what another cached time history could give was derived already).
+ */
+function leftOutNote(target: Target): string {
+  const dataset = target.query.dataset;
+  const label = DATASET_LABELS[dataset];
+  const keep =
+    target.kind === 'frequency'
+      ? `, with ${target.bands === 'Third' ? 'Third-octave' : 'Octave'} and ${target.weighting} ticked under Spectra`
+      : ' (it keeps LAeq at 1 s)';
+  return `${label} was left out of the site sync for this instrument, so none of it is kept offline: ${IN_SYNC} tick ${label} under Datasets for noise monitors${keep}, then sync again.`;
+}
+
 function underivableNote(
   store: CacheStore,
   accountId: string,
@@ -270,6 +286,7 @@ function underivableNote(
   const cached = store
     .paramsOf(accountId, target.query.serial, dataset)
     .flatMap((params) => parseCachedParams(dataset, params) ?? []);
+  if (target.timeHistory && cached.length === 0) return leftOutNote(target);
   // Cached as asked but only for periods that do not make up the one asked for.
   const onlyLonger = (alike: CachedQuery[]) =>
     alike.length > 0 && alike.every((c) => periodFit(c.periodMs, P, target.timeHistory) === null)

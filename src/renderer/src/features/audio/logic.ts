@@ -115,3 +115,80 @@ export const playheadText = (recordingStart: number, seconds: number, zone: Disp
 
 /** Playback speeds offered: slower helps tell a bark from a horn, faster skims a long recording. */
 export const PLAYBACK_RATES = [0.5, 0.75, 1, 1.5, 2] as const;
+
+/**
+ * Bytes per second of audio assumed for a format before any file of it was downloaded (the service
+ * lists recordings without sizes): WAV as 16-bit mono at 48 kHz, FLAC at about 60 % of that, AAC
+ * and OGG at 128 kbit/s. Said as an assumption wherever it is used.
+ */
+export const ASSUMED_BYTES_PER_SECOND: Readonly<Record<AudioFormat, number>> = {
+  WAV: 96_000,
+  FLAC: 58_000,
+  AAC: 16_000,
+  OGG: 16_000,
+};
+
+/** What "Download all" would fetch: how many recordings, how long, and about how many bytes. */
+export interface DownloadEstimate {
+  count: number;
+  /** Seconds of audio in all. */
+  seconds: number;
+  /** An estimate: the service gives a file's size only as it is downloaded. */
+  bytes: number;
+  /** What the estimate rests on: files of this format already in the library, or the assumed rate. */
+  basis: { kind: 'library'; files: number } | { kind: 'assumed' };
+}
+
+/**
+ * The size of downloading `recordings` as `format`, estimated from their lengths at the bytes per
+ * second of the files of that format already in the library (this service's own encoding), or at
+ * the assumed rate when there are none.
+ */
+export function downloadEstimate(
+  recordings: readonly Recording[],
+  format: AudioFormat,
+  library: readonly LibraryItem[],
+): DownloadEstimate {
+  const seconds = recordings.reduce((sum, r) => sum + Math.max(0, r.end - r.start) / 1000, 0);
+  const known = library.filter(
+    (item) =>
+      item.format === format &&
+      item.missing !== true &&
+      item.bytes > 0 &&
+      item.recording.end > item.recording.start,
+  );
+  const knownSeconds = known.reduce(
+    (sum, item) => sum + (item.recording.end - item.recording.start) / 1000,
+    0,
+  );
+  const knownBytes = known.reduce((sum, item) => sum + item.bytes, 0);
+  const measured = known.length > 0 && knownSeconds > 0;
+  const rate = measured ? knownBytes / knownSeconds : ASSUMED_BYTES_PER_SECOND[format];
+  return {
+    count: recordings.length,
+    seconds,
+    bytes: Math.round(seconds * rate),
+    basis: measured ? { kind: 'library', files: known.length } : { kind: 'assumed' },
+  };
+}
+
+/**
+ * The question before "Download all": the count, the length, the estimated size and what the
+ * estimate rests on, in words.
+ */
+export function downloadAllQuestion(
+  estimate: DownloadEstimate,
+  format: AudioFormat,
+): { title: string; size: string; basis: string; confirm: string } {
+  const recordingsText = `${estimate.count.toLocaleString('en-GB')} recording${estimate.count === 1 ? '' : 's'}`;
+  const basis =
+    estimate.basis.kind === 'library'
+      ? `Estimated from the ${estimate.basis.files === 1 ? `${format} file` : `${estimate.basis.files} ${format} files`} already downloaded: the service gives a recording’s size only as it downloads.`
+      : `Estimated at ${bytesText(ASSUMED_BYTES_PER_SECOND[format])} per second of ${format} audio: the service gives a recording’s size only as it downloads.`;
+  return {
+    title: `Download ${recordingsText} as ${format}?`,
+    size: `${recordingsText}, ${lengthText(estimate.seconds * 1000)} of audio: about ${bytesText(estimate.bytes)} in all.`,
+    basis,
+    confirm: `Download ${recordingsText}`,
+  };
+}

@@ -7,7 +7,13 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import { api } from '../../api';
-import type { AudioFormat, DownloadSnapshot, LibraryItem, Recording } from '../../../../shared/audio';
+import type {
+  AudioFormat,
+  DownloadPriority,
+  DownloadSnapshot,
+  LibraryItem,
+  Recording,
+} from '../../../../shared/audio';
 import type { FieldDeskError } from '../../../../shared/errors';
 import { asFieldDeskError } from '../../errors';
 
@@ -77,9 +83,21 @@ export const useAudioStore = defineStore('audio', () => {
     started = null;
   }
 
-  /** Queues downloads; progress follows as events. Throws the backend's refusal. */
-  async function download(recordings: readonly Recording[], format: AudioFormat): Promise<void> {
-    for (const snapshot of await api.audio.download({ recordings: [...recordings], format })) apply(snapshot);
+  /**
+   * Queues downloads; progress follows as events. Throws the backend's refusal. `urgent` when the
+   * user waits on them (a Play, one recording): they go before a "Download all" still running.
+   */
+  async function download(
+    recordings: readonly Recording[],
+    format: AudioFormat,
+    priority: DownloadPriority = 'bulk',
+  ): Promise<void> {
+    const answer = await api.audio.download({
+      recordings: [...recordings],
+      format,
+      ...(priority === 'urgent' ? { priority } : {}),
+    });
+    for (const snapshot of answer) apply(snapshot);
   }
 
   async function cancel(id: string): Promise<void> {

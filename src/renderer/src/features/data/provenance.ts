@@ -62,8 +62,10 @@ export function provenanceView(
   zone: DisplayZone,
   offline = false,
   derived = false,
+  /** The answer holds no readings: a partial one is then not "partly available". */
+  empty = false,
 ): ProvenanceView {
-  const view = sourceView(provenance, now, zone, offline);
+  const view = sourceView(provenance, now, zone, offline, empty);
   // Computed offline from other cached data: said first, never passed off as what was fetched.
   return derived
     ? { ...view, icon: 'info', text: `Derived offline from cached data, not fetched. ${view.text}` }
@@ -75,6 +77,7 @@ function sourceView(
   now: number,
   zone: DisplayZone,
   offline: boolean,
+  empty: boolean,
 ): ProvenanceView {
   switch (provenance.source) {
     case 'fresh':
@@ -118,6 +121,18 @@ function sourceView(
         provenance.cachedAt === null
           ? ''
           : `. The rest is from the cache, fetched ${fetchedAgoText(provenance.cachedAt, now, zone)}`;
+      if (empty) {
+        const cached =
+          provenance.cachedAt === null
+            ? ', and none of it is cached'
+            : `; the rest, from the cache (fetched ${fetchedAgoText(provenance.cachedAt, now, zone)}), has no readings`;
+        return {
+          tone: 'warning',
+          icon: 'warning',
+          text: `Nothing to show: ${missing} could not be fetched (${missingReasonText(provenance.reason)})${cached}`,
+          copyAt: provenance.cachedAt,
+        };
+      }
       return {
         tone: 'warning',
         icon: 'warning',
@@ -131,4 +146,34 @@ function sourceView(
 /** Added to the app's offline banner while a screen shows a copy: "The data shown was fetched 2 days ago." */
 export function shownCopyText(copyAt: number | null, now: number): string | null {
   return copyAt === null ? null : `The data shown was fetched ${relativeTimeText(copyAt, now)}.`;
+}
+
+/**
+ * What the data view says in place of a chart when the answer holds no readings. A range that could
+ * not be fetched is not "nothing between these times": it says why, and points to the note above
+ * (what was left out of the sync and how to keep it) when there is one, instead of advising a
+ * longer range.
+ */
+export function emptyAnswerView(
+  datasetLabel: string,
+  provenance: Provenance,
+  hasNotes: boolean,
+): { title: string; text: string } {
+  if (provenance.source !== 'partial') {
+    return {
+      title: 'No readings in this range',
+      text: `${datasetLabel} has nothing between these times. Choose a longer range or another dataset.`,
+    };
+  }
+  const why = missingReasonText(provenance.reason);
+  const cached = provenance.cachedAt === null ? ' and none of it is cached' : '';
+  const next = hasNotes
+    ? ' See the note above.'
+    : provenance.reason.code === 'offline'
+      ? ' Read it again once online, or keep it with a site sync before going to site.'
+      : '';
+  return {
+    title: 'Nothing to show for this range',
+    text: `${datasetLabel} could not be fetched for this range (${why})${cached}.${next}`,
+  };
 }

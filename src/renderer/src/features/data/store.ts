@@ -15,12 +15,16 @@ import { savedPreference } from '../../ui/saved-preference';
 import type { RangeChoice } from './ranges';
 import { initialChoices, type OptionChoices } from './datasets';
 import { useAccountsStore } from '../accounts/store';
+import { DAY_MS, readByDays, readsByDays, type DayProgress } from './day-reads';
 
 /**
  * The data view's state: what it shows (instrument, dataset, range, options, time zone), the
  * last answer with its provenance, and whether it is on screen (the app's offline banner then
  * says how old the shown copy is). Answers to superseded reads are dropped.
  */
+/** Day reads only fill the cache: their own answers are reduced to this few columns (the least allowed). */
+const DAY_READ_CHART_WIDTH = 50;
+
 function withoutEvents(query: RequestArg<'data.read'>): RequestArg<'data.read'> {
   const { withEvents: _asked, ...rest } = query;
   return rest;
@@ -73,6 +77,52 @@ export const useDataStore = defineStore('data', () => {
   const error = ref<FieldDeskError | null>(null);
   const onScreen = ref(false);
   let generation = 0;
+  /** A read going day by day (day-reads.ts): how far it is, while it runs. */
+  const dayProgress = ref<DayProgress | null>(null);
+  /** Stops the day-by-day read under way; null when none runs. */
+  let dayReads: AbortController | null = null;
+
+  /** Stops the days of a day-by-day read not yet asked for; the answer shown stays. */
+  function cancelDayReads(): void {
+    dayReads?.abort();
+  }
+
+  /**
+   * The view's own instrument: a long spectrum time history day by day, with progress and Cancel,
+   * then the whole range once more from the cache (its figures from every reading); else one read.
+   */
+  async function readOwn(query: RequestArg<'data.read'>, started: number): Promise<DataReadResult> {
+    if (!readsByDays(query.dataset, query)) return api.data.read(query);
+    dayReads?.abort();
+    const controller = new AbortController();
+    dayReads = controller;
+    const total = Math.ceil((query.end - query.start) / DAY_MS);
+    dayProgress.value = { done: 0, total };
+    try {
+      await readByDays(
+        query,
+        // Each day is stored by the backend as it comes; its answer here only counts (a narrow chart).
+        (day) =>
+          api.data.read({
+            ...withoutEvents(query),
+            ...day,
+            chartWidth: DAY_READ_CHART_WIDTH,
+          }),
+        {
+          signal: controller.signal,
+          onDay: (_day, _answer, progress) => {
+            if (started === generation) dayProgress.value = progress;
+          },
+        },
+      );
+      return await api.data.read({ ...query, refresh: false });
+    } finally {
+      if (dayReads === controller) {
+        dayReads = null;
+        dayProgress.value = null;
+      }
+    }
+  }
 
   function choicesFor(dataset: Dataset): OptionChoices {
     return choices.value[dataset] ?? initialChoices(dataset);
@@ -158,7 +208,7 @@ export const useDataStore = defineStore('data', () => {
     const others = compared.value.filter((serial) => serial !== query.serial);
     try {
       const [answer, ...otherAnswers] = await Promise.allSettled([
-        api.data.read(query),
+        readOwn(query, started),
         // The compared instruments' lines only: their events are not marked.
         ...others.map((serial) => api.data.read({ ...withoutEvents(query), serial })),
       ]);
@@ -192,6 +242,7 @@ export const useDataStore = defineStore('data', () => {
 
   function clear(): void {
     generation += 1;
+    cancelDayReads();
     result.value = null;
     error.value = null;
     loading.value = false;
@@ -216,6 +267,8 @@ export const useDataStore = defineStore('data', () => {
     result,
     loading,
     error,
+    dayProgress,
+    cancelDayReads,
     onScreen,
     shownCopyAt,
     compared,

@@ -52,6 +52,8 @@ export const useInstrumentsStore = defineStore('instruments', () => {
   const rowStatuses = shallowRef<ReadonlyMap<string, RowStatus>>(new Map());
   const accountId = ref<string | null>(null);
   const fetchedAt = ref<number | null>(null);
+  /** When the last refresh failed (the list shown is then older); null once one succeeds. */
+  const refreshFailedAt = ref<number | null>(null);
   const loading = ref(false);
   const error = ref<FieldDeskError | null>(null);
   const filter = reactive<ListFilter>({ ...EMPTY_FILTER });
@@ -106,6 +108,7 @@ export const useInstrumentsStore = defineStore('instruments', () => {
     rowLoader.reset();
     accountId.value = null;
     fetchedAt.value = null;
+    refreshFailedAt.value = null;
     error.value = null;
     details.value = {};
     detailErrors.value = {};
@@ -129,10 +132,12 @@ export const useInstrumentsStore = defineStore('instruments', () => {
         fetchedAt.value = list.fetchedAt;
         // The last known list (the service cannot be reached) shows as a list kept after a failed refresh.
         error.value = list.lastKnown === undefined ? null : FieldDeskError.fromData(list.lastKnown.reason);
+        refreshFailedAt.value = list.lastKnown === undefined ? null : Date.now();
       } catch (failure) {
         if (started !== generation) return;
         // Keep what was loaded: in the field, an old list with its time beats an empty screen.
         error.value = asFieldDeskError(failure);
+        refreshFailedAt.value = Date.now();
       } finally {
         if (started === generation) {
           loading.value = false;
@@ -291,6 +296,7 @@ export const useInstrumentsStore = defineStore('instruments', () => {
     statusesPerRow,
     accountId,
     fetchedAt,
+    refreshFailedAt,
     loading,
     error,
     filter,

@@ -21,6 +21,8 @@ export const useWebhooksStore = defineStore('webhooks', () => {
   const list = shallowRef<WebhookList | null>(null);
   const loading = ref(false);
   const error = ref<FieldDeskError | null>(null);
+  /** When the last read of the list failed (the list shown is then older); null once one succeeds. */
+  const failedAt = ref<number | null>(null);
   /** The webhook just added with its secret, shown once; null once the user has closed it. */
   const created = shallowRef<CreatedWebhook | null>(null);
   /** Secrets the user asked to see, by webhook id; forgotten when hidden or the page is left. */
@@ -34,8 +36,10 @@ export const useWebhooksStore = defineStore('webhooks', () => {
     try {
       list.value = await api.webhooks.list();
       error.value = null;
+      failedAt.value = null;
     } catch (failure) {
       error.value = asFieldDeskError(failure);
+      failedAt.value = Date.now();
     } finally {
       loading.value = false;
     }
@@ -138,6 +142,7 @@ export const useWebhooksStore = defineStore('webhooks', () => {
 
   return {
     list,
+    failedAt,
     loading,
     error,
     created,
