@@ -170,7 +170,8 @@ export const RECORD_SPECS: Readonly<Record<RecordDataset, RecordSpec>> = {
     text('name', 'Trigger'),
     measuring(num('level', 'Trigger level', 'dB', false), noiseValueQuantity('LAeq')),
     time('audioTime', 'Audio from'),
-    { key: 'overall', label: 'Overall', unit: 'dB', type: 'list' },
+    // "Array of numbers; meaning not documented" (service-facts.md): said in the name, no unit guessed.
+    { key: 'overall', label: 'Overall values (undocumented)', unit: null, type: 'list' },
     { key: 'octave', label: 'Octave bands', unit: 'dB', type: 'list' },
     { key: 'thirdOctave', label: 'Third-octave bands', unit: 'dB', type: 'list' },
     text('timeHistoryId', 'Time history id'),
