@@ -59,8 +59,14 @@ export function eventDurationText(start: number, end: number | null): string {
 
 /**
  * The event's overall values as the service sent them: the interface documents neither what they
- * measure nor their unit, so they are shown as numbers, without a unit that would be a guess.
+ * measure nor their unit, so they are shown as numbers, without a unit that would be a guess, all
+ * to the decimals the most precise of them carries ("82.0 / 90.0 / 113.3", not "82 / 90 / 113.3").
  */
 export function overallText(values: ReadonlyArray<number | null>): string {
-  return values.length === 0 ? '—' : values.map((v) => quantityValueText(v, null)).join(' / ');
+  if (values.length === 0) return '—';
+  const decimals = Math.max(
+    0,
+    ...values.map((v) => (v === null ? 0 : (quantityValueText(v, null).split('.')[1]?.length ?? 0))),
+  );
+  return values.map((v) => quantityValueText(v, { decimals })).join(' / ');
 }
