@@ -6,7 +6,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { csvLines, readingText } from '../../../src/main/backend/data/csv-export';
+import { csvLines } from '../../../src/main/backend/data/csv-export';
+import { exportValueText } from '../../../src/shared/quantities';
 import type { DataReadResult } from '../../../src/shared/data';
 import { API_KEY_HEADER } from '../../../src/shared/service/limits';
 import { DEMO_TEST_KEY, startDemoBackend } from './backend-helpers';
@@ -82,9 +83,9 @@ describe('CSV lines', () => {
   });
 
   it('writes a Float32 reading as it was sent', () => {
-    expect(readingText(Math.fround(62.3))).toBe('62.3');
-    expect(readingText(Math.fround(0.1))).toBe('0.1');
-    expect(readingText(Number.NaN)).toBe('');
+    expect(exportValueText(Math.fround(62.3), null)).toBe('62.3');
+    expect(exportValueText(Math.fround(0.1), null)).toBe('0.1');
+    expect(exportValueText(Number.NaN, null)).toBe('');
   });
 });
 

@@ -19,11 +19,6 @@ export function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** A Float32 reading as it was sent (62.3, not 62.29999923706055); empty for no reading. */
-export function readingText(value: number): string {
-  return Number.isNaN(value) ? '' : String(Number(value.toPrecision(7)));
-}
-
 const isoTime = (epochMs: number): string => new Date(epochMs).toISOString();
 
 function cellText(value: CellValue | undefined, column: RecordColumn): string {
