@@ -18,6 +18,7 @@
  *   record tables, exports of what is shown);
  * - its plausible range, where one is known: a reading outside it cannot be a measurement.
  */
+import { PLAUSIBLE } from './service/reading';
 
 export const QUANTITY_KINDS = ['level', 'exposure', 'peak', 'dose', 'signal', 'plain'] as const;
 export type QuantityKind = (typeof QUANTITY_KINDS)[number];
@@ -112,7 +113,7 @@ export function exportValueText(value: number, precision: Precision | null): str
 }
 
 /** The sound level bounds of a noise channel (any A/C/Z level an instrument measures). */
-export const SOUND_LEVEL_RANGE: PlausibleRange = { min: 0, max: 200 };
+export const SOUND_LEVEL_RANGE: PlausibleRange = PLAUSIBLE.soundLevelDb;
 
 /**
  * A noise value by its name (the service's value names, `NOISE_MEASUREMENT_VALUES`): peaks and
