@@ -5,6 +5,7 @@
  * records as a table. Also what site sync and the cache view exchange.
  */
 import type { FieldDeskErrorData } from './errors';
+import type { Precision, QuantityKind } from './quantities';
 import type { ChannelFigures } from './series-figures';
 import type { FinishedOperationState, OperationState } from './operations';
 import type { SyncChoices } from './sync-choices';
@@ -119,6 +120,14 @@ export interface SeriesChannel {
   /** Drawn only when the user asks for it (a lesser metric of its group). */
   onRequest?: boolean;
   unit: string | null;
+  /**
+   * What kind of quantity it is (which figures mean something over a range) and how its values are
+   * written: declared per channel by the backend (quantities.ts); `quantityOf` rules for a channel
+   * without them.
+   */
+  kind?: QuantityKind;
+  /** Absent where nothing declares it (a field this version does not know): as the values came. */
+  precision?: Precision;
   times: Float64Array;
   values: Float32Array;
 }
@@ -137,10 +146,11 @@ export interface RecordColumn {
   unit: string | null;
   type: ColumnType;
   /**
-   * Decimals a number is shown with where the values carry more than they mean: levels derived
-   * offline keep 0.0001 dB (a second rounding would add error) but mean what the service's 0.1 dB do.
+   * How a number is shown: its channel's declared precision (quantities.ts). Levels derived offline
+   * keep 0.0001 dB (a second rounding would add error) but mean what the service's 0.1 dB do.
+   * Absent: as it came, to four decimals at most.
    */
-  decimals?: number;
+  precision?: Precision;
 }
 
 /**

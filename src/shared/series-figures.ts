@@ -1,8 +1,13 @@
 /**
  * Exact figures of a channel over a range, from every reading (never from the points a chart
- * draws): how many readings, the lowest and highest with their times, the mean — energetic for
- * levels in dB (Leq = 10·log10 of the mean of 10^(L/10)) — and, for levels, the statistical
- * levels L10 and L90 of the readings.
+ * draws), as its kind of quantity makes sense of them (shared/quantities.ts): how many readings,
+ * the lowest and highest with their times, and
+ * - levels: the energetic mean (Leq = 10·log10 of the mean of 10^(L/10)) and the statistical
+ *   levels L10 and L90 of the readings;
+ * - exposure levels (LAE): the total exposure, 10·log10 of the sum of 10^(L/10);
+ * - peaks and maxima (LCPeak, LAFMax, PPV): nothing more (the highest is their figure);
+ * - doses (VDV): the range's own VDV, the fourth root of the sum of fourth powers (BS 6472-1);
+ * - signal quality and plain quantities: the arithmetic mean (for degrees, the mean direction).
  *
  * L10 and L90 by nearest rank: LN is the lowest level reached or exceeded by N % of the readings
  * (sorted from the highest, the reading at rank ⌈N·n/100⌉). From 1-second time history this is
@@ -10,12 +15,17 @@
  * fast-weighted levels and can differ by a few tenths.
  */
 import type { SeriesChannel, TimeInterval } from './data';
+import { quantityOf, type Precision, type QuantityKind } from './quantities';
 
 export interface ChannelFigures {
   name: string;
   /** The channel's label, or its name. */
   label: string;
   unit: string | null;
+  /** What kind of quantity the channel is, and how its values are written (quantities.ts). */
+  kind: QuantityKind;
+  /** Null for a channel nothing declares: as its values came. */
+  precision: Precision | null;
   /** Readings in the range (gaps and missing readings not counted). */
   readings: number;
   /** When the first and last reading in the range were taken (epoch ms), or null without readings. */
@@ -24,13 +34,20 @@ export interface ChannelFigures {
   min: { value: number; time: number } | null;
   max: { value: number; time: number } | null;
   /**
-   * The energetic mean (Leq) for dB, the mean direction for degrees (359° and 1° average to 0°, not
-   * 180°; null when the directions cancel out), the arithmetic mean otherwise.
+   * The mean, where the kind has one: energetic (Leq) for levels, arithmetic for signal quality
+   * and plain quantities, the mean direction for degrees (359° and 1° average to 0°, not 180°;
+   * null when the directions cancel out). Null for peaks, exposures and doses, and without readings.
    */
   mean: number | null;
-  /** How `mean` was formed. */
-  meanKind: 'energetic' | 'circular' | 'arithmetic';
-  /** Only for dB: the level reached or exceeded by 10 % and by 90 % of the readings. */
+  /** How `mean` was formed; null for kinds without a mean. */
+  meanKind: 'energetic' | 'circular' | 'arithmetic' | null;
+  /**
+   * The range's total, where the kind adds up: the total exposure of exposure levels (energy sum,
+   * dB), the VDV of doses (fourth root of the sum of fourth powers). Null otherwise.
+   */
+  total: number | null;
+  totalKind: 'energySum' | 'fourthPower' | null;
+  /** Only for levels: the level reached or exceeded by 10 % and by 90 % of the readings. */
   l10: number | null;
   l90: number | null;
 }
@@ -144,8 +161,13 @@ function meanDirection(east: number, north: number, n: number): number | null {
 /** The figures of the readings in `range`; `times` ascend (as every series here does). */
 export function channelFigures(channel: SeriesChannel, range: TimeInterval): ChannelFigures {
   const { times, values } = channel;
-  const isLevel = channel.unit === 'dB';
-  const isDirection = channel.unit === '°';
+  const { kind, precision } = quantityOf(channel);
+  // Levels and exposures add up as energies; a direction's mean is a vector's.
+  const isEnergy = kind === 'level' || kind === 'exposure';
+  const isLevel = kind === 'level';
+  const isDose = kind === 'dose';
+  const hasMean = kind === 'level' || kind === 'signal' || kind === 'plain';
+  const isDirection = hasMean && !isLevel && channel.unit === '°';
   let east = 0;
   let north = 0;
   const count = Math.min(times.length, values.length);
@@ -158,9 +180,9 @@ export function channelFigures(channel: SeriesChannel, range: TimeInterval): Cha
   // Levels come in steps (0.1 dB): a week of them holds a few hundred distinct values, so each
   // distinct value is counted by its bits and its energy computed once, instead of e^x 604,800
   // times (an exact sum all the same, in another order).
-  const memoBits = new Uint32Array(MEMO_SLOTS).fill(EMPTY_SLOT);
-  const memoCount = new Uint32Array(MEMO_SLOTS);
-  const memoEnergy = new Float64Array(MEMO_SLOTS);
+  const memoBits = new Uint32Array(isEnergy ? MEMO_SLOTS : 0).fill(EMPTY_SLOT);
+  const memoCount = new Uint32Array(isEnergy ? MEMO_SLOTS : 0);
+  const memoEnergy = new Float64Array(isEnergy ? MEMO_SLOTS : 0);
   let n = 0;
   let sum = 0;
   let firstIndex = -1;
@@ -171,8 +193,8 @@ export function channelFigures(channel: SeriesChannel, range: TimeInterval): Cha
     const v = values[i]!;
     if (v !== v) continue; // NaN: no reading
     n++;
-    const b = bits[i]!;
-    if (counts !== null) {
+    if (isEnergy) {
+      const b = bits[i]!;
       const slot = (b ^ (b >>> 13)) & (MEMO_SLOTS - 1);
       if (memoBits[slot] === b) {
         memoCount[slot]!++;
@@ -182,7 +204,10 @@ export function channelFigures(channel: SeriesChannel, range: TimeInterval): Cha
         memoCount[slot] = 1;
         memoEnergy[slot] = Math.exp(v * ENERGY_PER_DB);
       }
-      counts[orderKey(b) >>> 16]!++;
+      if (counts !== null) counts[orderKey(b) >>> 16]!++;
+    } else if (isDose) {
+      const square = v * v;
+      sum += square * square;
     } else if (isDirection) {
       east += Math.sin(v * RADIANS_PER_DEGREE);
       north += Math.cos(v * RADIANS_PER_DEGREE);
@@ -194,15 +219,17 @@ export function channelFigures(channel: SeriesChannel, range: TimeInterval): Cha
     else if (v > values[maxIndex]!) maxIndex = i;
     lastIndex = i;
   }
-  for (let slot = 0; slot < MEMO_SLOTS; slot++) sum += memoCount[slot]! * memoEnergy[slot]!;
+  for (let slot = 0; slot < memoCount.length; slot++) sum += memoCount[slot]! * memoEnergy[slot]!;
   const mean =
-    n === 0
+    n === 0 || !hasMean
       ? null
       : isLevel
         ? 10 * Math.log10(sum / n)
         : isDirection
           ? meanDirection(east, north, n)
           : sum / n;
+  const total =
+    n === 0 ? null : kind === 'exposure' ? 10 * Math.log10(sum) : isDose ? Math.sqrt(Math.sqrt(sum)) : null;
   let l10: number | null = null;
   let l90: number | null = null;
   if (counts !== null && n > 0) {
@@ -214,13 +241,17 @@ export function channelFigures(channel: SeriesChannel, range: TimeInterval): Cha
     name: channel.name,
     label: channel.label ?? channel.name,
     unit: channel.unit,
+    kind,
+    precision,
     readings: n,
     first: firstIndex < 0 ? null : times[firstIndex]!,
     last: lastIndex < 0 ? null : times[lastIndex]!,
     min: at(minIndex),
     max: at(maxIndex),
     mean,
-    meanKind: isLevel ? 'energetic' : isDirection ? 'circular' : 'arithmetic',
+    meanKind: !hasMean ? null : isLevel ? 'energetic' : isDirection ? 'circular' : 'arithmetic',
+    total,
+    totalKind: kind === 'exposure' ? 'energySum' : isDose ? 'fourthPower' : null,
     l10,
     l90,
   };

@@ -33,7 +33,7 @@ test('two noise monitors on one time axis, each with its own figures, and back t
   await expect(figures.locator('tbody tr').nth(0)).toContainText(`LAeq · ${first!.name}`);
   const secondRow = figures.locator('tbody tr').nth(1);
   await expect(secondRow).toContainText(`LAeq · ${second!.name}`);
-  await expect(secondRow.locator('[data-figure="mean"]')).toHaveText(/^\d{2,3}\.\d dB$/);
+  await expect(secondRow.locator('[data-figure="combined"]')).toHaveText(/^\d{2,3}\.\d dB$/);
   await keepScreenshot(page, testInfo, 'data-compare');
 
   await compare.getByRole('button', { name: `Stop comparing with ${second!.name}` }).click();

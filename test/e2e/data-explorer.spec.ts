@@ -29,7 +29,7 @@ test('a day of 1 s noise levels: reduced where the data is, exact figures, zoom 
   expect(drawn).toBeLessThan(samples);
   const figures = page.getByTestId('range-figures');
   const laeq = figures.locator('tr[data-name="LAeq"]');
-  await expect(laeq.locator('[data-figure="mean"]')).toHaveText(/^\d{2,3}\.\d dB$/);
+  await expect(laeq.locator('[data-figure="combined"]')).toHaveText(/^\d{2,3}\.\d dB$/);
   await expect(laeq.locator('[data-figure="l10"]')).toHaveText(/^\d{2,3}\.\d dB$/);
   const wholeReadings = Number((await laeq.getByRole('cell').nth(1).innerText()).replace(/,/g, ''));
   expect(wholeReadings).toBeGreaterThan(10_000);
@@ -143,10 +143,21 @@ test("the events table reads as events and opens an event's own time history", a
   await page.goto(`${harness.url}#/instruments/${noise}/data/events`);
   const rows = page.getByTestId('event-row');
   await expect(rows.first()).toBeVisible();
-  // Times, a trigger, a duration and the overall values in dB; never raw ids.
+  // Times, a trigger, a duration and the overall values as sent, without a guessed unit; never raw ids.
   await expect(rows.first()).toContainText(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
   await expect(rows.first()).toContainText(/\d+ (s|min)/);
-  await expect(rows.first()).toContainText(/\d+\.\d \/ \d+\.\d \/ \d+\.\d dB/);
+  await expect(rows.first().getByRole('cell').nth(4)).toHaveText(
+    /^\d+(\.\d+)? \/ \d+(\.\d+)? \/ \d+(\.\d+)?$/,
+  );
+  // Each column named from the event's field; the undocumented overall values say so in their head.
+  await expect(page.getByTestId('events-table').locator('thead th')).toContainText([
+    'Start',
+    'Trigger',
+    'Trigger level',
+    'Duration',
+    'Overall values (undocumented)',
+    'Audio',
+  ]);
   await expect(page.getByTestId('events-table')).not.toContainText('th_');
 
   await rows

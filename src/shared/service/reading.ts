@@ -52,6 +52,13 @@ export const PLAUSIBLE = {
    * site's band levels can be well below zero; far below that no instrument measures.
    */
   bandLevelDb: { min: -100, max: 200 },
+  /**
+   * LTE signal quality a modem reports (3GPP TS 36.133 reports RSRP −156…−31 dBm, RSRQ −34…+2.5 dB,
+   * SINR about −20…+40 dB), with room either side: RSRQ is negative by nature, not a fault.
+   */
+  lteRsrpDbm: { min: -160, max: -30 },
+  lteRsrqDb: { min: -40, max: 20 },
+  lteSinrDb: { min: -30, max: 50 },
 } as const;
 
 export function isPlausible(value: number, range: { min: number; max: number }): boolean {

@@ -6,7 +6,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { csvLines, readingText } from '../../../src/main/backend/data/csv-export';
+import { csvLines } from '../../../src/main/backend/data/csv-export';
+import { exportValueText } from '../../../src/shared/quantities';
 import type { DataReadResult } from '../../../src/shared/data';
 import { API_KEY_HEADER } from '../../../src/shared/service/limits';
 import { DEMO_TEST_KEY, startDemoBackend } from './backend-helpers';
@@ -33,6 +34,8 @@ describe('CSV lines', () => {
             name: 'LAeq',
             label: 'LAeq',
             unit: 'dB',
+            kind: 'level',
+            precision: { decimals: 1 },
             times: Float64Array.from([T0, T0 + 1000, T0 + 2000, T0 + 5000]),
             values: Float32Array.from([62.3, Number.NaN, 61, 59.9]),
           },
@@ -46,10 +49,11 @@ describe('CSV lines', () => {
         ],
       }),
     );
+    // At least the channel's precision ("61.0" beside "62.3"); a channel of no declared precision as sent.
     expect(csv).toEqual([
       'Time (UTC),LAeq (dB),Wind speed (m/s)',
       '2026-11-23T09:00:00.000Z,62.3,3.2',
-      '2026-11-23T09:00:02.000Z,61,',
+      '2026-11-23T09:00:02.000Z,61.0,',
       '2026-11-23T09:00:05.000Z,59.9,4',
     ]);
   });
@@ -79,9 +83,9 @@ describe('CSV lines', () => {
   });
 
   it('writes a Float32 reading as it was sent', () => {
-    expect(readingText(Math.fround(62.3))).toBe('62.3');
-    expect(readingText(Math.fround(0.1))).toBe('0.1');
-    expect(readingText(Number.NaN)).toBe('');
+    expect(exportValueText(Math.fround(62.3), null)).toBe('62.3');
+    expect(exportValueText(Math.fround(0.1), null)).toBe('0.1');
+    expect(exportValueText(Number.NaN, null)).toBe('');
   });
 });
 
@@ -133,7 +137,8 @@ describe('data.export against the demo service', () => {
         block.values.forEach((value, i) => {
           const time = new Date(Date.parse(block.start) + i * block.sampleDuration).toISOString();
           const row = expected.get(time) ?? ['', ''];
-          row[column] = value === null ? '' : String(value);
+          // The service sends levels to 0.1 dB; the export writes every one to its precision, 0.1 dB.
+          row[column] = value === null ? '' : value.toFixed(1);
           expected.set(time, row);
         });
       }

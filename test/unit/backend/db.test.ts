@@ -322,6 +322,29 @@ describe('migration 4: record tables carry their time column and column types', 
   });
 });
 
+describe('migration 10: monitor stats read again with their LTE signal quality kept', () => {
+  it('drops the cached monitor stats (stored with RSRQ and SINR left out) and keeps every other dataset', () => {
+    const old = open(MIGRATIONS.slice(0, 9));
+    const insertKey = old.db.prepare(
+      "INSERT INTO cache_keys (id, account_id, serial, dataset, params) VALUES (?, 'acc', 'QT1', ?, '{}')",
+    );
+    insertKey.run(1, 'monitorStats');
+    insertKey.run(2, 'noiseMeasurements');
+    const insertChunk = old.db.prepare('INSERT INTO cache_chunks VALUES (?, ?, 0, 1000, 5, 8, NULL)');
+    insertChunk.run(1, 1);
+    insertChunk.run(2, 2);
+    old.close();
+
+    const upgraded = open();
+    expect(upgraded.version).toBe(LATEST);
+    const datasets = upgraded.db.prepare('SELECT dataset FROM cache_keys').all();
+    expect(datasets).toEqual([{ dataset: 'noiseMeasurements' }]);
+    // Its chunks went with it: what is left is covered by a key.
+    expect(upgraded.db.prepare('SELECT key_id FROM cache_chunks').all()).toEqual([{ key_id: 2 }]);
+    checkCacheConsistency(upgraded.db);
+  });
+});
+
 describe('action history', () => {
   it('stores finished actions, lists them newest first per account and instrument, and survives a re-open', () => {
     const history = createActionRecords(dir.openRecords().db);

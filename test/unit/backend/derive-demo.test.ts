@@ -134,7 +134,7 @@ describe('offline, derived from what the cache holds, equal to the demo service 
     compareRows(`${bands} ${weighting} from Z`, derived.records, expected.records, columns);
     // Kept to 0.0001 dB, shown to the service's 0.1 dB.
     const shown = derived.records!.columns.filter((c) => columns.includes(c.key));
-    expect(shown.map((c) => c.decimals)).toEqual(columns.map(() => 1));
+    expect(shown.map((c) => c.precision)).toEqual(columns.map(() => ({ decimals: 1 })));
   });
 
   it.each(['Z', 'A'] as const)(

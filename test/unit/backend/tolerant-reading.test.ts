@@ -263,7 +263,7 @@ describe('implausible levels in data answers', () => {
     expect(values.slice(1, 3).every(Number.isNaN)).toBe(true);
     expect(values[3]).toBeCloseTo(55.5, 3);
     expect(chunk.notes).toEqual([
-      '2 levels the service reported could not be right (outside what an instrument measures) and are not shown.',
+      '2 readings of LAeq are not shown: outside 0 to 200 dB, which no instrument measures.',
     ]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Provenance, RecordColumn, RecordTable, SeriesChannel } from '../../../src/shared/data';
-import type { ChannelFigures } from '../../../src/shared/series-figures';
+import { channelFigures, type ChannelFigures } from '../../../src/shared/series-figures';
+import { quantityValueText, type Precision } from '../../../src/shared/quantities';
 import { buildDataChart, chartGroups } from '../../../src/renderer/src/features/data/chart';
 import { hasBreak, reducedPoints, seriesStyle } from '../../../src/renderer/src/features/data/chart-points';
 import {
@@ -382,32 +383,58 @@ describe('chart model', () => {
     expect(today.summary).toBe('LAeq, 14:00 – 18:00 UTC: 4 readings, taken 14:00 – 14:45 UTC.');
   });
 
-  it('reads a reading in its tooltip as the record table does: a VDV of 0.0021 is not 0.00', () => {
+  it('reads a reading in its tooltip at its channel’s precision, as the figures and the record table do', () => {
     const range = { start: T0, end: T0 + 3000 };
+    const declared = (made: SeriesChannel, precision: Precision): SeriesChannel => ({ ...made, precision });
+    const vdv = declared(channel('VDV X', [0.0021, 0.1633, 12], T0, 1000, 'm/s¹·⁷⁵'), { significant: 3 });
+    const memory = declared(channel('Memory', [Math.fround(5560.4), 59, 58.1], T0, 1000, 'MB'), {
+      decimals: 0,
+    });
     const model = buildDataChart(
       [
-        channel('VDV X', [0.0021, 0.1633, 12], T0, 1000, 'm/s¹·⁷⁵'),
+        vdv,
         channel('Pressure', [1.0082, Number.NaN, 1.01], T0, 1000, 'bar'),
-        channel('LAeq', [64.2, 71, 80.15], T0, 1000),
+        declared(channel('LAeq', [64.2, 59, 80.15], T0, 1000), { decimals: 1 }),
+        memory,
       ],
       { zone: 'utc', range, now: T0 },
     );
     const label = model.options.plugins!.tooltip!.callbacks!.label! as (item: unknown) => string;
     const read = (dataset: number, index: number) =>
-      label({ dataset: model.datasets[dataset], raw: model.datasets[dataset]!.data[index] });
+      label({
+        dataset: model.datasets[dataset],
+        datasetIndex: dataset,
+        raw: model.datasets[dataset]!.data[index],
+      });
+    // Three significant digits, as the assessment states VDV: a dose of 0.0021 is not 0.00.
     expect([0, 1, 2].map((i) => read(0, i))).toEqual([
-      'VDV X (m/s¹·⁷⁵): 0.0021',
-      'VDV X (m/s¹·⁷⁵): 0.1633',
-      'VDV X (m/s¹·⁷⁵): 12',
+      'VDV X (m/s¹·⁷⁵): 0.00210',
+      'VDV X (m/s¹·⁷⁵): 0.163',
+      'VDV X (m/s¹·⁷⁵): 12.0',
     ]);
+    // A channel nothing declares reads as it came, to four decimals at most.
     expect([0, 1, 2].map((i) => read(1, i))).toEqual([
       'Pressure (bar): 1.0082',
       'Pressure (bar): no reading',
       'Pressure (bar): 1.01',
     ]);
-    // Float32 storage undone: 64.19999694824219 reads 64.2.
-    expect(read(2, 0)).toBe('LAeq (dB): 64.2');
-    expect(read(2, 2)).toBe('LAeq (dB): 80.15');
+    // One precision per channel: "59.0" beside "58.1", never "59"; the Float32 tail of 5560.4 MB cut.
+    expect([0, 1, 2].map((i) => read(2, i))).toEqual([
+      'LAeq (dB): 64.2',
+      'LAeq (dB): 59.0',
+      'LAeq (dB): 80.2',
+    ]);
+    expect(read(3, 0)).toBe('Memory (MB): 5560');
+    // The tooltip, the range figures and the record table write a value with the same formatter.
+    const figures = channelFigures(memory, range);
+    expect(quantityValueText(figures.max!.value, figures.precision, null)).toBe('5560');
+    expect(
+      cellText(
+        Math.fround(5560.4),
+        { key: 'mem', label: 'Memory', unit: 'MB', type: 'number', precision: { decimals: 0 } },
+        'utc',
+      ),
+    ).toBe('5560');
     expect(readingText(0.0021)).toBe(
       cellText(0.0021, { key: 'v', label: 'V', unit: null, type: 'number' }, 'utc'),
     );
@@ -509,10 +536,14 @@ describe('record table', () => {
     expect(cellText(90, column('runTime'), 'utc')).toBe('90');
     expect(cellText(T0, column('note'), 'utc')).toBe(String(T0));
     expect(cellText(52.345678, column('LAeq'), 'utc')).toBe('52.3457');
-    // A column that says how many decimals its values mean (levels derived offline) shows those.
-    expect(cellText(-61.9532, { ...column('LAeq'), decimals: 1 }, 'utc')).toBe('-62.0');
-    expect(cellText(20.056, { ...column('LAeq'), decimals: 1 }, 'utc')).toBe('20.1');
-    expect(cellText(Number.NaN, { ...column('LAeq'), decimals: 1 }, 'utc')).toBe(NO_READING);
+    // A column with its channel's precision (every declared channel; levels derived offline) shows that.
+    const tenth = { ...column('LAeq'), precision: { decimals: 1 } };
+    expect(cellText(-61.9532, tenth, 'utc')).toBe('-62.0');
+    expect(cellText(20.056, tenth, 'utc')).toBe('20.1');
+    expect(cellText(59, tenth, 'utc')).toBe('59.0');
+    expect(cellText(Math.fround(5560.4), { ...tenth, precision: { decimals: 0 } }, 'utc')).toBe('5560');
+    expect(cellText(0.002134, { ...tenth, precision: { significant: 3 } }, 'utc')).toBe('0.00213');
+    expect(cellText(Number.NaN, tenth, 'utc')).toBe(NO_READING);
     expect(cellText(null, column('LAeq'), 'utc')).toBe(NO_READING);
     expect(cellText(Number.NaN, column('LAeq'), 'utc')).toBe(NO_READING);
     expect(cellText(false, column('overload'), 'utc')).toBe('No');

@@ -63,7 +63,9 @@ describe('events', () => {
     expect(eventDurationText(T0, T0 + 120_000)).toBe('2 min');
     expect(eventDurationText(T0, T0 + 3_720_000)).toBe('1 h 2 min');
     expect(eventDurationText(T0, null)).toBe('—');
-    expect(overallText([71.2, null, 97])).toBe('71.2 / — / 97.0 dB');
+    // Undocumented: as sent, evenly to the decimals of the most precise, with no unit that would be a guess.
+    expect(overallText([71.2, null, 97])).toBe('71.2 / — / 97.0');
+    expect(overallText([82, 90, 113])).toBe('82 / 90 / 113');
     expect(overallText([])).toBe('—');
   });
 });

@@ -15,17 +15,16 @@ import type {
 } from '../../../shared/assessment';
 import type { SeriesChannel, TimeInterval } from '../../../shared/data';
 import { minMaxReduce } from '../../../shared/series-reduce';
+import { decimalsFor, type Precision } from '../../../shared/quantities';
 import { nominalStepMs } from './exclusions';
+
+// How a figure is stated (decimals, or significant digits for VDV): the same precision the data
+// explorer declares per quantity, so an assessment and the explorer write a quantity alike.
+export { decimalsFor, type Precision };
 
 export interface FigurePeriod extends TimeInterval {
   label: string;
 }
-
-/**
- * How a figure is stated: a fixed number of decimals (0.1 dB, 0.1 µg/m³, whole counts) or, for a
- * quantity spanning decades (VDV), significant digits.
- */
-export type Precision = { decimals: number } | { significant: number };
 
 /** A figure as its part of the assessment forms it; `figureOf` adds its id, limit and verdict. */
 export type FigureSpec = Pick<
@@ -54,14 +53,6 @@ export type FigureSpec = Pick<
 export interface FigureRules {
   limits: SiteLimits;
   settings: Pick<AssessmentSettings, 'minimumCoverage'>;
-}
-
-/** The decimals a value is stated at under `precision`: for significant digits, from the value's size. */
-export function decimalsFor(precision: Precision, value: number | null): number {
-  if ('decimals' in precision) return precision.decimals;
-  if (value === null || value === 0 || !Number.isFinite(value)) return precision.significant - 1;
-  const magnitude = Math.floor(Math.log10(Math.abs(value)));
-  return Math.max(0, precision.significant - 1 - magnitude);
 }
 
 /** `value` rounded half away from zero to `decimals`, through its decimal text (so 1.005 → 1.01). */

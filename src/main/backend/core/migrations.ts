@@ -244,6 +244,16 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 10,
+    name: 'monitor stats read again with their LTE signal quality kept',
+    up(db) {
+      // Until now every dB channel was checked as a sound level (0–200 dB), so the monitors' LTE
+      // RSRQ and SINR, negative by nature, were stored as "no reading". The cache is disposable: its
+      // monitor stats are dropped (their chunks and series go with the key) and fetched again.
+      db.exec("DELETE FROM cache_keys WHERE dataset = 'monitorStats'");
+    },
+  },
 ];
 
 /** Drops the moved tables' old copies once records.db has imported them (after migration 9). */

@@ -1,12 +1,14 @@
 /**
  * Writing a data answer to CSV, as engineers take it into a spreadsheet: times in ISO 8601 UTC, one
  * column per series with its unit in the header (or the record table's columns for datasets
- * without series), every reading at full resolution. Written in chunks to a temporary name and
+ * without series), every reading at full resolution and at least its channel's precision (a
+ * column reads evenly: "59.0" beside "58.1"). Written in chunks to a temporary name and
  * renamed when complete (core/unfinished-files.ts), so a half-written file is never presented as
  * the export and one left by a crash is removed at the next start; a chart's PNG is written the
  * same way.
  */
 import type { CellValue, DataReadResult, RecordColumn } from '../../../shared/data';
+import { exportValueText, quantityOf } from '../../../shared/quantities';
 import { writeThroughPart, type SaveTarget } from '../core/unfinished-files';
 
 /** Rows per write: large enough to be quick, small enough to keep memory flat for a week of 1 s data. */
@@ -17,16 +19,13 @@ export function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** A Float32 reading as it was sent (62.3, not 62.29999923706055); empty for no reading. */
-export function readingText(value: number): string {
-  return Number.isNaN(value) ? '' : String(Number(value.toPrecision(7)));
-}
-
 const isoTime = (epochMs: number): string => new Date(epochMs).toISOString();
 
 function cellText(value: CellValue | undefined, column: RecordColumn): string {
   if (value === null || value === undefined) return '';
   if (column.type === 'time' && typeof value === 'number') return isoTime(value);
+  if (column.type === 'number' && typeof value === 'number' && column.precision !== undefined)
+    return exportValueText(value, column.precision);
   return String(value);
 }
 
@@ -58,6 +57,7 @@ export function* csvLines(
     return;
   }
   yield [['Time (UTC)', ...series.map((c) => headerOf(c.label ?? c.name, c.unit))].join(',')];
+  const precisions = series.map((channel) => quantityOf(channel).precision);
   // The series' times merged in order; a time where no series has a reading (a gap marker) is left out.
   const next = series.map(() => 0);
   // Rows come in time order, so the time reached says how far the export is.
@@ -76,7 +76,7 @@ export function* csvLines(
     let any = false;
     const cells = series.map((channel, s) => {
       if (channel.times[next[s]!] !== time) return '';
-      const text = readingText(channel.values[next[s]!]!);
+      const text = exportValueText(channel.values[next[s]!]!, precisions[s] ?? null);
       next[s]! += 1;
       any ||= text !== '';
       return text;

@@ -19,7 +19,7 @@ import type { ChooseExportPath } from '../core/export-path';
 import { saveFailure } from '../core/disk-errors';
 import type { UnfinishedFiles } from '../core/unfinished-files';
 import type { EventHub } from '../core/events';
-import { channelLabel, withLabels } from './labels';
+import { labelledChannel, withLabels } from './labels';
 import { channelFigures } from '../../../shared/series-figures';
 import type { ServiceAccess } from '../accounts/service-access';
 import type { EventHistories } from './event-histories';
@@ -161,10 +161,8 @@ export function dataHandlers(deps: DataHandlerDeps): HandlersOf<'data'> {
         answer = stored;
         cachedAt = stored.fetchedAt;
       }
-      const series = answer.series.map((channel) => ({
-        ...channel,
-        label: channelLabel('noiseTimeHistory', channel.name),
-      }));
+      // An event's time history has the shape of the noise time history (service-facts.md).
+      const series = answer.series.map((channel) => labelledChannel('noiseTimeHistory', channel));
       const times = series.flatMap((c) =>
         c.times.length === 0 ? [] : [c.times[0]!, c.times[c.times.length - 1]!],
       );

@@ -1,37 +1,48 @@
 /**
- * The names a person reads in legends and figures: a record dataset's channels by their column's
- * label (`pM2p5` → "PM2.5", `windSpeed` → "Wind speed"), frequency bands by their centre frequency
- * (`_500Hz`, `1KHz` → "500 Hz", "1 kHz"), noise values as they are (LAeq). The wire name stays the
- * channel's `name` (the cache and the queries use it).
+ * What a person reads and what the figures need, on every channel of an answer: its label in
+ * legends and figures (`pM2p5` → "PM2.5", `_500Hz` → "500 Hz", LAeq as it is), the quantity and
+ * chart group its record spec gives it, and its kind and precision (shared/quantities.ts) on the
+ * series and the record table's numeric columns alike. The wire name stays the channel's `name`
+ * (the cache and the queries use it).
  */
-import type { DataReadResult, Dataset } from '../../../shared/data';
-import { bandLabel } from '../../../shared/service/bands';
-import { RECORD_SPECS, type RecordDataset } from '../service/parse/record-specs';
-
-const columnOf = (dataset: Dataset, name: string) =>
-  (RECORD_SPECS as Partial<Record<Dataset, (typeof RECORD_SPECS)[RecordDataset]>>)[dataset]?.columns.find(
-    (c) => c.key === name,
-  );
+import type { DataReadResult, Dataset, SeriesChannel } from '../../../shared/data';
+import { channelLabelOf, channelQuantity, columnSpecOf } from '../service/parse/record-specs';
 
 export function channelLabel(dataset: Dataset, name: string): string {
-  const column = columnOf(dataset, name);
-  if (column !== undefined) return column.label;
-  return dataset.startsWith('frequency') ? bandLabel(name) : name;
+  return channelLabelOf(dataset, name);
+}
+
+/** One channel of `dataset` with its label, quantity, group, kind and precision. */
+export function labelledChannel(dataset: Dataset, channel: SeriesChannel): SeriesChannel {
+  const { quantity, group, onRequest } = columnSpecOf(dataset, channel.name) ?? {};
+  const { kind, precision } = channelQuantity(dataset, channel.name, channel.unit);
+  return {
+    ...channel,
+    label: channelLabel(dataset, channel.name),
+    ...(quantity === undefined ? {} : { quantity }),
+    ...(group === undefined ? {} : { group }),
+    ...(onRequest === undefined ? {} : { onRequest }),
+    kind,
+    ...(precision === null ? {} : { precision }),
+  };
 }
 
 export function withLabels(result: DataReadResult): DataReadResult {
   const { dataset } = result.query;
+  const records = result.records;
   return {
     ...result,
-    series: result.series.map((channel) => {
-      const { quantity, group, onRequest } = columnOf(dataset, channel.name) ?? {};
-      return {
-        ...channel,
-        label: channelLabel(dataset, channel.name),
-        ...(quantity === undefined ? {} : { quantity }),
-        ...(group === undefined ? {} : { group }),
-        ...(onRequest === undefined ? {} : { onRequest }),
-      };
-    }),
+    series: result.series.map((channel) => labelledChannel(dataset, channel)),
+    records:
+      records === null
+        ? null
+        : {
+            ...records,
+            columns: records.columns.map((column) => {
+              if (column.type !== 'number' || column.precision !== undefined) return column;
+              const { precision } = channelQuantity(dataset, column.key, column.unit);
+              return precision === null ? column : { ...column, precision };
+            }),
+          },
   };
 }

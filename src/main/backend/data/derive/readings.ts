@@ -336,7 +336,13 @@ export function toRecords(readings: Readings, names: readonly string[]): RecordT
     { key: 'endTime', label: 'End', unit: null, type: 'time' },
     { key: 'duration', label: 'Duration', unit: 's', type: 'number' },
     { key: 'overload', label: 'Overload', unit: null, type: 'boolean' },
-    ...present.map((key): RecordColumn => ({ key, label: key, unit: 'dB', type: 'number', decimals: 1 })),
+    ...present.map((key): RecordColumn => ({
+      key,
+      label: key,
+      unit: 'dB',
+      type: 'number',
+      precision: { decimals: 1 },
+    })),
     ...[...readings.texts.keys()].map((key): RecordColumn => ({
       key,
       label: key === 'LeqT1Type' ? 'LeqT1 type' : 'LeqT2 type',

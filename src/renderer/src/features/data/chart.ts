@@ -19,7 +19,7 @@ import { evenTimeTicks } from '../../ui/time-ticks';
 import { countOf } from '../../ui/words';
 import { channelFigures, type ChannelFigures } from '../../../../shared/series-figures';
 import { compassPoint, isWindDirection, windArrows } from './wind';
-import { readingText } from './records';
+import { quantityOf, quantityValueText } from '../../../../shared/quantities';
 import {
   atLeastSpan,
   hasBreak,
@@ -214,6 +214,8 @@ export function buildDataChart(
   let drawnCount = 0;
   // Readings between whole seconds (an event's 100 ms time history) are told apart in the tooltip.
   let subSecond = false;
+  // Each line's readings in the tooltip at their channel's precision, as the figures and tables write them.
+  const precisions = series.map((channel) => quantityOf(channel).precision);
 
   const datasets: LineDataset[] = series.map((channel, index) => {
     const style = settings.styles?.[channel.name] ?? seriesStyle(index);
@@ -332,7 +334,8 @@ export function buildDataChart(
             const y = (item.raw as ChartPoint).y;
             if (windIndexes.includes(item.datasetIndex))
               return `Wind from ${compassPoint(y)} (${Math.round(y)}°)`;
-            return `${item.dataset.label ?? ''}: ${Number.isNaN(y) ? 'no reading' : readingText(y)}`;
+            const precision = precisions[item.datasetIndex] ?? null;
+            return `${item.dataset.label ?? ''}: ${Number.isNaN(y) ? 'no reading' : quantityValueText(y, precision)}`;
           },
         },
       },

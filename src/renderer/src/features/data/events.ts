@@ -1,6 +1,6 @@
 /** Noise events as engineers read them: when, what triggered, how loud, how long (pure, tested directly). */
 import type { CellValue, RecordTable } from '../../../../shared/data';
-import { dbText } from '../../../../shared/format';
+import { quantityValueText } from '../../../../shared/quantities';
 import { eventMarkOf } from '../../../../shared/event-marks';
 
 export interface EventRow {
@@ -57,9 +57,16 @@ export function eventDurationText(start: number, end: number | null): string {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-/** The event's overall values as the service sent them (their meaning is not documented). */
+/**
+ * The event's overall values as the service sent them: the interface documents neither what they
+ * measure nor their unit, so they are shown as numbers, without a unit that would be a guess, all
+ * to the decimals the most precise of them carries ("82.0 / 90.0 / 113.3", not "82 / 90 / 113.3").
+ */
 export function overallText(values: ReadonlyArray<number | null>): string {
-  return values.length === 0
-    ? '—'
-    : `${values.map((v) => dbText(v, { decimals: 1, unit: false })).join(' / ')} dB`;
+  if (values.length === 0) return '—';
+  const decimals = Math.max(
+    0,
+    ...values.map((v) => (v === null ? 0 : (quantityValueText(v, null).split('.')[1]?.length ?? 0))),
+  );
+  return values.map((v) => quantityValueText(v, { decimals })).join(' / ');
 }

@@ -4,6 +4,7 @@
  * guessed from column names or values.
  */
 import type { CellValue, RecordColumn, RecordTable } from '../../../../shared/data';
+import { quantityValueText } from '../../../../shared/quantities';
 import { exactTimeText, type DisplayZone } from '../../ui/time';
 
 /** The row's time (epoch ms) from the table's time column; null when the row has none. */
@@ -61,8 +62,9 @@ export function readingText(value: number): string {
 }
 
 /**
- * A cell as its column's type says: times in the chosen zone on a 24-hour clock, numbers trimmed
- * to four decimals (or to the column's own `decimals`), flags as Yes/No, lists and texts as sent.
+ * A cell as its column's type says: times in the chosen zone on a 24-hour clock, numbers at their
+ * channel's precision (the one the figures and the tooltips use; to four decimals at most for a
+ * column without one), flags as Yes/No, lists and texts as sent.
  * A value of another kind than its column's (which the backend does not send) is shown as it is
  * rather than reinterpreted.
  */
@@ -73,9 +75,9 @@ export function cellText(value: CellValue | undefined, column: RecordColumn, zon
       return typeof value === 'number' ? exactTimeText(value, zone) : String(value);
     case 'number':
       if (typeof value !== 'number') return String(value);
-      return column.decimals === undefined || Number.isNaN(value)
+      return column.precision === undefined || Number.isNaN(value)
         ? readingText(value)
-        : value.toFixed(column.decimals);
+        : quantityValueText(value, column.precision);
     case 'boolean':
       return typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value);
     case 'list':
