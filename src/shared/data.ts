@@ -206,8 +206,8 @@ export interface EventMark {
   trigger: string;
   /** The level the trigger was set at (a threshold, not a measurement). */
   level: number | null;
-  /** Levels measured over the event, dB: the service's `overall` list (undocumented which); may be empty. */
-  measured: number[];
+  /** The service's `overall` values of the event (the interface documents neither what nor their unit); may be empty. */
+  overall: number[];
 }
 
 /** One noise event's own time history (`data.eventTimeHistory`), with the figures of its readings. */

@@ -24,8 +24,8 @@ export function listCellNumbers(value: CellValue | undefined): Array<number | nu
 
 /**
  * The mark of one event record; null without a start. A nameless trigger reads "Unnamed trigger".
- * `measured` is the service's `overall` list (levels measured over the event; the interface does
- * not document which), its gaps left out.
+ * `overall` is the service's `overall` list (the interface documents neither what its values are
+ * nor their unit), its gaps left out.
  */
 export function eventMarkOf(row: Readonly<Record<string, CellValue>>): EventMark | null {
   const start = numberOr(row['startTime']);
@@ -36,6 +36,6 @@ export function eventMarkOf(row: Readonly<Record<string, CellValue>>): EventMark
     end: numberOr(row['endTime']),
     trigger: typeof name === 'string' && name !== '' ? name : 'Unnamed trigger',
     level: numberOr(row['level']),
-    measured: (listCellNumbers(row['overall']) ?? []).filter((value): value is number => value !== null),
+    overall: (listCellNumbers(row['overall']) ?? []).filter((value): value is number => value !== null),
   };
 }

@@ -317,7 +317,7 @@ test('noise levels and the 1 s time history: statistical values chosen, named wi
   const label = page.getByTestId('event-mark-label');
   await expect(label).toContainText(inner[0]!.name);
   await expect(label).toContainText(/started \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC.*, lasted \d+ (s|min)/);
-  await expect(label).toContainText(/measured \d+\.\d \/ \d+\.\d \/ \d+\.\d dB/);
+  await expect(label).toContainText(/overall values \(undocumented\) \d+\.\d \/ \d+\.\d \/ \d+\.\d/);
   // Pointing into the plot itself says nothing of events: the readings are not covered.
   await page.mouse.move(x, plotTop + 60);
   await expect(label).toHaveCount(0);

@@ -10,15 +10,15 @@ import {
 import { eventMarkOf } from '../../../src/shared/event-marks';
 
 const T0 = Date.UTC(2026, 10, 20, 9, 0);
-const mark = (start: number, end: number | null, trigger: string, measured: number[] = []) => ({
+const mark = (start: number, end: number | null, trigger: string, overall: number[] = []) => ({
   start,
   end,
   trigger,
   level: 75,
-  measured,
+  overall,
 });
 const marks = [
-  mark(T0 + 60_000, T0 + 90_000, 'Level over threshold', [78.24, 87.01, 107.1]),
+  mark(T0 + 60_000, T0 + 90_000, 'Level over threshold', [78.2, 87, 107.1]),
   mark(T0 - 120_000, T0 - 60_000, 'Before the range'),
   mark(T0 - 10_000, T0 + 5_000, 'Across the start'),
   mark(T0 + 3_600_000, null, 'Manual trigger'),
@@ -33,7 +33,7 @@ describe('event marks in a lane', () => {
     expect(marksIn(marks, range).map((m) => m.trigger)).toEqual(['Across the start', 'Level over threshold']);
   });
 
-  it("reads an event record's overall list as its measured levels, gaps left out", () => {
+  it("reads an event record's overall list, gaps left out", () => {
     const read = eventMarkOf({
       startTime: T0,
       endTime: T0 + 5000,
@@ -41,17 +41,17 @@ describe('event marks in a lane', () => {
       level: 75,
       overall: '78.2, –, 107.1',
     });
-    expect(read?.measured).toEqual([78.2, 107.1]);
-    expect(eventMarkOf({ startTime: T0, name: 'x' })?.measured).toEqual([]);
+    expect(read?.overall).toEqual([78.2, 107.1]);
+    expect(eventMarkOf({ startTime: T0, name: 'x' })?.overall).toEqual([]);
   });
 
-  it('says the trigger, the start to the second in the zone shown, the duration and the measured levels', () => {
+  it('says the trigger, the start to the second in the zone shown, the duration and the overall values, named as undocumented', () => {
     expect(eventMarkText(marks[0]!, 'utc')).toBe(
-      "Level over threshold · started 2026-11-20 09:01:00 UTC, lasted 30 s · measured 78.2 / 87.0 / 107.1 dB (the service's overall levels)",
+      'Level over threshold · started 2026-11-20 09:01:00 UTC, lasted 30 s · overall values (undocumented) 78.2 / 87.0 / 107.1',
     );
     // A site's zone says its offset at that moment.
     expect(eventMarkText(marks[0]!, 'Europe/Berlin')).toContain('started 2026-11-20 10:01:00 UTC+01:00');
-    expect(eventMarkText(marks[2]!, 'utc')).toContain('no measured levels reported');
+    expect(eventMarkText(marks[2]!, 'utc')).toContain('no overall values reported');
   });
 
   it('gathers events that crowd at the zoom shown into one block with their count, and keeps apart those that do not', () => {

@@ -8,11 +8,10 @@
  */
 import type { ChartType, Plugin } from 'chart.js';
 import type { EventMark, TimeInterval } from '../../../../shared/data';
-import { dbText } from '../../../../shared/format';
 import { EVENT_LANE } from '../../../../shared/event-marks';
 import { exactTimeText, zoneSuffix, type DisplayZone } from '../../ui/time';
 import { countOf } from '../../ui/words';
-import { eventDurationText } from './events';
+import { eventDurationText, overallText } from './events';
 
 export type { EventMark };
 
@@ -88,15 +87,16 @@ const instantText = (time: number, zone: DisplayZone): string =>
 
 /**
  * What pointing at one event says: its trigger, its start in the zone shown, how long it lasted,
- * and the levels measured over it (the service's `overall` list, whose meaning the interface does
- * not document; the trigger's own level is a threshold and is said as the trigger's).
+ * and the overall values the service reports for it, named as the events table names them (the
+ * interface documents neither what they are nor their unit; the trigger's own level is a threshold,
+ * said as the trigger's).
  */
 export function eventMarkText(mark: EventMark, zone: DisplayZone): string {
-  const measured =
-    mark.measured.length === 0
-      ? 'no measured levels reported'
-      : `measured ${mark.measured.map((level) => dbText(level, { decimals: 1, unit: false })).join(' / ')} dB (the service's overall levels)`;
-  return `${mark.trigger} · started ${instantText(mark.start, zone)}, lasted ${eventDurationText(mark.start, mark.end)} · ${measured}`;
+  const overall =
+    mark.overall.length === 0
+      ? 'no overall values reported'
+      : `overall values (undocumented) ${overallText(mark.overall)}`;
+  return `${mark.trigger} · started ${instantText(mark.start, zone)}, lasted ${eventDurationText(mark.start, mark.end)} · ${overall}`;
 }
 
 /** What pointing at a block says: the one event, or how many and when, and how to tell them apart. */

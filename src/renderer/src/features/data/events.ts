@@ -1,7 +1,7 @@
 /** Noise events as engineers read them: when, what triggered, how loud, how long (pure, tested directly). */
-import type { CellValue, RecordTable } from '../../../../shared/data';
+import type { RecordTable } from '../../../../shared/data';
 import { quantityValueText } from '../../../../shared/quantities';
-import { eventMarkOf } from '../../../../shared/event-marks';
+import { eventMarkOf, listCellNumbers } from '../../../../shared/event-marks';
 
 export interface EventRow {
   start: number;
@@ -16,15 +16,6 @@ export interface EventRow {
   audioId: string | null;
 }
 
-/** A list cell ("58.2, 71.3, –"; the parser writes a missing item as "–") as numbers and gaps. */
-const listOf = (value: CellValue | undefined): Array<number | null> | null => {
-  if (typeof value !== 'string' || value.trim() === '') return null;
-  return value.split(',').map((item) => {
-    const number = Number(item.trim());
-    return item.trim() === '' || !Number.isFinite(number) ? null : number;
-  });
-};
-
 /** The event records as rows, newest first. */
 export function eventRows(table: RecordTable): EventRow[] {
   return table.rows
@@ -36,8 +27,8 @@ export function eventRows(table: RecordTable): EventRow[] {
       return [
         {
           ...mark,
-          overall: listOf(row['overall']) ?? [],
-          octave: listOf(row['octave']),
+          overall: listCellNumbers(row['overall']) ?? [],
+          octave: listCellNumbers(row['octave']),
           timeHistoryId: typeof id === 'string' && id !== '' ? id : null,
           hasAudio: typeof audio === 'string' && audio !== '',
           audioId: typeof audio === 'string' && audio !== '' ? audio : null,
