@@ -42,7 +42,7 @@ test('a week of spectrum time history: days read, Cancel, then the week', async 
 
     // The week: its four oldest days are read, the three newest held by the proxy.
     holdFrom = Date.now() - 3.5 * DAY_MS;
-    await page.getByRole('radio', { name: 'Last 7 days' }).check();
+    await page.getByLabel('Range', { exact: true }).selectOption({ label: 'Last 7 days' });
     const progress = page.getByTestId('day-read-progress');
     await expect(progress).toContainText('4 of 7 days');
     await expect(progress).toContainText('Reading the spectrum time history day by day');
