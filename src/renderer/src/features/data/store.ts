@@ -141,9 +141,12 @@ export const useDataStore = defineStore('data', () => {
   const compared = ref<string[]>([]);
 
   // ---- the view's state per account and instrument ---------------------------------------------
-  /** Whose choices are on screen: `account|serial`, or null before the data view first opens. */
-  let viewKey: string | null = null;
+  /** Whose choices are on screen, or null before the data view first opens. */
+  let shownView: { accountId: string | null; serial: string } | null = null;
+  /** Each instrument's choices per account, by `viewKey`, kept while the user looks elsewhere. */
   const viewStates = new Map<string, ViewState>();
+  const viewKey = (view: { accountId: string | null; serial: string }) =>
+    `${view.accountId ?? ''}|${view.serial}`;
   /**
    * The instrument whose range and options the shown one took on arriving with none of its own
    * (said above the chart, with a way back to its defaults); null when they are its own.
@@ -156,23 +159,22 @@ export const useDataStore = defineStore('data', () => {
    * account (said, see `carriedFrom`), never its comparisons; another account starts afresh.
    */
   function enter(accountId: string | null, serial: string): void {
-    const key = `${accountId ?? ''}|${serial}`;
-    if (key === viewKey) return;
-    const leaving = viewKey;
-    if (leaving !== null) viewStates.set(leaving, currentState());
-    viewKey = key;
-    const own = viewStates.get(key);
+    const next = { accountId, serial };
+    const leaving = shownView;
+    if (leaving !== null && viewKey(leaving) === viewKey(next)) return;
+    if (leaving !== null) viewStates.set(viewKey(leaving), currentState());
+    shownView = next;
+    const own = viewStates.get(viewKey(next));
     if (own) {
       applyState(own);
       return;
     }
-    const sameAccount = leaving !== null && leaving.split('|')[0] === (accountId ?? '');
-    const carried = sameAccount && !isDefaultState(currentState());
+    const carried = leaving !== null && leaving.accountId === accountId && !isDefaultState(currentState());
     applyState({
       range: carried ? range.value : DEFAULT_RANGE,
       choices: carried ? choices.value : {},
       compared: [],
-      carriedFrom: carried ? leaving!.split('|')[1]! : null,
+      carriedFrom: carried ? leaving.serial : null,
     });
   }
 
