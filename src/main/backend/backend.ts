@@ -60,6 +60,7 @@ import { openSettingsStore } from './settings/settings-store';
 import { syncHandlers } from './sync/handlers';
 import { openSyncProfileStore } from './sync/sync-profiles';
 import { webhookHandlers } from './webhooks/handlers';
+import { visitHandlers } from './visits/handlers';
 
 export interface BackendOptions {
   dataDir: string;
@@ -321,6 +322,18 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       sicToleranceDb: () => settings.get().sicToleranceDb,
       now,
       unfinished,
+    }),
+    ...visitHandlers({
+      accounts,
+      visits: records.view('visits'),
+      sites: records.view('sites'),
+      kept,
+      fleet,
+      dataDir,
+      chooseExportPath,
+      unfinished,
+      log,
+      now,
     }),
   };
   // What a stopped FieldDesk left half-written is removed, and said, before anything new is written;

@@ -49,6 +49,19 @@ export function createAppRouter(pinia: Pinia): Router {
         meta: { title: 'Assessment' },
       },
       {
+        path: '/visits',
+        name: 'visits',
+        component: () => import('./features/visits/VisitsView.vue'),
+        meta: { title: 'Site visits' },
+      },
+      {
+        path: '/visits/:id',
+        name: 'visit',
+        component: () => import('./features/visits/VisitView.vue'),
+        props: true,
+        meta: { title: 'Site visit' },
+      },
+      {
         path: '/webhooks',
         name: 'webhooks',
         component: () => import('./features/webhooks/WebhooksView.vue'),

@@ -71,6 +71,18 @@ export const REQUEST_CHANNELS = [
   'assessment.compute',
   'assessment.report',
   'assessment.cancelReport',
+  'visits.list',
+  'visits.get',
+  'visits.start',
+  'visits.update',
+  'visits.remove',
+  'visits.addPhoto',
+  'visits.removePhoto',
+  'visits.setCaption',
+  'visits.thumbnail',
+  'visits.sheet',
+  'visits.templates',
+  'visits.setTemplate',
 ] as const;
 
 export const EVENT_CHANNELS = [

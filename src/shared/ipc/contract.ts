@@ -12,6 +12,7 @@ import { SYNC_REQUESTS } from './sync-requests';
 import { DATA_REQUESTS, epochMsSchema } from './data-requests';
 import { AUDIO_REQUESTS } from './audio-requests';
 import { ASSESSMENT_REQUESTS } from './assessment-requests';
+import { VISIT_REQUESTS } from './visit-requests';
 import type { ReportProgress } from '../assessment';
 import type { DownloadSnapshot } from '../audio';
 import type { AccountCheck, AccountSummary, AccountsState } from '../accounts';
@@ -265,6 +266,7 @@ export const REQUESTS = {
   ...WEBHOOK_REQUESTS,
   ...AUDIO_REQUESTS,
   ...ASSESSMENT_REQUESTS,
+  ...VISIT_REQUESTS,
 } satisfies Record<RequestChannel, RequestSpec<z.ZodType, unknown>>;
 
 export interface EventPayloads {

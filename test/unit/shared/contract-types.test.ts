@@ -108,6 +108,9 @@ const NO_ARGUMENT_REQUESTS = [
   'settings.update',
   'audio.library',
   'audio.openFolder',
+  'visits.templates',
+  // Without a serial: every visit of the account.
+  'visits.list',
 ] as const satisfies readonly RequestChannel[];
 type NoArgumentRequest = (typeof NO_ARGUMENT_REQUESTS)[number];
 

@@ -134,6 +134,29 @@ export function recordsMigrations(
         db.exec('ALTER TABLE audio_downloads ADD COLUMN final_path TEXT');
       },
     },
+    {
+      version: 4,
+      name: 'site visits',
+      up(db) {
+        // One JSON document per visit (visits/visit-store.ts), and the checklist templates and
+        // last engineer named beside them.
+        db.exec(`
+          CREATE TABLE site_visits (
+            account_id TEXT NOT NULL,
+            id         TEXT NOT NULL,
+            arrived_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            visit_json TEXT NOT NULL,
+            PRIMARY KEY (account_id, id)
+          ) STRICT;
+          CREATE INDEX site_visits_by_arrival ON site_visits (account_id, arrived_at DESC);
+          CREATE TABLE visit_settings (
+            name  TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+          ) STRICT;
+        `);
+      },
+    },
   ];
 }
 

@@ -1,0 +1,306 @@
+/**
+ * Site visits (`visits.*`): started for instruments or an assessment site, edited offline
+ * throughout, photos copied into the data folder, and written out as a visit sheet. Everything is
+ * local: the records (records.db) and the data folder.
+ */
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { FieldDeskError } from '../../../shared/errors';
+import type { HandlersOf } from '../core/handler-types';
+import type { ActionRecord } from '../../../shared/operations';
+import {
+  actionDuringVisit,
+  VISIT_PHOTOS_MAX,
+  visitKind,
+  type ChecklistItem,
+  type SiteVisit,
+  type VisitDetail,
+  type VisitInstrument,
+} from '../../../shared/visits';
+import type { AccountState } from '../accounts/account-state';
+import type { StoredAccount } from '../accounts/account-store';
+import type { ActionKeeper } from '../actions/action-keeper';
+import type { SiteStore } from '../assessment/site-store';
+import { diskFailure, saveFailure } from '../core/disk-errors';
+import type { ChooseExportPath } from '../core/export-path';
+import type { Logger } from '../core/log';
+import type { UnfinishedFiles } from '../core/unfinished-files';
+import type { FleetService } from '../instruments/fleet';
+import { imageTypeOf } from '../instruments/instrument-image';
+import { photoFolder, readThumbnail, removePhotoFiles, storePhoto } from './visit-photos';
+import { visitSheetName, writeVisitSheet } from './visit-sheet';
+import { visitList, type VisitStore } from './visit-store';
+
+export interface VisitDeps {
+  accounts: AccountState;
+  visits: VisitStore;
+  sites: SiteStore;
+  kept: ActionKeeper;
+  fleet: FleetService;
+  dataDir: string;
+  chooseExportPath: ChooseExportPath;
+  unfinished: UnfinishedFiles;
+  log: Logger;
+  now: () => number;
+}
+
+const MESSAGES = {
+  noVisit: 'This visit no longer exists. It may have been deleted in another window.',
+  noPhoto: 'This photo is no longer part of the visit.',
+  noSite: 'This site no longer exists. It may have been deleted in another window.',
+  tooManyPhotos: `A visit keeps at most ${VISIT_PHOTOS_MAX} photos. Remove one to add another.`,
+  notPhoto: (name: string) =>
+    `“${name}” is not a JPEG, PNG, GIF or WebP picture, so it was not added. Export it from the phone or camera as JPEG.`,
+  notThumbnail: 'The thumbnail FieldDesk made of the photo is not a JPEG, so the photo was not added.',
+} as const;
+
+export function visitHandlers(deps: VisitDeps): HandlersOf<'visits'> {
+  const { accounts, visits, now } = deps;
+
+  function visitOf(account: StoredAccount, id: string): SiteVisit {
+    const visit = visits.get(account.id, id);
+    if (visit === null) throw new FieldDeskError('notFound', MESSAGES.noVisit);
+    return visit;
+  }
+
+  /** The actions run on the visit's instruments while it was open, newest first. */
+  function actionsOf(account: StoredAccount, visit: SiteVisit): ActionRecord[] {
+    const at = now();
+    return visit.instruments
+      .flatMap((instrument) => deps.kept.history(account.id, instrument.serial))
+      .filter((action) => actionDuringVisit(visit, action, at))
+      .sort((a, b) => b.startedAt - a.startedAt);
+  }
+
+  const detail = (account: StoredAccount, visit: SiteVisit): VisitDetail => ({
+    visit,
+    actions: actionsOf(account, visit),
+  });
+
+  function save(visit: SiteVisit): SiteVisit {
+    const saved = { ...visit, updatedAt: now() };
+    visits.put(saved);
+    return saved;
+  }
+
+  /** The instruments as last known (offline too); a serial the list does not name is kept by its serial. */
+  async function instrumentsOf(
+    account: StoredAccount,
+    serials: readonly string[],
+  ): Promise<VisitInstrument[]> {
+    let known = new Map<string, VisitInstrument>();
+    try {
+      const entries = await deps.fleet.entries(account, serials);
+      known = new Map(
+        entries.map(({ instrument: i }) => [
+          i.serialNumber,
+          { serial: i.serialNumber, name: i.name, model: i.model, type: i.type },
+        ]),
+      );
+    } catch (error) {
+      // Neither the service nor the last list answers: the visit still starts, named by serials.
+      deps.log.info('visit started without the instrument list', { error });
+    }
+    return serials.map((serial) => known.get(serial) ?? { serial, name: serial, model: '', type: 'Noise' });
+  }
+
+  function checklistFor(instruments: readonly VisitInstrument[]): ChecklistItem[] {
+    const templates = visits.templates();
+    return instruments.flatMap((instrument) =>
+      templates[visitKind(instrument.type)].map((label) => ({
+        id: randomUUID(),
+        serial: instrument.serial,
+        label,
+        state: null,
+        note: '',
+      })),
+    );
+  }
+
+  const templatesAnswer = () => ({ templates: visits.templates(), lastEngineer: visits.lastEngineer() });
+
+  return {
+    'visits.list': async ({ serial }) => {
+      const account = accounts.requireActive();
+      return visitList(visits.list(account.id, serial));
+    },
+
+    'visits.get': async ({ id }) => {
+      const account = accounts.requireActive();
+      return detail(account, visitOf(account, id));
+    },
+
+    'visits.start': async ({ serials, siteId, engineer, arrivedAt }) => {
+      const account = accounts.requireActive();
+      let site: SiteVisit['site'] = null;
+      if (siteId !== undefined) {
+        const stored = deps.sites.get(account.id, siteId);
+        if (stored === null) throw new FieldDeskError('notFound', MESSAGES.noSite);
+        site = { id: stored.id, name: stored.name };
+      }
+      const unique = [...new Set(serials)];
+      const instruments = await instrumentsOf(account, unique);
+      const at = now();
+      const visit: SiteVisit = {
+        id: randomUUID(),
+        accountId: account.id,
+        site,
+        instruments,
+        engineer,
+        arrivedAt: arrivedAt ?? at,
+        leftAt: null,
+        checklist: checklistFor(instruments),
+        notes: '',
+        photos: [],
+        createdAt: at,
+        updatedAt: at,
+      };
+      visits.put(visit);
+      visits.setLastEngineer(engineer);
+      return detail(account, visit);
+    },
+
+    'visits.update': async ({ id, ...change }) => {
+      const account = accounts.requireActive();
+      const visit = visitOf(account, id);
+      const next: SiteVisit = { ...visit };
+      if (change.engineer !== undefined) next.engineer = change.engineer;
+      if (change.arrivedAt !== undefined) next.arrivedAt = change.arrivedAt;
+      if (change.leftAt !== undefined) next.leftAt = change.leftAt;
+      if (change.notes !== undefined) next.notes = change.notes;
+      if (change.checklist !== undefined) {
+        const serials = new Set(visit.instruments.map((i) => i.serial));
+        const stray = change.checklist.find((item) => !serials.has(item.serial));
+        if (stray !== undefined)
+          throw new FieldDeskError(
+            'invalidInput',
+            `The checklist names ${stray.serial}, which is not one of this visit's instruments.`,
+          );
+        next.checklist = change.checklist;
+      }
+      if (next.leftAt !== null && next.leftAt < next.arrivedAt)
+        throw new FieldDeskError('invalidInput', 'The visit cannot end before it began.', {
+          field: 'leftAt',
+        });
+      const saved = save(next);
+      if (change.engineer !== undefined) visits.setLastEngineer(change.engineer);
+      return detail(account, saved);
+    },
+
+    'visits.remove': async ({ id }) => {
+      const account = accounts.requireActive();
+      const visit = visitOf(account, id);
+      visits.remove(account.id, id);
+      // The record is gone first: a folder that cannot be removed is only space, never a visit
+      // shown without its photos.
+      await rm(photoFolder(deps.dataDir, account.id, visit.id), { recursive: true, force: true }).catch(
+        (error: unknown) => deps.log.warn('photos of a deleted visit not removed', { error }),
+      );
+      return { id };
+    },
+
+    'visits.addPhoto': async ({ visitId, fileName, caption, imageBase64, thumbnailBase64 }) => {
+      const account = accounts.requireActive();
+      const visit = visitOf(account, visitId);
+      if (visit.photos.length >= VISIT_PHOTOS_MAX)
+        throw new FieldDeskError('invalidInput', MESSAGES.tooManyPhotos);
+      const name = basename(fileName);
+      const image = Buffer.from(imageBase64, 'base64');
+      const type = imageTypeOf(image);
+      if (type === null) throw new FieldDeskError('invalidInput', MESSAGES.notPhoto(name));
+      const thumbnail = Buffer.from(thumbnailBase64, 'base64');
+      if (imageTypeOf(thumbnail) !== 'image/jpeg')
+        throw new FieldDeskError('invalidInput', MESSAGES.notThumbnail);
+      const id = randomUUID();
+      const folder = photoFolder(deps.dataDir, account.id, visit.id);
+      let storedName: string;
+      try {
+        storedName = await storePhoto({ folder, id, type, image, thumbnail, unfinished: deps.unfinished });
+      } catch (error) {
+        throw (
+          diskFailure(error, { folder: deps.dataDir, what: `the photo “${name}”` }) ??
+          new FieldDeskError('internal', `FieldDesk could not keep the photo “${name}”.`, { cause: error })
+        );
+      }
+      try {
+        const saved = save({
+          ...visit,
+          photos: [
+            ...visit.photos,
+            { id, fileName: name, caption, storedName, bytes: image.length, addedAt: now() },
+          ],
+        });
+        return detail(account, saved);
+      } catch (error) {
+        // The record could not take it: the copied files would be orphans.
+        await removePhotoFiles(folder, storedName, id).catch(() => undefined);
+        throw error;
+      }
+    },
+
+    'visits.removePhoto': async ({ visitId, photoId }) => {
+      const account = accounts.requireActive();
+      const visit = visitOf(account, visitId);
+      const photo = visit.photos.find((p) => p.id === photoId);
+      if (photo === undefined) throw new FieldDeskError('notFound', MESSAGES.noPhoto);
+      const saved = save({ ...visit, photos: visit.photos.filter((p) => p.id !== photoId) });
+      await removePhotoFiles(
+        photoFolder(deps.dataDir, account.id, visit.id),
+        photo.storedName,
+        photo.id,
+      ).catch((error: unknown) => deps.log.warn('a removed photo’s files were not deleted', { error }));
+      return detail(account, saved);
+    },
+
+    'visits.setCaption': async ({ visitId, photoId, caption }) => {
+      const account = accounts.requireActive();
+      const visit = visitOf(account, visitId);
+      if (!visit.photos.some((p) => p.id === photoId)) throw new FieldDeskError('notFound', MESSAGES.noPhoto);
+      const saved = save({
+        ...visit,
+        photos: visit.photos.map((p) => (p.id === photoId ? { ...p, caption } : p)),
+      });
+      return detail(account, saved);
+    },
+
+    'visits.thumbnail': async ({ visitId, photoId }) => {
+      const account = accounts.requireActive();
+      const visit = visitOf(account, visitId);
+      const photo = visit.photos.find((p) => p.id === photoId);
+      if (photo === undefined) throw new FieldDeskError('notFound', MESSAGES.noPhoto);
+      const bytes = await readThumbnail(photoFolder(deps.dataDir, account.id, visit.id), photo.id);
+      if (bytes === null)
+        throw new FieldDeskError(
+          'notFound',
+          `The copy of “${photo.fileName}” is missing from the data folder, so it cannot be shown.`,
+        );
+      return `data:image/jpeg;base64,${bytes.toString('base64')}`;
+    },
+
+    'visits.sheet': async ({ id }) => {
+      const account = accounts.requireActive();
+      const visit = visitOf(account, id);
+      const path = await deps.chooseExportPath(visitSheetName(visit), 'pdf');
+      if (path === null) return { saved: false };
+      const what = `the visit sheet “${basename(path)}”`;
+      try {
+        const written = await writeVisitSheet(
+          { path, what, unfinished: deps.unfinished },
+          { visit, actions: actionsOf(account, visit), account: account.name, madeAt: now() },
+          (photoId) => readThumbnail(photoFolder(deps.dataDir, account.id, visit.id), photoId),
+        );
+        return { saved: true, path, fileName: basename(path), ...written };
+      } catch (error) {
+        throw saveFailure(error, { path, what });
+      }
+    },
+
+    'visits.templates': async () => templatesAnswer(),
+
+    'visits.setTemplate': async ({ kind, items }) => {
+      visits.setTemplate(kind, items);
+      return templatesAnswer();
+    },
+  };
+}

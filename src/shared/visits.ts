@@ -1,0 +1,169 @@
+/**
+ * Site visits: the engineer's own record of a visit to a site or instrument — arrival, engineer, a
+ * checklist per instrument, notes and photos — kept in the user's records (records.db), never sent
+ * to the service. The actions run on the visited instruments while the visit was open are linked to
+ * it by time, so a visit sheet names them with their verdicts.
+ */
+import type { ActionRecord } from './operations';
+
+export const INSTRUMENT_KINDS = ['Noise', 'AirQuality', 'Vibration'] as const;
+export type VisitInstrumentKind = (typeof INSTRUMENT_KINDS)[number];
+
+/** What the engineer found for one checklist item: done/fine, an issue (with a note), or not applicable. */
+export const CHECK_STATES = ['ok', 'issue', 'na'] as const;
+export type CheckState = (typeof CHECK_STATES)[number];
+
+export const CHECK_STATE_LABELS: Readonly<Record<CheckState, string>> = {
+  ok: 'Done',
+  issue: 'Issue',
+  na: 'Not applicable',
+};
+
+export const VISIT_ENGINEER_MAX = 80;
+export const VISIT_NOTES_MAX = 8_000;
+export const CHECK_LABEL_MAX = 120;
+export const CHECK_NOTE_MAX = 500;
+export const CHECKLIST_MAX_ITEMS = 40;
+export const PHOTO_CAPTION_MAX = 200;
+/** Photos one visit holds at most: a visit sheet shows them, not an album. */
+export const VISIT_PHOTOS_MAX = 24;
+/** A phone's photo is a few MB; a file past this is not a site photo. */
+export const PHOTO_MAX_BYTES = 25 * 1024 * 1024;
+/** The thumbnail the renderer makes: its longer side (px), a JPEG. */
+export const THUMBNAIL_EDGE_PX = 480;
+export const THUMBNAIL_MAX_BYTES = 1024 * 1024;
+
+/**
+ * The checklist a new visit starts with, per kind of instrument (the user may edit each list in
+ * Settings, and any visit's own items).
+ */
+export const DEFAULT_CHECKLISTS: Readonly<Record<VisitInstrumentKind, readonly string[]>> = {
+  Noise: [
+    'State on arrival',
+    'Calibration before',
+    'SIC',
+    'Windshield and microphone inspected',
+    'Battery or power',
+    'Mast and cables',
+    'Calibration after',
+  ],
+  AirQuality: ['State on arrival', 'Inlet and filter inspected', 'Battery or power', 'Mast and cables'],
+  Vibration: ['State on arrival', 'Sensor mounting inspected', 'Battery or power', 'Cables'],
+};
+
+export interface ChecklistItem {
+  id: string;
+  /** The instrument the item is about. */
+  serial: string;
+  label: string;
+  /** Null until the engineer says. */
+  state: CheckState | null;
+  note: string;
+}
+
+export interface VisitPhoto {
+  id: string;
+  /** The name of the file the engineer chose (shown, and on the sheet). */
+  fileName: string;
+  caption: string;
+  /** The copy's file name in the visit's folder of the data folder. */
+  storedName: string;
+  bytes: number;
+  addedAt: number;
+}
+
+export interface VisitInstrument {
+  serial: string;
+  /** As last known when the visit started (the sheet is read offline). */
+  name: string;
+  model: string;
+  type: string;
+}
+
+export interface SiteVisit {
+  id: string;
+  accountId: string;
+  /** The assessment site visited, when the visit was started for one. */
+  site: { id: string; name: string } | null;
+  instruments: VisitInstrument[];
+  engineer: string;
+  arrivedAt: number;
+  /** Null while the visit is open. */
+  leftAt: number | null;
+  checklist: ChecklistItem[];
+  notes: string;
+  photos: VisitPhoto[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A visit with the actions run on its instruments while it was open (newest first). */
+export interface VisitDetail {
+  visit: SiteVisit;
+  actions: ActionRecord[];
+}
+
+/** A visit in a list: enough to name it and say what was found. */
+export interface VisitSummary {
+  id: string;
+  site: { id: string; name: string } | null;
+  serials: string[];
+  engineer: string;
+  arrivedAt: number;
+  leftAt: number | null;
+  /** Checklist items marked as an issue. */
+  issues: number;
+  /** Items not yet answered. */
+  open: number;
+  photos: number;
+}
+
+export interface VisitList {
+  visits: VisitSummary[];
+  /** Visits whose stored record could not be read (left out, counted). */
+  unreadable: number;
+}
+
+export interface VisitSheetResult {
+  saved: boolean;
+  path?: string;
+  fileName?: string;
+  bytes?: number;
+  pages?: number;
+}
+
+/** The instrument kind whose checklist applies to a service type word. */
+export function visitKind(type: string): VisitInstrumentKind {
+  const lower = type.toLowerCase();
+  if (lower.startsWith('air')) return 'AirQuality';
+  if (lower.startsWith('vib')) return 'Vibration';
+  return 'Noise';
+}
+
+/** Whether an action belongs to a visit: on one of its instruments, started while it was open. */
+export function actionDuringVisit(
+  visit: Pick<SiteVisit, 'instruments' | 'arrivedAt' | 'leftAt'>,
+  action: Pick<ActionRecord, 'serial' | 'startedAt'>,
+  now: number,
+): boolean {
+  const end = visit.leftAt ?? now;
+  return (
+    visit.instruments.some((i) => i.serial === action.serial) &&
+    action.startedAt >= visit.arrivedAt &&
+    action.startedAt <= end
+  );
+}
+
+export function summariseVisit(visit: SiteVisit): VisitSummary {
+  return {
+    id: visit.id,
+    site: visit.site,
+    serials: visit.instruments.map((i) => i.serial),
+    engineer: visit.engineer,
+    arrivedAt: visit.arrivedAt,
+    leftAt: visit.leftAt,
+    issues: visit.checklist.filter((c) => c.state === 'issue').length,
+    open: visit.checklist.filter((c) => c.state === null).length,
+    photos: visit.photos.length,
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * A site visit from arrival to the visit sheet: started on a healthy demo noise instrument, the
+ * checklist answered, a photo added (its thumbnail shown), a calibration run while the visit is
+ * open and linked with its verdict, the visit finished and its sheet written — then the PDF read
+ * back (engineer, the calibration's verdict, the notes, the photo's thumbnail as an image).
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { generateDemoFleet } from '../../src/simulator';
+import { buildHealthProfiles } from '../../src/simulator/health-profiles';
+import { expect, keepScreenshot, test, tryTheDemo } from './fixtures';
+
+const run = promisify(execFile);
+const PHOTO = join(__dirname, '../fixtures/site-photo-mast.jpg');
+
+/** An online demo noise instrument whose calibrator is on site and right (seed 1, as the harness's demo). */
+function healthyNoise(): { serial: string; referenceDb: 94 | 114 } {
+  const createdAt = Date.now();
+  const fleet = generateDemoFleet(1, createdAt);
+  const profiles = buildHealthProfiles(1, fleet, createdAt);
+  const match = fleet
+    .filter((i) => i.wire.type === 'Noise' && i.condition.online)
+    .map((i) => profiles.get(i.wire.serialNumber))
+    .find((profile) => profile?.fault === 'none');
+  if (match === undefined) throw new Error('The seed-1 demo fleet has no healthy online noise instrument.');
+  return { serial: match.serial, referenceDb: match.referenceDb };
+}
+
+async function hasPoppler(): Promise<boolean> {
+  try {
+    await run('pdftotext', ['-v']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test.describe('a site visit', () => {
+  test.use({ demoTimeScale: 0.02 });
+
+  test('from arrival to a visit sheet that names the engineer, the calibration and the photo', async ({
+    page,
+    harness,
+  }, testInfo) => {
+    // The demo fleet, a visit filled in, a calibration followed to its verdict by the backend's polls,
+    // and a PDF written and read back: about 120 s on two busy cores.
+    test.setTimeout(300_000);
+    const instrument = healthyNoise();
+    await tryTheDemo(page, harness);
+    await page.locator(`a[href$="/instruments/${instrument.serial}"]`).first().click();
+    await expect(page.getByText(instrument.serial).first()).toBeVisible();
+
+    await page.getByTestId('start-visit').click();
+    const start = page.getByRole('dialog', { name: /^Start a visit to/ });
+    await start.getByLabel('Engineer').fill('Asha Patel');
+    await start.getByRole('button', { name: 'Start visit' }).click();
+    await expect(page.getByRole('heading', { name: /^Visit: / })).toBeVisible();
+    await expect(page.getByText('Visit open')).toBeVisible();
+
+    // The checklist: everything fine but the windshield, with a note.
+    const items = page.locator('.check-item');
+    await expect(items).toHaveCount(7);
+    for (const label of ['State on arrival', 'Battery or power', 'Mast and cables']) {
+      await items.filter({ hasText: label }).getByText('Done', { exact: true }).click();
+    }
+    const windshield = items.filter({ hasText: 'Windshield and microphone inspected' });
+    await windshield.getByText('Issue', { exact: true }).click();
+    await windshield.getByRole('textbox').fill('Windshield torn by birds; replaced');
+    await windshield.getByRole('textbox').press('Tab');
+    await expect(page.getByText('4 of 7 answered')).toBeVisible();
+
+    await page.getByTestId('photo-input').setInputFiles(PHOTO);
+    const photo = page.getByTestId('visit-photo');
+    await expect(photo).toHaveCount(1);
+    await expect(photo.locator('img')).toHaveAttribute('src', /^data:image\/jpeg;base64,/);
+    await photo.getByLabel(/^Caption of/).fill('New windshield on the mast');
+    await photo.getByLabel(/^Caption of/).press('Tab');
+    await page
+      .getByRole('textbox', { name: 'Notes' })
+      .fill('Replaced the windshield. Guy rope re-tensioned.');
+    await page.getByRole('textbox', { name: 'Notes' }).blur();
+    await expect(page.getByText('Saving…')).toHaveCount(0);
+
+    // A calibration while the visit is open, from the instrument's page.
+    await page.locator('.visit-facts a').first().click();
+    await page.getByRole('button', { name: 'Calibrate', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: /^Calibrate/ });
+    await dialog.getByRole('radio', { name: `${instrument.referenceDb.toFixed(1)} dB` }).check();
+    await dialog.getByRole('button', { name: 'Start calibration' }).click();
+    await expect(dialog.getByTestId('verdict').getByTestId('verdict-word')).toHaveText('PASS');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expect(page.getByTestId('instrument-visits')).toContainText('Asha Patel');
+
+    await page.getByTestId('continue-visit').click();
+    const actions = page.getByTestId('visit-actions');
+    await expect(actions).toContainText('Calibration');
+    await expect(actions).toContainText('FieldDesk: passed');
+    await page.getByRole('button', { name: 'Finish visit' }).click();
+    await expect(page.getByText('Visit finished')).toBeVisible();
+    await keepScreenshot(page, testInfo, 'visit-finished');
+
+    await page.getByRole('button', { name: 'Save visit sheet (PDF)' }).click();
+    const saved = page.getByTestId('visit-sheet-saved');
+    await expect(saved).toContainText('.pdf');
+    const path = (await saved.locator('.mono').textContent())!.trim();
+    expect(path).toMatch(/Site visit .*\.pdf$/);
+
+    test.skip(
+      !(await hasPoppler()),
+      'pdftotext is not installed here (Debian: poppler-utils), so the sheet is not read back',
+    );
+    const { stdout: text } = await run('pdftotext', ['-layout', path, '-']);
+    expect(text).toContain('Asha Patel');
+    expect(text).toMatch(/Calibration\s+PASS/);
+    expect(text).toContain('Windshield torn by birds; replaced');
+    expect(text).toContain('New windshield on the mast');
+    expect(text).toContain('Replaced the windshield. Guy rope re-tensioned.');
+    const { stdout: info } = await run('pdfinfo', [path]);
+    expect(Number(/Pages:\s+(\d+)/.exec(info)?.[1])).toBeLessThanOrEqual(2);
+    const { stdout: images } = await run('pdfimages', ['-list', path]);
+    // Two header lines, then one per image: the photo's thumbnail.
+    expect(images.trim().split('\n').slice(2)).toHaveLength(1);
+    const pages = join('test-results', 'screens');
+    await run('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', path, join(pages, 'visit-sheet')]);
+  });
+});

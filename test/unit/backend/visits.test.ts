@@ -1,0 +1,264 @@
+/**
+ * Site visits through the backend against the demo service: started, checked off, a photo copied
+ * into the data folder, a calibration run during the visit linked with its verdict, the visit
+ * sheet written and read back; and the visit kept across a restart, a damaged records file, and
+ * the network lost.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RECORDS_FILE_NAME, RECORDS_NOTICE } from '../../../src/main/backend/records/records-database';
+import { startDemoService, type RunningDemoService } from '../../../src/simulator';
+import { FieldDeskError } from '../../../src/shared/errors';
+import { isFinishedState, type OperationSnapshot } from '../../../src/shared/operations';
+import { DEFAULT_CHECKLISTS } from '../../../src/shared/visits';
+import { createRecordingBackend, DEMO_TEST_KEY, demoBackendOptions } from './backend-helpers';
+import { makeTempDir } from './helpers';
+
+const run = promisify(execFile);
+const PHOTO = join(__dirname, '../../fixtures/site-photo-mast.jpg');
+const FAST = {
+  clientOptions: {
+    timeoutMs: 2_000,
+    retry: { limit: 0, baseDelayMs: 5, maxDelayMs: 10, maxRetryAfterMs: 500 },
+  },
+  polling: { fastIntervalMs: 40, slowIntervalMs: 80, fastPhaseMs: 1_000 },
+};
+
+let service: RunningDemoService;
+let dataDir: { path: string; remove(): Promise<void> };
+let networkDown = false;
+
+beforeEach(async () => {
+  networkDown = false;
+  service = await startDemoService({
+    port: 0,
+    keys: { [DEMO_TEST_KEY]: '*' },
+    rateLimit: 10_000,
+    timeScale: 0.01,
+  });
+  dataDir = await makeTempDir();
+});
+
+afterEach(async () => {
+  await service.close();
+  await dataDir.remove();
+});
+
+async function open() {
+  return createRecordingBackend({
+    ...demoBackendOptions(dataDir.path, service),
+    ...FAST,
+    recordsBackup: { delayMs: 0, spacingMs: 0 },
+    fetch: (input, init) =>
+      networkDown
+        ? Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } }))
+        : fetch(input, init),
+  });
+}
+
+async function firstNoiseSerial(handlers: Awaited<ReturnType<typeof open>>['handlers']): Promise<string> {
+  const { entries } = await handlers['instruments.list']({});
+  return entries.find((e) => e.instrument.type === 'Noise')!.instrument.serialNumber;
+}
+
+async function finished(made: Awaited<ReturnType<typeof open>>, id: string): Promise<OperationSnapshot> {
+  for (;;) {
+    const done = made.events.find(
+      (e) => e.channel === 'operations.progress' && e.payload.id === id && isFinishedState(e.payload.state),
+    );
+    if (done !== undefined) return done.payload as OperationSnapshot;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const hasPoppler = async () => {
+  try {
+    await run('pdftotext', ['-v']);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('a site visit from start to sheet', () => {
+  it('checks off, keeps a photo, links the calibration run during it, and writes a sheet that says so', async () => {
+    const made = await open();
+    const { handlers } = made;
+    try {
+      await handlers['accounts.tryDemo']({});
+      const serial = await firstNoiseSerial(handlers);
+      const before = await handlers['actions.start']({ serial, action: 'Identify' });
+      await finished(made, before.id);
+
+      const started = await handlers['visits.start']({ serials: [serial], engineer: 'Asha Patel' });
+      const { visit } = started;
+      expect(visit.leftAt).toBeNull();
+      expect(visit.checklist.map((c) => c.label)).toEqual(DEFAULT_CHECKLISTS.Noise);
+      // The Identify ran before the visit began: not part of it.
+      expect(started.actions).toEqual([]);
+      expect((await handlers['visits.templates']({})).lastEngineer).toBe('Asha Patel');
+
+      const calibration = await handlers['actions.start']({ serial, action: 'Calibration' });
+      const outcome = await finished(made, calibration.id);
+      expect(outcome.result?.kind).toBe('calibration');
+
+      const checklist = visit.checklist.map((item, i) =>
+        i === 0
+          ? { ...item, state: 'issue' as const, note: 'Windshield torn by birds' }
+          : { ...item, state: 'ok' as const },
+      );
+      await handlers['visits.update']({ id: visit.id, checklist, notes: 'Replaced the windshield.' });
+      const photo = (await readFile(PHOTO)).toString('base64');
+      const withPhoto = await handlers['visits.addPhoto']({
+        visitId: visit.id,
+        fileName: 'mast.jpg',
+        caption: 'Mast after the repair',
+        imageBase64: photo,
+        thumbnailBase64: photo,
+      });
+      const [kept] = withPhoto.visit.photos;
+      expect(kept).toMatchObject({ fileName: 'mast.jpg', caption: 'Mast after the repair' });
+      const folder = join(dataDir.path, 'visits', withPhoto.visit.accountId, visit.id);
+      expect((await readdir(folder)).sort()).toEqual([`${kept!.id}-thumb.jpg`, kept!.storedName].sort());
+      expect(await handlers['visits.thumbnail']({ visitId: visit.id, photoId: kept!.id })).toBe(
+        `data:image/jpeg;base64,${photo}`,
+      );
+
+      const left = Date.now();
+      const done = await handlers['visits.update']({ id: visit.id, leftAt: left });
+      expect(done.actions.map((a) => [a.action, a.id])).toEqual([['Calibration', calibration.id]]);
+      const list = await handlers['visits.list']({ serial });
+      expect(list.visits).toEqual([
+        expect.objectContaining({ id: visit.id, engineer: 'Asha Patel', issues: 1, open: 0, photos: 1 }),
+      ]);
+
+      const sheet = await handlers['visits.sheet']({ id: visit.id });
+      expect(sheet).toMatchObject({ saved: true });
+      expect(sheet.pages).toBeGreaterThanOrEqual(1);
+      expect(sheet.pages).toBeLessThanOrEqual(2);
+      const bytes = await readFile(sheet.path!);
+      expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+      if (!(await hasPoppler())) {
+        console.info('pdftotext is not installed here (Debian: poppler-utils): the sheet is not read back');
+        return;
+      }
+      const { stdout: text } = await run('pdftotext', ['-layout', sheet.path!, '-']);
+      expect(text).toContain('Asha Patel');
+      expect(text).toContain('Windshield torn by birds');
+      expect(text).toContain('Replaced the windshield.');
+      expect(text).toMatch(
+        new RegExp(
+          `Calibration\\s+${outcome.result!.kind === 'calibration' && outcome.result!.passed ? 'PASS' : 'FAIL'}`,
+        ),
+      );
+      expect(text).toContain('Mast after the repair');
+      const { stdout: images } = await run('pdfimages', ['-list', sheet.path!]);
+      // pdfimages lists a header of two lines, then one line per image.
+      expect(images.trim().split('\n').length - 2).toBe(1);
+    } finally {
+      await made.backend.close();
+    }
+  });
+
+  it('refuses a file that is not a picture, a thumbnail that is not a JPEG and an end before the start', async () => {
+    const made = await open();
+    try {
+      await made.handlers['accounts.tryDemo']({});
+      const serial = await firstNoiseSerial(made.handlers);
+      const { visit } = await made.handlers['visits.start']({ serials: [serial], engineer: 'Asha Patel' });
+      const text = Buffer.from('not a photo at all').toString('base64');
+      const photo = (await readFile(PHOTO)).toString('base64');
+      await expect(
+        made.handlers['visits.addPhoto']({
+          visitId: visit.id,
+          fileName: 'notes.txt',
+          caption: '',
+          imageBase64: text,
+          thumbnailBase64: photo,
+        }),
+      ).rejects.toThrow('“notes.txt” is not a JPEG, PNG, GIF or WebP picture');
+      await expect(
+        made.handlers['visits.addPhoto']({
+          visitId: visit.id,
+          fileName: 'a.jpg',
+          caption: '',
+          imageBase64: photo,
+          thumbnailBase64: text,
+        }),
+      ).rejects.toThrow('The thumbnail FieldDesk made of the photo is not a JPEG');
+      await expect(
+        made.handlers['visits.update']({ id: visit.id, leftAt: visit.arrivedAt - 60_000 }),
+      ).rejects.toThrow('The visit cannot end before it began.');
+      await expect(
+        made.handlers['visits.update']({
+          id: visit.id,
+          checklist: [{ id: 'x', serial: 'QT000000', label: 'Mast', state: 'ok', note: '' }],
+        }),
+      ).rejects.toThrow('The checklist names QT000000, which is not one of this visit');
+      // Nothing was kept of the refused photos.
+      expect(existsSync(join(dataDir.path, 'visits', visit.accountId, visit.id))).toBe(false);
+      expect((await made.handlers['visits.get']({ id: visit.id })).visit.photos).toEqual([]);
+    } finally {
+      await made.backend.close();
+    }
+  });
+});
+
+describe('a visit is kept', () => {
+  it('across a restart, offline, and after records.db is damaged (restored from its backup, the notice naming it)', async () => {
+    const first = await open();
+    let id: string;
+    try {
+      await first.handlers['accounts.tryDemo']({});
+      const serial = await firstNoiseSerial(first.handlers);
+      // Without signal from here on: the visit starts from the last known list.
+      networkDown = true;
+      const { visit } = await first.handlers['visits.start']({ serials: [serial], engineer: 'Tom Reyes' });
+      expect(visit.instruments[0]!.serial).toBe(serial);
+      expect(visit.instruments[0]!.name).not.toBe('');
+      await first.handlers['visits.update']({ id: visit.id, notes: 'Mast leaning; guy rope re-tensioned.' });
+      id = visit.id;
+    } finally {
+      await first.backend.close();
+    }
+
+    const second = await open();
+    try {
+      const { visit } = await second.handlers['visits.get']({ id });
+      expect(visit).toMatchObject({ engineer: 'Tom Reyes', notes: 'Mast leaning; guy rope re-tensioned.' });
+    } finally {
+      await second.backend.close();
+    }
+
+    const path = join(dataDir.path, RECORDS_FILE_NAME);
+    await writeFile(path, Buffer.alloc((await readFile(path)).length));
+    const third = await open();
+    try {
+      const { visit } = await third.handlers['visits.get']({ id });
+      expect(visit.notes).toBe('Mast leaning; guy rope re-tensioned.');
+      const notice = (await third.handlers['app.notices']({})).find((n) => n.id === RECORDS_NOTICE.restored);
+      expect(notice?.message).toMatch(/site visits/);
+      expect(notice?.message).toMatch(/Your records now hold 1 site visit\b/);
+    } finally {
+      await third.backend.close();
+    }
+  });
+
+  it('says a visit that is gone is gone', async () => {
+    const made = await open();
+    try {
+      await made.handlers['accounts.tryDemo']({});
+      const error = await made.handlers['visits.get']({ id: 'no-such-visit' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(FieldDeskError);
+      expect((error as FieldDeskError).message).toBe(
+        'This visit no longer exists. It may have been deleted in another window.',
+      );
+    } finally {
+      await made.backend.close();
+    }
+  });
+});
