@@ -91,6 +91,8 @@ test.describe('a site visit', () => {
     await expect(dialog.getByTestId('verdict').getByTestId('verdict-word')).toHaveText('PASS');
     await dialog.getByRole('button', { name: 'Done' }).click();
     await expect(page.getByTestId('instrument-visits')).toContainText('Asha Patel');
+    await page.getByTestId('instrument-visits').scrollIntoViewIfNeeded();
+    await keepScreenshot(page, testInfo, 'visit-in-instrument-history', false);
 
     await page.getByTestId('continue-visit').click();
     const actions = page.getByTestId('visit-actions');
