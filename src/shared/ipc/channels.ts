@@ -71,6 +71,10 @@ export const REQUEST_CHANNELS = [
   'assessment.compute',
   'assessment.report',
   'assessment.cancelReport',
+  'calibrators.list',
+  'calibrators.save',
+  'calibrators.retire',
+  'calibrators.remove',
 ] as const;
 
 export const EVENT_CHANNELS = [

@@ -19,6 +19,7 @@ export const RECORD_TABLES = {
   audio_downloads: { key: ['id'], newer: 'updated_at', noun: ['queued download', 'queued downloads'] },
   // No time: the copy being merged is the newer (the damaged file was written after its backup).
   audio_settings: { key: ['name'], newer: null, noun: ['audio setting', 'audio settings'] },
+  calibrators: { key: ['id'], newer: 'updated_at', noun: ['calibrator', 'calibrators'] },
 } as const satisfies Record<
   string,
   { key: readonly string[]; newer: string | null; noun: readonly [string, string] }
