@@ -322,6 +322,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       chooseExportPath,
       toleranceDb: () => settings.get().calibrationToleranceDb,
       sicToleranceDb: () => settings.get().sicToleranceDb,
+      actionHistory: (accountId, serial) => kept.history(accountId, serial),
       now,
       unfinished,
     }),

@@ -233,9 +233,9 @@ describe('calibrators through the backend', () => {
   it('keeps the calibrator with the calibration’s result, in the history and after a restart', async () => {
     const first = await makeBackend();
     const cr515 = await first.handlers['calibrators.save'](CR515);
-    const serial = (await first.handlers['instruments.list']({})).entries.find(
-      (e) => e.instrument.type === 'Noise' && e.status?.online === true,
-    )!.instrument.serialNumber;
+    const [serial, otherSerial] = (await first.handlers['instruments.list']({})).entries
+      .filter((e) => e.instrument.type === 'Noise' && e.status?.online === true)
+      .map((e) => e.instrument.serialNumber) as [string, string];
 
     // Named only for a calibration; an unknown one is refused before anything starts.
     const forSic = await dispatchRequest(first.handlers, 'actions.start', {
@@ -273,8 +273,9 @@ describe('calibrators through the backend', () => {
     expect((await first.handlers['calibrators.list']({})).lastUsedId).toBe(cr515.id);
     // A later change of the register does not rewrite what was used.
     await first.handlers['calibrators.save']({ ...CR515, id: cr515.id, dueDate: '2028-03-01' });
-    // Without one: none named.
-    const plain = await first.handlers['actions.start']({ serial, action: 'Calibration' });
+    // Without one: none named. (On another instrument: the demo's compressed time would let a
+    // second calibration here take the first one's result as its own.)
+    const plain = await first.handlers['actions.start']({ serial: otherSerial, action: 'Calibration' });
     await finished(first.backend, plain.id);
     await first.backend.close();
     backends.splice(0);
@@ -282,8 +283,32 @@ describe('calibrators through the backend', () => {
     const second = await makeBackend();
     const history = await second.handlers['actions.history']({ serial });
     expect(history.find((r) => r.id === op.id)?.calibrator).toEqual(expected);
-    expect(history.find((r) => r.id === plain.id)?.calibrator).toBeNull();
+    const otherHistory = await second.handlers['actions.history']({ serial: otherSerial });
+    expect(otherHistory.find((r) => r.id === plain.id)?.calibrator).toBeNull();
     expect((await second.handlers['calibrators.list']({})).calibrators[0]?.dueDate).toBe('2028-03-01');
+
+    // The assessment's calibration evidence names it for the calibration FieldDesk ran, matched
+    // to the service's record of it; the one without a calibrator says so.
+    const site = await second.handlers['assessment.saveSite']({
+      name: 'Mill Lane',
+      timeZone: 'UTC',
+      serials: [serial, otherSerial],
+    });
+    const assessed = await second.handlers['assessment.compute']({
+      siteId: site.id,
+      start: op.startedAt - 3_600_000,
+      end: Date.now() + 60_000,
+    });
+    const evidenceOf = (record: (typeof history)[number] | undefined) =>
+      assessed.checks.find(
+        (c) =>
+          c.kind === 'calibration' &&
+          c.serial === record?.serial &&
+          record.result?.kind === 'calibration' &&
+          c.time === record.result.time,
+      );
+    expect(evidenceOf(history.find((r) => r.id === op.id))?.calibrator).toEqual(expected);
+    expect(evidenceOf(otherHistory.find((r) => r.id === plain.id))?.calibrator).toBeNull();
   });
 
   it('refuses a retired calibrator for a calibration, saying how to use it again', async () => {
