@@ -33,6 +33,17 @@ const calendarDate = (what: string) =>
     .string({ error: `Enter the ${what} as a date.` })
     .refine((text) => dayNumber(text) !== null, `The ${what} must be a real date written YYYY-MM-DD.`);
 
+/** Whether both dates of a calibrator being checked are real dates (the payload is not yet typed). */
+function bothDates(payload: { value: unknown }): boolean {
+  const value = payload.value as { certificateDate?: unknown; dueDate?: unknown } | null;
+  return (
+    typeof value?.certificateDate === 'string' &&
+    typeof value.dueDate === 'string' &&
+    dayNumber(value.certificateDate) !== null &&
+    dayNumber(value.dueDate) !== null
+  );
+}
+
 export const calibratorChangeSchema = z
   .object({
     id: calibratorIdSchema.optional(),
@@ -62,15 +73,19 @@ export const calibratorChangeSchema = z
     dueDate: calendarDate('due date'),
   })
   .strict()
+  // The dates are judged together once both are dates, even while another field has a problem, so
+  // the form names every problem at once.
   .refine((c) => (dayNumber(c.dueDate) ?? 0) > (dayNumber(c.certificateDate) ?? 0), {
     message: 'The due date must be after the certificate date.',
     path: ['dueDate'],
+    when: bothDates,
   })
   .refine(
     (c) => (dayNumber(c.dueDate) ?? 0) - (dayNumber(c.certificateDate) ?? 0) <= CERTIFICATE_MAX_YEARS * 366,
     {
       message: `The due date must be within ${CERTIFICATE_MAX_YEARS} years of the certificate date.`,
       path: ['dueDate'],
+      when: bothDates,
     },
   );
 
