@@ -117,7 +117,14 @@ export function actionHandlers(deps: ActionHandlerDeps): HandlersOf<'actions'> {
           `${busy.action} is already running on ${serial} from FieldDesk. Wait for it to finish, or stop watching it, before starting another action.`,
         );
       }
-      if (calibrator !== null) deps.calibrators.markUsed(calibrator.id);
+      if (calibrator !== null) {
+        try {
+          deps.calibrators.markUsed(calibrator.id);
+        } catch (error) {
+          // Only which calibrator the wizard offers first next time: never a reason not to calibrate.
+          deps.log.warn('calibrator not marked as last used', { error });
+        }
+      }
       return startActionOperation(
         {
           client,
