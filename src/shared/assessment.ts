@@ -5,6 +5,7 @@
  * excluded time, compares them with the limits and lists the exceedances; a report writes it all,
  * with the calibration evidence, as PDF, Excel or CSV.
  */
+import type { CalibratorSnapshot } from './calibrators';
 import type { Dataset, DatasetOptions } from './data';
 import type { SicToneJudgement } from './operations';
 
@@ -307,6 +308,11 @@ export interface CheckEvidence {
    * tolerance, a missing calibration); null when nothing.
    */
   flag?: string | null;
+  /**
+   * Calibration: the calibrator fitted, from FieldDesk's own record of a calibration it ran (matched
+   * to this one by instrument and time); null when not recorded (run elsewhere, or none named).
+   */
+  calibrator?: CalibratorSnapshot | null;
 }
 
 export interface AssessedInstrument {

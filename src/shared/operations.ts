@@ -7,6 +7,7 @@
  * Also the app's own settings and the parsed system-health records. Types only, plus the
  * constants both sides show (expected durations, calibration defaults).
  */
+import type { CalibratorSnapshot } from './calibrators';
 import type { FieldDeskErrorData } from './errors';
 import type { ActionName } from './service/wire';
 
@@ -141,6 +142,11 @@ export interface OperationSnapshot {
   message: string;
   result: ActionOutcome | null;
   error: FieldDeskErrorData | null;
+  /**
+   * Calibration: the calibrator the engineer said was fitted, as it was then; null when none was
+   * named ("none / not listed"). Absent for Identify and SIC.
+   */
+  calibrator?: CalibratorSnapshot | null;
 }
 
 /** A finished action as kept in the local history (readable offline). */
@@ -155,6 +161,11 @@ export interface ActionRecord {
   message: string;
   result: ActionOutcome | null;
   error: FieldDeskErrorData | null;
+  /**
+   * The calibrator fitted for a calibration, as it was when the calibration ran; null when none
+   * was named, for other actions, and in records kept before calibrators were recorded.
+   */
+  calibrator: CalibratorSnapshot | null;
 }
 
 // ---- settings ---------------------------------------------------------------------------------

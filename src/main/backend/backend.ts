@@ -19,6 +19,7 @@ import type { KeyVault } from './accounts/vault';
 import type { PollingOptions } from './actions/action-progress';
 import { actionHandlers } from './actions/handlers';
 import { cacheHandlers } from './cache/handlers';
+import { calibratorHandlers } from './calibrators/handlers';
 import { createConnectivity } from './connectivity/connectivity';
 import { connectivityHandlers } from './connectivity/handlers';
 import { createEventHub } from './core/events';
@@ -266,11 +267,13 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       operations,
       kept,
       settings,
+      calibrators: records.view('calibrators'),
       read: readThroughCache,
       log,
       now,
       ...(options.polling === undefined ? {} : { polling: options.polling }),
     }),
+    ...calibratorHandlers({ calibrators: records.view('calibrators') }),
     ...operationHandlers({ operations }),
     ...historyHandlers({ accounts, read: readThroughCache, now }),
     ...dataHandlers({
@@ -320,6 +323,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       chooseExportPath,
       toleranceDb: () => settings.get().calibrationToleranceDb,
       sicToleranceDb: () => settings.get().sicToleranceDb,
+      actionHistory: (accountId, serial) => kept.history(accountId, serial),
       now,
       unfinished,
     }),

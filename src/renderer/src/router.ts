@@ -68,6 +68,12 @@ export function createAppRouter(pinia: Pinia): Router {
         meta: { title: 'Webhooks' },
       },
       {
+        path: '/calibrators',
+        name: 'calibrators',
+        component: () => import('./features/calibrators/CalibratorsView.vue'),
+        meta: { title: 'Calibrators' },
+      },
+      {
         path: '/accounts',
         name: 'accounts',
         component: () => import('./features/accounts/AccountsView.vue'),

@@ -83,6 +83,10 @@ export const REQUEST_CHANNELS = [
   'visits.sheet',
   'visits.templates',
   'visits.setTemplate',
+  'calibrators.list',
+  'calibrators.save',
+  'calibrators.retire',
+  'calibrators.remove',
 ] as const;
 
 export const EVENT_CHANNELS = [

@@ -13,6 +13,7 @@ import { DATA_REQUESTS, epochMsSchema } from './data-requests';
 import { AUDIO_REQUESTS } from './audio-requests';
 import { ASSESSMENT_REQUESTS } from './assessment-requests';
 import { VISIT_REQUESTS } from './visit-requests';
+import { CALIBRATOR_REQUESTS, calibratorIdSchema } from './calibrator-requests';
 import type { ReportProgress } from '../assessment';
 import type { DownloadSnapshot } from '../audio';
 import type { AccountCheck, AccountSummary, AccountsState } from '../accounts';
@@ -232,7 +233,18 @@ export const REQUESTS = {
   'instruments.image': request<InstrumentImage>()(z.object({ serial: serialSchema }).strict()),
   /** Starts an action on an instrument of the active account; answers at once (state `starting`). */
   'actions.start': request<OperationSnapshot>()(
-    z.object({ serial: serialSchema, action: actionNameSchema }).strict(),
+    z
+      .object({
+        serial: serialSchema,
+        action: actionNameSchema,
+        /** Calibration only: the register's calibrator fitted (absent: none or not listed). */
+        calibratorId: calibratorIdSchema.optional(),
+      })
+      .strict()
+      .refine((start) => start.calibratorId === undefined || start.action === 'Calibration', {
+        message: 'A calibrator is named only for a calibration.',
+        path: ['calibratorId'],
+      }),
   ),
   /** Finished actions on an instrument of the active account, newest first, from the local history. */
   'actions.history': request<ActionRecord[]>()(z.object({ serial: serialSchema }).strict()),
@@ -267,6 +279,7 @@ export const REQUESTS = {
   ...AUDIO_REQUESTS,
   ...ASSESSMENT_REQUESTS,
   ...VISIT_REQUESTS,
+  ...CALIBRATOR_REQUESTS,
 } satisfies Record<RequestChannel, RequestSpec<z.ZodType, unknown>>;
 
 export interface EventPayloads {

@@ -18,6 +18,7 @@ import type {
   SeriesChannel,
 } from '../../../src/shared/data';
 import { assess } from '../../../src/main/backend/assessment/assess';
+import type { ActionRecord } from '../../../src/shared/operations';
 import { evidenceTables } from '../../../src/main/backend/assessment/report/evidence-tables';
 import { SiteClock } from '../../../src/main/backend/assessment/report/report-format';
 import { calibrationVerdict } from '../../../src/main/backend/assessment/report/report-verdicts';
@@ -384,11 +385,92 @@ describe('the calibration evidence as a reviewer checks it', () => {
       '—',
       '—',
       'FLAGGED: no calibration after the period',
+      '—',
     ]);
     // The per-instrument verdict counts the flagged row as no calibration, not as one.
     expect(calibrationVerdict(assessed, 'NM1', clock)).toBe(
       'Calibrated before the period; no calibration after the period',
     );
+  });
+
+  it('names the calibrator of a calibration FieldDesk ran, says when it is not recorded, and flags an expired certificate', () => {
+    const cr515 = {
+      id: 'c1',
+      model: 'CR:515',
+      serial: '054433',
+      class: '1' as const,
+      levelDb: 94,
+      nominalLevelsDb: [94, 114],
+      certificateDate: '2025-10-27',
+      // Due the day of the calibration after the period, 26 Oct: still valid on it.
+      dueDate: '2026-10-26',
+    };
+    const ranByFieldDesk = (id: string, time: number, dueDate: string): ActionRecord => ({
+      id,
+      accountId: 'acc',
+      serial: 'NM1',
+      action: 'Calibration',
+      state: 'succeeded',
+      startedAt: time - 40_000,
+      finishedAt: time + 2_000,
+      message: 'Calibration passed.',
+      result: {
+        kind: 'calibration',
+        time,
+        status: 'Success',
+        level: 94.1,
+        offset: 0.1,
+        referenceDb: 94,
+        toleranceDb: 0.5,
+        passed: true,
+        deviationDb: 0.1,
+        instrumentPassed: true,
+        probableCalibratorDb: null,
+      },
+      error: null,
+      calibrator: { ...cr515, dueDate },
+    });
+    const inputs = withChecks([
+      { time: day(20), status: 'Success', level: 94.1, offset: 0.1 },
+      { time: day(24, 12), status: 'Success', level: 94.1, offset: 0.1 },
+      { time: day(26), status: 'Success', level: 94.2, offset: 0.2 },
+    ]);
+    const records = [
+      // Not the one on day 20 (run from elsewhere); the one during the period, its certificate
+      // expired the day before; the one after, on the day its certificate is due.
+      ranByFieldDesk('during', day(24, 12), '2026-10-23'),
+      ranByFieldDesk('after', day(26), '2026-10-26'),
+      // Another instrument's, at the same time as the first: not this instrument's record.
+      { ...ranByFieldDesk('elsewhere', day(20), '2027-01-01'), serial: 'NM2' },
+    ];
+    const assessed = assess(site, inputs, {
+      toleranceDb: 0.5,
+      computedAt: END,
+      actionRecords: (serial) => records.filter((r) => r.serial === serial),
+    });
+    const rows = assessed.checks.filter((c) => c.kind === 'calibration');
+    expect(rows.map((c) => [c.when, c.calibrator?.dueDate ?? null])).toEqual([
+      ['before', null],
+      ['during', '2026-10-23'],
+      ['after', '2026-10-26'],
+    ]);
+    expect(rows[1]?.flag).toBe('The certificate of calibrator CR:515 #054433 had expired (due 2026-10-23)');
+    expect(rows[2]?.flag).toBeNull();
+
+    const table = evidenceTables(assessed, new SiteClock('Europe/London', START)).find(
+      (t) => t.name === 'calibration',
+    )!;
+    const calibrator = table.columns.indexOf('Calibrator');
+    expect(table.rows.filter((r) => r[1] === 'Calibration').map((r) => r[calibrator])).toEqual([
+      'not recorded',
+      'CR:515 #054433, IEC 60942 class 1, certificate due 2026-10-23',
+      'CR:515 #054433, IEC 60942 class 1, certificate due 2026-10-26',
+    ]);
+    expect(table.display?.rows.filter((r) => r[1] === 'Calibration').map((r) => r.at(-1))).toEqual([
+      'not recorded',
+      'CR:515 #054433, due 2026-10-23',
+      'CR:515 #054433, due 2026-10-26',
+    ]);
   });
 
   it('judges each SIC tone against its own reference and the SIC tolerance, naming the failing tone', () => {

@@ -382,6 +382,7 @@ describe('action history', () => {
       message: 'Calibration passed.',
       result: snapshot({}).result,
       error: null,
+      calibrator: null,
     });
   });
 
@@ -416,7 +417,7 @@ describe('action history', () => {
   it('reads records kept before both verdicts were stored: the instrument’s from its status word', () => {
     const database = dir.openRecords();
     const insert = database.db.prepare(
-      "INSERT INTO action_history VALUES (?,'acc','QT100001',?,'failed',1,?,'old',?,NULL)",
+      "INSERT INTO action_history VALUES (?,'acc','QT100001',?,'failed',1,?,'old',?,NULL,NULL)",
     );
     insert.run(
       'old-cal',
@@ -478,10 +479,38 @@ describe('action history', () => {
     database.db.prepare("UPDATE action_history SET result_json = '{not json' WHERE id = 'a'").run();
     database.db
       .prepare(
-        "INSERT INTO action_history VALUES ('z','acc','QT100001','Reboot','succeeded',1,99999,'?',NULL,NULL)",
+        "INSERT INTO action_history VALUES ('z','acc','QT100001','Reboot','succeeded',1,99999,'?',NULL,NULL,NULL)",
       )
       .run();
     const records = history.list('acc', 'QT100001');
     expect(records.map((r) => [r.id, r.result])).toEqual([['a', null]]);
+  });
+
+  it('keeps the calibrator with a calibration, and reads a damaged one as none named without losing the result', () => {
+    const database = dir.openRecords();
+    const history = createActionRecords(database.db);
+    const calibrator = {
+      id: 'c1',
+      model: 'CR:515',
+      serial: '054433',
+      class: '1',
+      levelDb: 94,
+      nominalLevelsDb: [94, 114],
+      certificateDate: '2026-03-01',
+      dueDate: '2027-03-01',
+    } as const;
+    history.record(snapshot({ id: 'with', calibrator: { ...calibrator, nominalLevelsDb: [94, 114] } }));
+    history.record(
+      snapshot({ id: 'damaged', updatedAt: 50_000, calibrator: { ...calibrator, nominalLevelsDb: [94] } }),
+    );
+    database.db
+      .prepare(`UPDATE action_history SET context_json = '{"calibrator":{"model":1}}' WHERE id = 'damaged'`)
+      .run();
+    const records = history.list('acc', 'QT100001');
+    expect(records.map((r) => [r.id, r.calibrator?.model ?? null, r.result?.kind])).toEqual([
+      ['damaged', null, 'calibration'],
+      ['with', 'CR:515', 'calibration'],
+    ]);
+    expect(records[1]?.calibrator).toEqual({ ...calibrator, nominalLevelsDb: [94, 114] });
   });
 });

@@ -103,6 +103,7 @@ const NO_ARGUMENT_REQUESTS = [
   'audio.folder',
   'audio.chooseFolder',
   'assessment.sites',
+  'calibrators.list',
   // Every field optional: "clear everything", and a change of nothing.
   'cache.clear',
   'settings.update',

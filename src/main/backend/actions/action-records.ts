@@ -1,9 +1,11 @@
 /**
  * The local record of finished field actions, answered by `actions.history` (table
- * `action_history`, migration 1 of `core/database.ts`): every action that ended (succeeded, failed,
- * timed out or stopped) with its outcome, so the engineer can see what was done on site offline.
+ * `action_history` of records.db): every action that ended (succeeded, failed, timed out or
+ * stopped) with its outcome, and for a calibration the calibrator fitted (`context_json`,
+ * migration 4), so the engineer can see what was done on site offline.
  */
 import { z } from 'zod';
+import { CALIBRATOR_CLASSES, isCalendarDate, type CalibratorSnapshot } from '../../../shared/calibrators';
 import { instrumentPassed } from '../../../shared/check-verdicts';
 import type { FieldDeskErrorData } from '../../../shared/errors';
 import { ERROR_CODES } from '../../../shared/errors';
@@ -41,6 +43,8 @@ interface Row {
   message: string;
   result_json: string | null;
   error_json: string | null;
+  /** What the engineer said about the action (`{ calibrator }`); null when nothing. */
+  context_json: string | null;
 }
 
 const nullableNumber = z.number().nullable();
@@ -109,6 +113,20 @@ const errorSchema: z.ZodType<FieldDeskErrorData> = z.object({
   field: z.string().optional(),
 });
 
+export const calibratorSnapshotSchema: z.ZodType<CalibratorSnapshot> = z.object({
+  id: z.string(),
+  model: z.string(),
+  serial: z.string(),
+  class: z.enum(CALIBRATOR_CLASSES),
+  levelDb: z.number(),
+  nominalLevelsDb: z.array(z.number()),
+  certificateDate: z.string().refine(isCalendarDate),
+  dueDate: z.string().refine(isCalendarDate),
+});
+
+/** `context_json`: a damaged calibrator reads as none named, never hiding the result. */
+const contextSchema = z.object({ calibrator: calibratorSnapshotSchema.nullable().catch(null) });
+
 /** Reads a JSON column; a damaged value becomes `null` rather than hiding the whole record. */
 function readJson<T>(text: string | null, schema: z.ZodType<T>): T | null {
   if (text === null) return null;
@@ -134,6 +152,7 @@ export function recordOf(snapshot: OperationSnapshot): ActionRecord | null {
     message: snapshot.message,
     result: snapshot.result,
     error: snapshot.error,
+    calibrator: snapshot.calibrator ?? null,
   };
 }
 
@@ -149,6 +168,8 @@ export const actionRecordSchema: z.ZodType<ActionRecord> = z.object({
   message: z.string(),
   result: outcomeSchema.nullable(),
   error: errorSchema.nullable(),
+  // Journal lines written before calibrators were recorded have none.
+  calibrator: calibratorSnapshotSchema.nullable().default(null),
 });
 
 function toRecord(row: Row): ActionRecord | null {
@@ -167,15 +188,16 @@ function toRecord(row: Row): ActionRecord | null {
     message: row.message,
     result: readJson(row.result_json, outcomeSchema),
     error: readJson(row.error_json, errorSchema),
+    calibrator: readJson(row.context_json, contextSchema)?.calibrator ?? null,
   };
 }
 
 export function createActionRecords(db: SqliteDatabase): ActionRecords {
   const insert = db.prepare(`
     INSERT OR REPLACE INTO action_history
-      (id, account_id, serial, action, state, started_at, finished_at, message, result_json, error_json)
+      (id, account_id, serial, action, state, started_at, finished_at, message, result_json, error_json, context_json)
     VALUES
-      (@id, @account_id, @serial, @action, @state, @started_at, @finished_at, @message, @result_json, @error_json)
+      (@id, @account_id, @serial, @action, @state, @started_at, @finished_at, @message, @result_json, @error_json, @context_json)
   `);
   const select = db.prepare(`
     SELECT * FROM action_history
@@ -196,6 +218,7 @@ export function createActionRecords(db: SqliteDatabase): ActionRecords {
       message: record.message,
       result_json: record.result === null ? null : JSON.stringify(record.result),
       error_json: record.error === null ? null : JSON.stringify(record.error),
+      context_json: record.calibrator === null ? null : JSON.stringify({ calibrator: record.calibrator }),
     });
   }
 

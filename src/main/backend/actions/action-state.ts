@@ -7,6 +7,7 @@
  * Flow: `starting` (POST …/action) → `running` (watching for a result) → `succeeded` | `failed` |
  * `timedOut` | `cancelled`. Identify finishes on the POST's answer.
  */
+import type { CalibratorSnapshot } from '../../../shared/calibrators';
 import type { FieldDeskErrorData } from '../../../shared/errors';
 import {
   ACTION_EXPECTED_DURATION_MS,
@@ -89,6 +90,8 @@ export interface NewActionOperation {
   sicReferences?: SicToneReference[];
   /** Default `actionTimeoutMs(action)`. */
   timeoutMs?: number;
+  /** Calibration: the calibrator fitted (null: none named); kept with the result. */
+  calibrator?: CalibratorSnapshot | null;
 }
 
 export function initialActionState(init: NewActionOperation): ActionOperationState {
@@ -108,6 +111,7 @@ export function initialActionState(init: NewActionOperation): ActionOperationSta
       message: ACTION_MESSAGES.sending(init.action),
       result: null,
       error: null,
+      ...(init.action === 'Calibration' ? { calibrator: init.calibrator ?? null } : {}),
     },
     settings: { ...init.settings },
     sicReferences: init.sicReferences ?? [],

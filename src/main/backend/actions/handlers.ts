@@ -3,6 +3,7 @@
  * as operations until the result is in (action-operation.ts), and the local record of finished
  * actions (action-records.ts).
  */
+import type { CalibratorSnapshot } from '../../../shared/calibrators';
 import { sicReferences, type SicToneReference } from '../../../shared/check-verdicts';
 import { FieldDeskError } from '../../../shared/errors';
 import type { AccountState } from '../accounts/account-state';
@@ -10,6 +11,7 @@ import type { StoredAccount } from '../accounts/account-store';
 import type { ServiceAccess } from '../accounts/service-access';
 import type { HandlersOf } from '../core/handler-types';
 import type { Logger } from '../core/log';
+import type { CalibratorStore } from '../calibrators/calibrator-store';
 import type { ReadThroughCache } from '../data/read-through-cache';
 import { sicRecordsOf } from '../history/history-records';
 import type { OperationRegistry } from '../operations/registry';
@@ -24,6 +26,8 @@ export interface ActionHandlerDeps {
   operations: OperationRegistry;
   kept: ActionKeeper;
   settings: SettingsStore;
+  /** The calibrator register, for the calibrator a calibration names. */
+  calibrators: CalibratorStore;
   /** Reads the instrument's SIC history (through the cache) for the tones' references. */
   read: ReadThroughCache;
   log: Logger;
@@ -62,9 +66,40 @@ export function actionHandlers(deps: ActionHandlerDeps): HandlersOf<'actions'> {
     }
   }
 
+  /**
+   * The named calibrator as it is now, with the level it is set to (the reference in force): kept
+   * with the result, so a later change of the register does not rewrite what was used.
+   */
+  function calibratorFor(id: string): CalibratorSnapshot {
+    const calibrator = deps.calibrators.get(id);
+    if (calibrator === null)
+      throw new FieldDeskError(
+        'notFound',
+        'That calibrator is no longer in the register. Choose another, or “None / not listed”.',
+        { field: 'calibratorId' },
+      );
+    if (calibrator.retired)
+      throw new FieldDeskError(
+        'invalidInput',
+        `${calibrator.model} #${calibrator.serial} is retired. Put it back into use in the calibrator register, or choose another.`,
+        { field: 'calibratorId' },
+      );
+    return {
+      id: calibrator.id,
+      model: calibrator.model,
+      serial: calibrator.serial,
+      class: calibrator.class,
+      levelDb: deps.settings.get().calibrationReferenceDb,
+      nominalLevelsDb: [...calibrator.levelsDb],
+      certificateDate: calibrator.certificateDate,
+      dueDate: calibrator.dueDate,
+    };
+  }
+
   return {
-    'actions.start': async ({ serial, action }) => {
+    'actions.start': async ({ serial, action, calibratorId }) => {
       const account = accounts.requireActive();
+      const calibrator = calibratorId === undefined ? null : calibratorFor(calibratorId);
       const client = await access.watchingClient(account);
       const references = action === 'SIC' ? await sicReferencesFor(account, serial) : [];
       // Checked after the last await, so two quick clicks cannot both pass.
@@ -82,6 +117,14 @@ export function actionHandlers(deps: ActionHandlerDeps): HandlersOf<'actions'> {
           `${busy.action} is already running on ${serial} from FieldDesk. Wait for it to finish, or stop watching it, before starting another action.`,
         );
       }
+      if (calibrator !== null) {
+        try {
+          deps.calibrators.markUsed(calibrator.id);
+        } catch (error) {
+          // Only which calibrator the wizard offers first next time: never a reason not to calibrate.
+          deps.log.warn('calibrator not marked as last used', { error });
+        }
+      }
       return startActionOperation(
         {
           client,
@@ -95,6 +138,7 @@ export function actionHandlers(deps: ActionHandlerDeps): HandlersOf<'actions'> {
           action,
           settings: deps.settings.get(),
           sicReferences: references,
+          ...(action === 'Calibration' ? { calibrator } : {}),
         },
       );
     },

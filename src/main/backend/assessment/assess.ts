@@ -4,6 +4,7 @@
  * inputs, so it gives the same answer online, offline from the cache and in tests.
  */
 import type { AssessmentResult, Exceedance, Figure, HourlyRow, Site } from '../../../shared/assessment';
+import type { ActionRecord } from '../../../shared/operations';
 import type { AssessmentInputs } from './assessment-inputs';
 import { checkEvidence } from './evidence';
 import { excludedPeriods } from './exclusions';
@@ -58,7 +59,13 @@ function exceedancesOf(figures: Figure[], hourly: HourlyRow[], site: Site): Exce
 export function assess(
   site: Site,
   inputs: AssessmentInputs,
-  options: { toleranceDb: number; sicToleranceDb?: number; computedAt: number },
+  options: {
+    toleranceDb: number;
+    sicToleranceDb?: number;
+    computedAt: number;
+    /** FieldDesk's own action records of an instrument (the calibrator of a calibration it ran). */
+    actionRecords?: (serial: string) => readonly ActionRecord[];
+  },
 ): AssessmentResult {
   const { range } = inputs;
   const exclusions = excludedPeriods(site, inputs);
@@ -90,7 +97,12 @@ export function assess(
         result.hourly.push(...noise.hourly);
         result.events.push(...noise.events);
         if (noise.chart !== null) result.charts.push(noise.chart);
-        result.checks.push(...checkEvidence(instrument, range, options.toleranceDb, options.sicToleranceDb));
+        result.checks.push(
+          ...checkEvidence(instrument, range, options.toleranceDb, options.sicToleranceDb, {
+            actions: options.actionRecords?.(instrument.instrument.serial) ?? [],
+            timeZone: site.timeZone,
+          }),
+        );
         if (noise.figures.length === 0)
           result.notes.push(`${instrument.instrument.serial} has no noise levels in this period.`);
         break;

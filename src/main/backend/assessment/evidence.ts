@@ -6,7 +6,10 @@
  *   attempt is no reference) and judged against the calibration tolerance;
  * - a SIC's tones are judged each against its own reference, the median of that tone in the
  *   instrument's last passing SICs before it, ± the SIC tolerance, naming the tone that failed;
- * - no calibration before, or after, the period is a row of its own, flagged.
+ * - no calibration before, or after, the period is a row of its own, flagged;
+ * - a calibration FieldDesk ran names the calibrator the engineer fitted (its own action record,
+ *   matched by instrument and the calibration's time), flagged when its certificate had expired on
+ *   that day at the site.
  */
 import type { CheckEvidence } from '../../../shared/assessment';
 import {
@@ -16,11 +19,18 @@ import {
   sicReferences,
   sicToneText,
 } from '../../../shared/check-verdicts';
+import {
+  calendarDateIn,
+  calibratorName,
+  certificateStatus,
+  type CalibratorSnapshot,
+} from '../../../shared/calibrators';
 import type { TimeInterval } from '../../../shared/data';
 import { dbText } from '../../../shared/format';
 import {
   CALIBRATION_REFERENCE_LEVELS_DB,
   DEFAULT_SETTINGS,
+  type ActionRecord,
   type SicRecord,
 } from '../../../shared/operations';
 import { calibrationRecordsOf, sicRecordsOf } from '../history/history-records';
@@ -84,6 +94,45 @@ function chosenIndexes(checks: readonly Check[], range: TimeInterval): number[] 
   return [...chosen].sort((a, b) => a - b);
 }
 
+/** What FieldDesk itself recorded of the checks it ran, for the evidence. */
+export interface FieldDeskRecords {
+  /** The instrument's local action records (any order). */
+  actions: readonly ActionRecord[];
+  /** The site's zone: the calendar day a certificate is judged on. */
+  timeZone: string;
+}
+
+/**
+ * FieldDesk keeps the service's own time of a calibration, so its record and the service's agree;
+ * a record within this of the service's (a time rounded on the way) is the same calibration, the
+ * nearest one when two are that close.
+ */
+const SAME_CALIBRATION_MS = 1_000;
+
+/** The calibrator FieldDesk recorded for the calibration at `time`; null when not recorded. */
+function calibratorAt(records: FieldDeskRecords, time: number): CalibratorSnapshot | null {
+  let nearest: { distance: number; calibrator: CalibratorSnapshot | null } | null = null;
+  for (const record of records.actions) {
+    if (record.action !== 'Calibration' || record.result?.kind !== 'calibration') continue;
+    const distance = Math.abs(record.result.time - time);
+    if (distance <= SAME_CALIBRATION_MS && (nearest === null || distance < nearest.distance))
+      nearest = { distance, calibrator: record.calibrator };
+  }
+  return nearest?.calibrator ?? null;
+}
+
+/** "The certificate of CR:515 #054433 had expired (due 2026-11-01)", or null while it was valid. */
+function expiredCertificateText(
+  calibrator: CalibratorSnapshot,
+  time: number,
+  timeZone: string,
+): string | null {
+  const status = certificateStatus(calibrator.dueDate, calendarDateIn(time, timeZone));
+  return status.state === 'expired'
+    ? `The certificate of calibrator ${calibratorName(calibrator)} had expired (due ${calibrator.dueDate})`
+    : null;
+}
+
 const signedDb = (value: number) => dbText(value, { signed: true });
 const toleranceText = (value: number) => `±${dbText(value, { decimals: 'setting' })}`;
 
@@ -92,6 +141,7 @@ function calibrationEvidence(
   checks: Check[],
   range: TimeInterval,
   tolerance: number,
+  records: FieldDeskRecords,
 ): CheckEvidence[] {
   const rows = chosenIndexes(checks, range).map((i): CheckEvidence => {
     const check = checks[i]!;
@@ -104,12 +154,16 @@ function calibrationEvidence(
             (deviationFromCalibrator(check.level) - deviationFromCalibrator(reference.level)) * 100,
           ) / 100;
     const within = drift === null ? null : Math.abs(drift) <= tolerance + 1e-9;
-    const flag =
+    const calibrator = calibratorAt(records, check.time);
+    const flags = [
       passed === false
         ? `Failed: the instrument reported “${check.status}”`
         : within === false && drift !== null
           ? `Drift ${signedDb(drift)} since the last passing calibration, outside ${toleranceText(tolerance)}`
-          : null;
+          : null,
+      calibrator === null ? null : expiredCertificateText(calibrator, check.time, records.timeZone),
+    ].filter((text) => text !== null);
+    const flag = flags.length === 0 ? null : flags.join('; ');
     return {
       serial,
       kind: 'calibration',
@@ -124,6 +178,7 @@ function calibrationEvidence(
       tolerance,
       driftWithinTolerance: within,
       flag,
+      calibrator,
     };
   });
   const missing = (when: 'before' | 'after'): CheckEvidence => ({
@@ -203,10 +258,11 @@ export function checkEvidence(
   range: TimeInterval,
   toleranceDb: number,
   sicToleranceDb: number = DEFAULT_SETTINGS.sicToleranceDb,
+  records: FieldDeskRecords = { actions: [], timeZone: 'UTC' },
 ): CheckEvidence[] {
   const { serial } = inputs.instrument;
   return [
-    ...calibrationEvidence(serial, checksOf(inputs, 'calibration'), range, toleranceDb),
+    ...calibrationEvidence(serial, checksOf(inputs, 'calibration'), range, toleranceDb, records),
     ...sicEvidence(serial, sicsOf(inputs), range, sicToleranceDb),
   ];
 }

@@ -3,6 +3,7 @@
  * figures of a period computed from data read through the cache (so offline from what a site sync
  * kept), and the report written as PDF, Excel or CSV where the user chooses, with progress.
  */
+import type { ActionRecord } from '../../../shared/operations';
 import filenamify from 'filenamify';
 import { basename } from 'node:path';
 import {
@@ -46,6 +47,8 @@ export interface AssessmentDeps {
   toleranceDb: () => number;
   /** The SIC tolerance in force (settings), that each SIC tone is judged against. */
   sicToleranceDb: () => number;
+  /** FieldDesk's own record of the actions run on an instrument (the calibrator of a calibration). */
+  actionHistory: (accountId: string, serial: string) => ActionRecord[];
   now: () => number;
   /** Where a report's temporary files are listed, so what a crash left is removed at the next start. */
   unfinished: UnfinishedFiles;
@@ -108,6 +111,15 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
       toleranceDb: deps.toleranceDb(),
       sicToleranceDb: deps.sicToleranceDb(),
       computedAt: deps.now(),
+      actionRecords: (serial) => {
+        try {
+          return deps.actionHistory(account.id, serial);
+        } catch (error) {
+          // Records unavailable: the evidence says the calibrator is not recorded, the rest stands.
+          deps.log.warn('action history not read for the calibration evidence', { serial, error });
+          return [];
+        }
+      },
     });
     await refineMaximaTimes(result, (serial) => intervalMsOf(inputs, serial), read);
     return { site, inputs, result };

@@ -1,6 +1,6 @@
 /**
  * What the user made — the action history, assessment sites with their exclusions and limits, site
- * visits, the audio library and download queue — in `<dataDir>/records.db`, apart from the disposable cache.
+ * visits, the calibrator register, the audio library and download queue — in `<dataDir>/records.db`, apart from the disposable cache.
  *
  * - Every commit is durable (`synchronous = FULL`) and the file is checked (quick_check) at open.
  * - A copy is taken with SQLite's online backup a moment after each change and kept in
@@ -18,6 +18,7 @@ import { createActionRecords, type ActionRecords } from '../actions/action-recor
 import { createSiteStore, type SiteStore } from '../assessment/site-store';
 import { createAudioRecords, type AudioRecords } from '../audio/audio-records';
 import { createVisitStore, type VisitStore } from '../visits/visit-store';
+import { createCalibratorStore, type CalibratorStore } from '../calibrators/calibrator-store';
 import {
   DATABASE_FILE_NAME,
   DamagedDatabase,
@@ -72,6 +73,7 @@ export interface RecordParts {
   sites: SiteStore;
   audio: AudioRecords;
   visits: VisitStore;
+  calibrators: CalibratorStore;
 }
 
 export interface RecordsDatabase extends Omit<ManagedDatabase<RecordParts>, 'close'> {
@@ -108,12 +110,18 @@ function listText(items: readonly string[]): string {
 
 /** "4 sites, 120 action results and 3 recordings": what a records file holds. */
 function contents(db: SqliteDatabase): string {
-  const shown: RecordTable[] = ['assessment_sites', 'site_visits', 'action_history', 'audio_library'];
+  const shown: RecordTable[] = [
+    'assessment_sites',
+    'site_visits',
+    'action_history',
+    'audio_library',
+    'calibrators',
+  ];
   const held = shown.flatMap((table) => {
     const { n } = db.prepare(`SELECT COUNT(*) AS n FROM "${table}"`).get() as { n: number };
     return n === 0 ? [] : [count(n, RECORD_TABLES[table].noun)];
   });
-  return held.length === 0 ? 'no sites, visits, action results or recordings' : listText(held);
+  return held.length === 0 ? 'no sites, visits, action results, recordings or calibrators' : listText(held);
 }
 
 /** The order record kinds are named in: what the user made first. */
@@ -122,6 +130,7 @@ const NAMED_ORDER: readonly RecordTable[] = [
   'site_visits',
   'action_history',
   'audio_library',
+  'calibrators',
   'audio_downloads',
   'audio_settings',
   'visit_settings',
@@ -232,7 +241,7 @@ export function openRecordsDatabase(options: RecordsDatabaseOptions): RecordsDat
     const back = recovered(report);
     const partial = partlyRead(report);
     const head =
-      `The file of your records (sites, exclusions, limits, site visits, action history, audio library), ${RECORDS_FILE_NAME}, ${problem}. ` +
+      `The file of your records (sites, exclusions, limits, site visits, action history, audio library, calibrators), ${RECORDS_FILE_NAME}, ${problem}. ` +
       `FieldDesk set the file aside as ${asideName} in ${dataDir}`;
     let body: string;
     if (copy !== null) {
@@ -328,6 +337,7 @@ export function openRecordsDatabase(options: RecordsDatabaseOptions): RecordsDat
       sites: createSiteStore(database.db, now),
       audio: createAudioRecords(database.db),
       visits: createVisitStore(database.db),
+      calibrators: createCalibratorStore(database.db, now),
     }),
     replaceDamaged(_database, cause) {
       const message = restore(
@@ -345,7 +355,7 @@ export function openRecordsDatabase(options: RecordsDatabaseOptions): RecordsDat
       notices.raise({
         id: RECORDS_NOTICE.unavailable,
         tone: 'warning',
-        message: `${problem.message} Sites, the action history and the audio library are unavailable until then; field actions still run and their results are kept.`,
+        message: `${problem.message} Sites, the action history, the audio library and the calibrator register are unavailable until then; field actions still run and their results are kept.`,
       });
     },
     afterUse: scheduleBackup,

@@ -136,6 +136,24 @@ export function recordsMigrations(
     },
     {
       version: 4,
+      name: 'calibrators, and the calibrator kept with a calibration',
+      up(db) {
+        // One JSON document per calibrator (read back through a schema, so a damaged one is left
+        // out on its own); `used_at` says which was chosen last, so the wizard offers it first.
+        // `context_json` on an action result holds what the engineer said about it (the calibrator).
+        db.exec(`
+          CREATE TABLE calibrators (
+            id              TEXT PRIMARY KEY,
+            updated_at      INTEGER NOT NULL,
+            used_at         INTEGER,
+            calibrator_json TEXT NOT NULL
+          ) STRICT;
+          ALTER TABLE action_history ADD COLUMN context_json TEXT;
+        `);
+      },
+    },
+    {
+      version: 5,
       name: 'site visits',
       up(db) {
         // One JSON document per visit (visits/visit-store.ts), and the checklist templates and

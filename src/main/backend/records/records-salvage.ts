@@ -21,6 +21,7 @@ export const RECORD_TABLES = {
   audio_settings: { key: ['name'], newer: null, noun: ['audio setting', 'audio settings'] },
   site_visits: { key: ['account_id', 'id'], newer: 'updated_at', noun: ['site visit', 'site visits'] },
   visit_settings: { key: ['name'], newer: null, noun: ['visit setting', 'visit settings'] },
+  calibrators: { key: ['id'], newer: 'updated_at', noun: ['calibrator', 'calibrators'] },
 } as const satisfies Record<
   string,
   { key: readonly string[]; newer: string | null; noun: readonly [string, string] }

@@ -9,6 +9,7 @@ import type {
   CheckEvidence,
   ExclusionRuleId,
 } from '../../../../shared/assessment';
+import { calibratorName, CALIBRATOR_CLASS_LABELS } from '../../../../shared/calibrators';
 import { checkVerdictText } from '../../../../shared/check-verdicts';
 import { dbText } from '../../../../shared/format';
 import {
@@ -53,6 +54,22 @@ function statusText(check: CheckEvidence): string {
   return verdict && !check.status.toLowerCase().includes(verdict)
     ? `${check.status} (${verdict})`
     : check.status;
+}
+
+/** What a calibration row says when FieldDesk has no record of the calibrator fitted. */
+export const CALIBRATOR_NOT_RECORDED = 'not recorded';
+
+/**
+ * "CR:515 #054433, IEC 60942 class 1, certificate due 2027-03-01" for a calibration FieldDesk ran
+ * with a calibrator named; "not recorded" for another calibration; null for a SIC or a missing row.
+ */
+function calibratorText(check: CheckEvidence, form: 'long' | 'short'): string | null {
+  if (check.kind !== 'calibration' || check.missing) return null;
+  const calibrator = check.calibrator ?? null;
+  if (calibrator === null) return CALIBRATOR_NOT_RECORDED;
+  return form === 'long'
+    ? `${calibratorName(calibrator)}, ${CALIBRATOR_CLASS_LABELS[calibrator.class]}, certificate due ${calibrator.dueDate}`
+    : `${calibratorName(calibrator)}, due ${calibrator.dueDate}`;
 }
 
 /** "51.50735, -0.12776" or "not reported". */
@@ -140,18 +157,20 @@ export function evidenceTables(result: AssessmentResult, clock: SiteClock): Repo
         { header: 'Tolerance (± dB)', value: (c) => c.tolerance },
         { header: 'Drift vs tolerance', value: (c) => driftVerdict(c) || null },
         { header: 'Verdict', value: (c) => checkVerdictText(c) || null },
+        { header: 'Calibrator', value: (c) => calibratorText(c, 'long') },
         { header: 'Flag', value: (c) => c.flag ?? null },
       ],
       [
-        { header: 'Instrument', text: (c) => c.serial, weight: 11 },
-        { header: 'Check', text: checkKind, weight: 9 },
-        { header: 'When', text: (c) => c.when, weight: 7 },
-        { header: 'Time', text: (c) => (c.missing ? '—' : clock.long(c.time)), weight: 17 },
-        { header: 'Status', text: statusText, weight: 13 },
-        { header: 'Level (dB)', text: (c) => valueText(c.level, 'dB'), weight: 8, align: 'right' },
-        { header: 'Offset / dev. (dB)', text: (c) => signedDb(c.offset), weight: 9, align: 'right' },
-        { header: 'Drift (dB)', text: (c) => signedDb(c.drift), weight: 8, align: 'right' },
-        { header: 'Verdict', text: (c) => checkVerdictText(c) || '—', weight: 13 },
+        { header: 'Instrument', text: (c) => c.serial, weight: 10 },
+        { header: 'Check', text: checkKind, weight: 9.5 },
+        { header: 'When', text: (c) => c.when, weight: 6 },
+        { header: 'Time', text: (c) => (c.missing ? '—' : clock.long(c.time)), weight: 18 },
+        { header: 'Status', text: statusText, weight: 11 },
+        { header: 'Level (dB)', text: (c) => valueText(c.level, 'dB'), weight: 7, align: 'right' },
+        { header: 'Offset / dev. (dB)', text: (c) => signedDb(c.offset), weight: 8, align: 'right' },
+        { header: 'Drift (dB)', text: (c) => signedDb(c.drift), weight: 6, align: 'right' },
+        { header: 'Verdict', text: (c) => checkVerdictText(c) || '—', weight: 14 },
+        { header: 'Calibrator', text: (c) => calibratorText(c, 'short') ?? '—', weight: 10.5 },
       ],
     ),
 

@@ -15,9 +15,18 @@ export const useActionsStore = defineStore('actions', () => {
   /**
    * Starts an action; the snapshot comes back at once and progress follows as operation events.
    * Throws the backend's error when it refuses to start (another action running, no account, offline…).
+   * `calibratorId`: Calibration only, the register's calibrator fitted (none: not named).
    */
-  async function start(serial: string, action: ActionName): Promise<OperationSnapshot> {
-    const snapshot = await api.actions.start({ serial, action });
+  async function start(
+    serial: string,
+    action: ActionName,
+    calibratorId?: string,
+  ): Promise<OperationSnapshot> {
+    const snapshot = await api.actions.start({
+      serial,
+      action,
+      ...(calibratorId === undefined ? {} : { calibratorId }),
+    });
     operations.apply(snapshot);
     return operations.get(snapshot.id) ?? snapshot;
   }

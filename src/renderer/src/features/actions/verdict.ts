@@ -2,6 +2,13 @@
  * How the outcome of an action reads on screen: a PASS or FAIL that cannot be mistaken (icon,
  * word and colour together), the figures behind it, and the backend's message naming the rule.
  */
+import {
+  calendarDateIn,
+  calibratorName,
+  CALIBRATOR_CLASS_LABELS,
+  certificateStatus,
+  type CalibratorSnapshot,
+} from '../../../../shared/calibrators';
 import { failingTones, sicBandText } from '../../../../shared/check-verdicts';
 import { dbText } from '../../../../shared/format';
 import type { ActionOutcome, OperationSnapshot } from '../../../../shared/operations';
@@ -33,6 +40,31 @@ export interface VerdictView {
   message: string;
   /** FieldDesk's verdict and the instrument's, side by side, each naming whose it is. */
   verdicts: VerdictSides | null;
+  /** Calibration: the calibrator the engineer said was fitted (`calibratorUsed`); absent otherwise. */
+  calibrator?: CalibratorUsed;
+}
+
+/** The calibrator kept with a calibration, in words, and whether its certificate had expired then. */
+export interface CalibratorUsed {
+  text: string;
+  expired: boolean;
+}
+
+/**
+ * "Calibrator: CR:515 #054433 (IEC 60942 class 1) at 94.0 dB, certificate due 2027-03-01", with
+ * "expired on the day" when its due date had passed on the day it was used (laptop's zone);
+ * "Calibrator: none named" when the engineer chose none.
+ */
+export function calibratorUsed(calibrator: CalibratorSnapshot | null, usedAt: number): CalibratorUsed {
+  if (calibrator === null) return { text: 'Calibrator: none named', expired: false };
+  const expired = certificateStatus(calibrator.dueDate, calendarDateIn(usedAt)).state === 'expired';
+  return {
+    text:
+      `Calibrator: ${calibratorName(calibrator)} (${CALIBRATOR_CLASS_LABELS[calibrator.class]}) at ` +
+      `${settingDbText(calibrator.levelDb)}, certificate due ${calibrator.dueDate}` +
+      (expired ? ', expired on the day' : ''),
+    expired,
+  };
 }
 
 /** "FieldDesk: failed (−19.68 dB from 114.0 dB)" beside "Instrument: Success". */
@@ -122,6 +154,9 @@ export function operationVerdict(snapshot: OperationSnapshot): VerdictView | nul
       facts: [],
       message: snapshot.message,
       verdicts: null,
+      ...(snapshot.calibrator === undefined
+        ? {}
+        : { calibrator: calibratorUsed(snapshot.calibrator, snapshot.startedAt) }),
     };
   }
   const passed = result.kind === 'identify' ? snapshot.state === 'succeeded' : result.passed;
@@ -133,6 +168,9 @@ export function operationVerdict(snapshot: OperationSnapshot): VerdictView | nul
     icon: passed ? 'check' : 'error',
     message: snapshot.message,
     verdicts: verdictSides(result),
+    ...(snapshot.calibrator === undefined
+      ? {}
+      : { calibrator: calibratorUsed(snapshot.calibrator, snapshot.startedAt) }),
   } as const;
   if (result.kind === 'calibration') {
     const outside = result.deviationDb === null || Math.abs(result.deviationDb) > result.toleranceDb + 1e-9;

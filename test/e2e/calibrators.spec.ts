@@ -1,0 +1,144 @@
+/**
+ * The calibrator register end to end: calibrators added from Settings, the calibration wizard
+ * warning of an expired certificate (and a level it does not put out) without refusing, a demo
+ * calibration run with a valid calibrator chosen, the calibrator shown with the verdict and in the
+ * instrument's action record, and offered first at the next calibration.
+ */
+import type { Page } from '@playwright/test';
+import { generateDemoFleet } from '../../src/simulator';
+import { buildHealthProfiles } from '../../src/simulator/health-profiles';
+import { expect, keepScreenshot, test, tryTheDemo } from './fixtures';
+
+/** A healthy online noise instrument of the seed-1 demo fleet, and the level its calibrator is on. */
+function healthyNoise(): { serial: string; referenceDb: 94 | 114 } {
+  const createdAt = Date.now();
+  const fleet = generateDemoFleet(1, createdAt);
+  const profiles = buildHealthProfiles(1, fleet, createdAt);
+  const match = fleet
+    .filter((i) => i.wire.type === 'Noise' && i.condition.online)
+    .map((i) => profiles.get(i.wire.serialNumber))
+    .find((profile) => profile?.fault === 'none');
+  if (match === undefined) throw new Error('The seed-1 demo fleet has no healthy online noise instrument.');
+  return { serial: match.serial, referenceDb: match.referenceDb };
+}
+
+const HEALTHY = healthyNoise();
+const DAY_MS = 86_400_000;
+/** A calendar date `days` from today in this computer's zone (the browser's, in these tests). */
+function dateFromToday(days: number): string {
+  const at = new Date(Date.now() + days * DAY_MS);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+}
+
+async function addCalibrator(
+  page: Page,
+  calibrator: { model: string; serial: string; levels: string; certificate: string; due: string },
+): Promise<void> {
+  await page.getByTestId('add-calibrator').click();
+  const form = page.getByRole('form', { name: 'Add a calibrator' });
+  await form.getByLabel('Model').fill(calibrator.model);
+  await form.getByLabel('Serial number').fill(calibrator.serial);
+  await form.getByLabel('Nominal levels (dB)').fill(calibrator.levels);
+  await form.getByLabel('Certificate date').fill(calibrator.certificate);
+  await form.getByLabel('Due date').fill(calibrator.due);
+  await form.getByRole('button', { name: 'Add calibrator' }).click();
+  await expect(form).toBeHidden();
+  await expect(page.getByTestId(`calibrator-${calibrator.serial}`)).toBeVisible();
+}
+
+test.describe('calibrators', () => {
+  // Looks at results only, so the demo's calibration may be as short as the machine allows.
+  test.use({ demoTimeScale: 0.02 });
+
+  test('a calibration names the calibrator fitted, after warning of an expired one', async ({
+    page,
+    harness,
+  }, testInfo) => {
+    // The register filled, then a calibration followed to its verdict by the backend's polls and the
+    // wizard opened again: about 100 s on two busy cores.
+    test.setTimeout(240_000);
+    await tryTheDemo(page, harness);
+
+    // The register, from Settings.
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByTestId('calibrators-link').click();
+    await expect(page.getByRole('heading', { name: 'Calibrators', level: 1 })).toBeVisible();
+    await expect(page.getByText('No calibrators yet')).toBeVisible();
+
+    // A mistake is said under its field, and nothing is added.
+    await page.getByTestId('add-calibrator').click();
+    const form = page.getByRole('form', { name: 'Add a calibrator' });
+    await form.getByLabel('Model').fill('CR:515');
+    await form.getByLabel('Certificate date').fill(dateFromToday(-100));
+    await form.getByLabel('Due date').fill(dateFromToday(-200));
+    await form.getByRole('button', { name: 'Add calibrator' }).click();
+    await expect(form.getByText("Enter the calibrator's serial number.")).toBeVisible();
+    await expect(form.getByText('The due date must be after the certificate date.')).toBeVisible();
+    await form.getByRole('button', { name: 'Cancel' }).click();
+
+    await addCalibrator(page, {
+      model: 'CR:515',
+      serial: '054433',
+      levels: '94, 114',
+      certificate: dateFromToday(-100),
+      due: dateFromToday(265),
+    });
+    const expiredDue = dateFromToday(-3);
+    await addCalibrator(page, {
+      model: 'CAL200',
+      serial: '12345',
+      levels: '94',
+      certificate: dateFromToday(-368),
+      due: expiredDue,
+    });
+    await expect(page.getByTestId('calibrator-054433').getByTestId('certificate-state')).toHaveText('Valid');
+    await expect(page.getByTestId('calibrator-12345').getByTestId('certificate-state')).toHaveText('Expired');
+    await keepScreenshot(page, testInfo, 'calibrator-register');
+
+    // The wizard on a healthy instrument: the expired one warns, and does not stop the start.
+    await page.goto(`${harness.url}#/instruments/${HEALTHY.serial}`);
+    await page.getByRole('button', { name: 'Calibrate', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: /^Calibrate/ });
+    const reference = `${HEALTHY.referenceDb.toFixed(1)} dB`;
+    await dialog.getByRole('radio', { name: reference, exact: true }).check();
+    const choice = dialog.getByTestId('calibrator-choice');
+    // Nothing used yet: none is chosen.
+    await expect(choice.getByRole('radio', { name: 'None / not listed' })).toBeChecked();
+    await choice.getByRole('radio', { name: /^CAL200 #12345/ }).check();
+    const warnings = dialog.getByTestId('calibrator-warnings');
+    await expect(warnings.locator('[data-kind="expired"]')).toContainText(
+      `The certificate of CAL200 #12345 expired 3 days ago (due ${expiredDue})`,
+    );
+    if (HEALTHY.referenceDb === 114)
+      await expect(warnings.locator('[data-kind="level"]')).toContainText(
+        'puts out 94.0 dB, not the 114.0 dB',
+      );
+    await expect(dialog.getByRole('button', { name: 'Start calibration' })).toBeEnabled();
+    await keepScreenshot(page, testInfo, 'calibration-expired-calibrator', false);
+
+    // The valid one: no warning; the calibration runs with it.
+    await choice.getByRole('radio', { name: /^CR:515 #054433/ }).check();
+    await expect(warnings).toHaveCount(0);
+    await dialog.getByRole('button', { name: 'Start calibration' }).click();
+    const verdict = dialog.getByTestId('verdict');
+    await expect(verdict.getByTestId('verdict-word')).toHaveText('PASS');
+    await expect(verdict.getByTestId('verdict-calibrator')).toHaveText(
+      `Calibrator: CR:515 #054433 (IEC 60942 class 1) at ${reference}, certificate due ${dateFromToday(265)}`,
+    );
+    await keepScreenshot(page, testInfo, 'calibration-with-calibrator', false);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    // In the instrument's record of actions run from FieldDesk.
+    const kept = page.getByTestId('action-record-table').locator('tbody tr').first();
+    await expect(kept.getByTestId('record-calibrator')).toContainText('Calibrator: CR:515 #054433');
+    await kept.scrollIntoViewIfNeeded();
+    await keepScreenshot(page, testInfo, 'action-record-calibrator', false);
+
+    // The next calibration offers it first.
+    await page.getByRole('button', { name: 'Calibrate', exact: true }).click();
+    await expect(
+      dialog.getByTestId('calibrator-choice').getByRole('radio', { name: /^CR:515 #054433/ }),
+    ).toBeChecked();
+  });
+});
