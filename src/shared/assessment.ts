@@ -313,6 +313,11 @@ export interface CheckEvidence {
    * to this one by instrument and time); null when not recorded (run elsewhere, or none named).
    */
   calibrator?: CalibratorSnapshot | null;
+  /**
+   * Calibration: the engineer of the FieldDesk site visit to the instrument open when it was made;
+   * null when no visit covers it.
+   */
+  engineer?: string | null;
 }
 
 export interface AssessedInstrument {

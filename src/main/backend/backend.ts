@@ -324,6 +324,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       toleranceDb: () => settings.get().calibrationToleranceDb,
       sicToleranceDb: () => settings.get().sicToleranceDb,
       actionHistory: (accountId, serial) => kept.history(accountId, serial),
+      visitHistory: (accountId, serial) => records.view('visits').list(accountId, serial).visits,
       now,
       unfinished,
     }),

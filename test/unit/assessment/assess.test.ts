@@ -447,8 +447,14 @@ describe('the calibration evidence as a reviewer checks it', () => {
       toleranceDb: 0.5,
       computedAt: END,
       actionRecords: (serial) => records.filter((r) => r.serial === serial),
+      // A visit covering the calibration during the period; another that ended before the one after.
+      visitRecords: () => [
+        { engineer: 'Asha Patel', arrivedAt: day(24, 11), leftAt: day(24, 14) },
+        { engineer: 'Tom Reyes', arrivedAt: day(25, 9), leftAt: day(26) - 1 },
+      ],
     });
     const rows = assessed.checks.filter((c) => c.kind === 'calibration');
+    expect(rows.map((c) => c.engineer ?? null)).toEqual([null, 'Asha Patel', null]);
     expect(rows.map((c) => [c.when, c.calibrator?.dueDate ?? null])).toEqual([
       ['before', null],
       ['during', '2026-10-23'],
@@ -466,10 +472,16 @@ describe('the calibration evidence as a reviewer checks it', () => {
       'CR:515 #054433, IEC 60942 class 1, certificate due 2026-10-23',
       'CR:515 #054433, IEC 60942 class 1, certificate due 2026-10-26',
     ]);
+    const engineer = table.columns.indexOf('Engineer');
+    expect(table.rows.filter((r) => r[1] === 'Calibration').map((r) => r[engineer])).toEqual([
+      'not recorded',
+      'Asha Patel',
+      'not recorded',
+    ]);
     expect(table.display?.rows.filter((r) => r[1] === 'Calibration').map((r) => r.at(-1))).toEqual([
       'not recorded',
-      'CR:515 #054433, due 2026-10-23',
-      'CR:515 #054433, due 2026-10-26',
+      'CR:515 #054433, due 2026-10-23; Asha Patel',
+      'CR:515 #054433, due 2026-10-26; engineer not recorded',
     ]);
   });
 

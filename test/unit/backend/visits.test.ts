@@ -102,7 +102,19 @@ describe('a site visit from start to sheet', () => {
       expect(started.actions).toEqual([]);
       expect((await handlers['visits.templates']({})).lastEngineer).toBe('Asha Patel');
 
-      const calibration = await handlers['actions.start']({ serial, action: 'Calibration' });
+      const calibrator = await handlers['calibrators.save']({
+        model: 'CR:515',
+        serial: '054433',
+        class: '1',
+        levelsDb: [94, 114],
+        certificateDate: '2026-03-01',
+        dueDate: '2027-03-01',
+      });
+      const calibration = await handlers['actions.start']({
+        serial,
+        action: 'Calibration',
+        calibratorId: calibrator.id,
+      });
       const outcome = await finished(made, calibration.id);
       expect(outcome.result?.kind).toBe('calibration');
 
@@ -156,6 +168,8 @@ describe('a site visit from start to sheet', () => {
         ),
       );
       expect(text).toContain('Mast after the repair');
+      // The calibrator kept with the calibration's result, named as engineers write it.
+      expect(text).toContain('CR:515 #054433');
       const { stdout: images } = await run('pdfimages', ['-list', sheet.path!]);
       // pdfimages lists a header of two lines, then one line per image.
       expect(images.trim().split('\n').length - 2).toBe(1);

@@ -6,7 +6,7 @@
 import type { AssessmentResult, Exceedance, Figure, HourlyRow, Site } from '../../../shared/assessment';
 import type { ActionRecord } from '../../../shared/operations';
 import type { AssessmentInputs } from './assessment-inputs';
-import { checkEvidence } from './evidence';
+import { checkEvidence, type VisitOnRecord } from './evidence';
 import { excludedPeriods } from './exclusions';
 import { assessNoise } from './noise-assessment';
 import { assessAirQuality, assessVibration } from './vibration-air-assessment';
@@ -65,6 +65,8 @@ export function assess(
     computedAt: number;
     /** FieldDesk's own action records of an instrument (the calibrator of a calibration it ran). */
     actionRecords?: (serial: string) => readonly ActionRecord[];
+    /** FieldDesk's site visits to an instrument (the engineer of a calibration made during one). */
+    visitRecords?: (serial: string) => readonly VisitOnRecord[];
   },
 ): AssessmentResult {
   const { range } = inputs;
@@ -101,6 +103,7 @@ export function assess(
           ...checkEvidence(instrument, range, options.toleranceDb, options.sicToleranceDb, {
             actions: options.actionRecords?.(instrument.instrument.serial) ?? [],
             timeZone: site.timeZone,
+            visits: options.visitRecords?.(instrument.instrument.serial) ?? [],
           }),
         );
         if (noise.figures.length === 0)

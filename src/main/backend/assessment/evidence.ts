@@ -12,6 +12,7 @@
  *   that day at the site.
  */
 import type { CheckEvidence } from '../../../shared/assessment';
+import type { SiteVisit } from '../../../shared/visits';
 import {
   failingTones,
   instrumentPassed,
@@ -100,6 +101,19 @@ export interface FieldDeskRecords {
   actions: readonly ActionRecord[];
   /** The site's zone: the calendar day a certificate is judged on. */
   timeZone: string;
+  /** The site visits to the instrument (any order): who was there when a calibration was made. */
+  visits?: readonly VisitOnRecord[];
+}
+
+/** What the evidence needs of a site visit. */
+export type VisitOnRecord = Pick<SiteVisit, 'engineer' | 'arrivedAt' | 'leftAt'>;
+
+/** The engineer of the visit open at `time` (the latest to arrive, when visits overlap); null when none. */
+function engineerAt(records: FieldDeskRecords, time: number): string | null {
+  const covering = (records.visits ?? []).filter(
+    (visit) => visit.arrivedAt <= time && time <= (visit.leftAt ?? Number.POSITIVE_INFINITY),
+  );
+  return covering.sort((a, b) => b.arrivedAt - a.arrivedAt)[0]?.engineer ?? null;
 }
 
 /**
@@ -179,6 +193,7 @@ function calibrationEvidence(
       driftWithinTolerance: within,
       flag,
       calibrator,
+      engineer: engineerAt(records, check.time),
     };
   });
   const missing = (when: 'before' | 'after'): CheckEvidence => ({

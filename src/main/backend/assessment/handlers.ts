@@ -4,6 +4,7 @@
  * kept), and the report written as PDF, Excel or CSV where the user chooses, with progress.
  */
 import type { ActionRecord } from '../../../shared/operations';
+import type { VisitOnRecord } from './evidence';
 import filenamify from 'filenamify';
 import { basename } from 'node:path';
 import {
@@ -49,6 +50,8 @@ export interface AssessmentDeps {
   sicToleranceDb: () => number;
   /** FieldDesk's own record of the actions run on an instrument (the calibrator of a calibration). */
   actionHistory: (accountId: string, serial: string) => ActionRecord[];
+  /** The site visits to an instrument (records.db): the engineer of a calibration made during one. */
+  visitHistory: (accountId: string, serial: string) => readonly VisitOnRecord[];
   now: () => number;
   /** Where a report's temporary files are listed, so what a crash left is removed at the next start. */
   unfinished: UnfinishedFiles;
@@ -117,6 +120,15 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
         } catch (error) {
           // Records unavailable: the evidence says the calibrator is not recorded, the rest stands.
           deps.log.warn('action history not read for the calibration evidence', { serial, error });
+          return [];
+        }
+      },
+      visitRecords: (serial) => {
+        try {
+          return deps.visitHistory(account.id, serial);
+        } catch (error) {
+          // Records unavailable: the evidence names no engineer, the rest stands.
+          deps.log.warn('site visits not read for the calibration evidence', { serial, error });
           return [];
         }
       },

@@ -5,6 +5,7 @@
  * fonts (assessment/report/pdf-layout.ts), so the two documents look like one product.
  */
 import PDFDocument from 'pdfkit';
+import { CALIBRATOR_CLASS_LABELS, calibratorName } from '../../../shared/calibrators';
 import { dbText } from '../../../shared/format';
 import type { ActionRecord } from '../../../shared/operations';
 import { CHECK_STATE_LABELS, type SiteVisit } from '../../../shared/visits';
@@ -85,7 +86,9 @@ export function actionResultText(action: ActionRecord): string {
 /** The calibrator a calibration was made with, as kept with its record; '—' for another action. */
 export function actionCalibratorText(action: ActionRecord): string {
   if (action.action !== 'Calibration') return '—';
-  return 'Not recorded';
+  const calibrator = action.calibrator ?? null;
+  if (calibrator === null) return 'Not recorded';
+  return `${calibratorName(calibrator)}, ${CALIBRATOR_CLASS_LABELS[calibrator.class]}, set to ${dbText(calibrator.levelDb, { decimals: 'setting' })}, certificate due ${calibrator.dueDate}`;
 }
 
 function factRow(pages: Pages, label: string, value: string): void {

@@ -72,6 +72,21 @@ function calibratorText(check: CheckEvidence, form: 'long' | 'short'): string | 
     : `${calibratorName(calibrator)}, due ${calibrator.dueDate}`;
 }
 
+/** The engineer of the site visit a calibration was made during; "not recorded" without one; null for a SIC. */
+function engineerText(check: CheckEvidence): string | null {
+  if (check.kind !== 'calibration' || check.missing) return null;
+  return check.engineer ?? CALIBRATOR_NOT_RECORDED;
+}
+
+/** The PDF's cell: "CR:515 #054433, due 2027-03-01; A. Patel", each part said when not recorded. */
+function calibratorAndEngineer(check: CheckEvidence): string {
+  const calibrator = calibratorText(check, 'short');
+  if (calibrator === null) return '—';
+  const engineer = check.engineer ?? null;
+  if (calibrator === CALIBRATOR_NOT_RECORDED && engineer === null) return CALIBRATOR_NOT_RECORDED;
+  return `${calibrator}; ${engineer ?? 'engineer not recorded'}`;
+}
+
 /** "51.50735, -0.12776" or "not reported". */
 function positionText(instrument: AssessedInstrument): string {
   if (!instrument.position) return 'not reported';
@@ -158,6 +173,7 @@ export function evidenceTables(result: AssessmentResult, clock: SiteClock): Repo
         { header: 'Drift vs tolerance', value: (c) => driftVerdict(c) || null },
         { header: 'Verdict', value: (c) => checkVerdictText(c) || null },
         { header: 'Calibrator', value: (c) => calibratorText(c, 'long') },
+        { header: 'Engineer', value: (c) => engineerText(c) },
         { header: 'Flag', value: (c) => c.flag ?? null },
       ],
       [
@@ -170,7 +186,7 @@ export function evidenceTables(result: AssessmentResult, clock: SiteClock): Repo
         { header: 'Offset / dev. (dB)', text: (c) => signedDb(c.offset), weight: 8, align: 'right' },
         { header: 'Drift (dB)', text: (c) => signedDb(c.drift), weight: 6, align: 'right' },
         { header: 'Verdict', text: (c) => checkVerdictText(c) || '—', weight: 14 },
-        { header: 'Calibrator', text: (c) => calibratorText(c, 'short') ?? '—', weight: 10.5 },
+        { header: 'Calibrator, engineer', text: calibratorAndEngineer, weight: 10.5 },
       ],
     ),
 
