@@ -4,48 +4,10 @@
  * calibration run with a valid calibrator chosen, the calibrator shown with the verdict and in the
  * instrument's action record, and offered first at the next calibration.
  */
-import type { Page } from '@playwright/test';
-import { generateDemoFleet } from '../../src/simulator';
-import { buildHealthProfiles } from '../../src/simulator/health-profiles';
+import { addCalibrator, dateFromToday, healthyNoise } from './field-helpers';
 import { expect, keepScreenshot, test, tryTheDemo } from './fixtures';
 
-/** A healthy online noise instrument of the seed-1 demo fleet, and the level its calibrator is on. */
-function healthyNoise(): { serial: string; referenceDb: 94 | 114 } {
-  const createdAt = Date.now();
-  const fleet = generateDemoFleet(1, createdAt);
-  const profiles = buildHealthProfiles(1, fleet, createdAt);
-  const match = fleet
-    .filter((i) => i.wire.type === 'Noise' && i.condition.online)
-    .map((i) => profiles.get(i.wire.serialNumber))
-    .find((profile) => profile?.fault === 'none');
-  if (match === undefined) throw new Error('The seed-1 demo fleet has no healthy online noise instrument.');
-  return { serial: match.serial, referenceDb: match.referenceDb };
-}
-
 const HEALTHY = healthyNoise();
-const DAY_MS = 86_400_000;
-/** A calendar date `days` from today in this computer's zone (the browser's, in these tests). */
-function dateFromToday(days: number): string {
-  const at = new Date(Date.now() + days * DAY_MS);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
-}
-
-async function addCalibrator(
-  page: Page,
-  calibrator: { model: string; serial: string; levels: string; certificate: string; due: string },
-): Promise<void> {
-  await page.getByTestId('add-calibrator').click();
-  const form = page.getByRole('form', { name: 'Add a calibrator' });
-  await form.getByLabel('Model').fill(calibrator.model);
-  await form.getByLabel('Serial number').fill(calibrator.serial);
-  await form.getByLabel('Nominal levels (dB)').fill(calibrator.levels);
-  await form.getByLabel('Certificate date').fill(calibrator.certificate);
-  await form.getByLabel('Due date').fill(calibrator.due);
-  await form.getByRole('button', { name: 'Add calibrator' }).click();
-  await expect(form).toBeHidden();
-  await expect(page.getByTestId(`calibrator-${calibrator.serial}`)).toBeVisible();
-}
 
 test.describe('calibrators', () => {
   // Looks at results only, so the demo's calibration may be as short as the machine allows.

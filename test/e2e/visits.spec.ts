@@ -2,30 +2,17 @@
  * A site visit from arrival to the visit sheet: started on a healthy demo noise instrument, the
  * checklist answered, a photo added (its thumbnail shown), a calibration run while the visit is
  * open and linked with its verdict, the visit finished and its sheet written — then the PDF read
- * back (engineer, the calibration's verdict, the notes, the photo's thumbnail as an image).
+ * back (engineer, the calibration's verdict and calibrator, the notes, the photo's thumbnail as an
+ * image).
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { generateDemoFleet } from '../../src/simulator';
-import { buildHealthProfiles } from '../../src/simulator/health-profiles';
+import { addCalibrator, dateFromToday, healthyNoise } from './field-helpers';
 import { expect, keepScreenshot, test, tryTheDemo } from './fixtures';
 
 const run = promisify(execFile);
 const PHOTO = join(__dirname, '../fixtures/site-photo-mast.jpg');
-
-/** An online demo noise instrument whose calibrator is on site and right (seed 1, as the harness's demo). */
-function healthyNoise(): { serial: string; referenceDb: 94 | 114 } {
-  const createdAt = Date.now();
-  const fleet = generateDemoFleet(1, createdAt);
-  const profiles = buildHealthProfiles(1, fleet, createdAt);
-  const match = fleet
-    .filter((i) => i.wire.type === 'Noise' && i.condition.online)
-    .map((i) => profiles.get(i.wire.serialNumber))
-    .find((profile) => profile?.fault === 'none');
-  if (match === undefined) throw new Error('The seed-1 demo fleet has no healthy online noise instrument.');
-  return { serial: match.serial, referenceDb: match.referenceDb };
-}
 
 async function hasPoppler(): Promise<boolean> {
   try {
@@ -48,6 +35,16 @@ test.describe('a site visit', () => {
     test.setTimeout(300_000);
     const instrument = healthyNoise();
     await tryTheDemo(page, harness);
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByTestId('calibrators-link').click();
+    await addCalibrator(page, {
+      model: 'CR:515',
+      serial: '054433',
+      levels: '94, 114',
+      certificate: dateFromToday(-100),
+      due: dateFromToday(265),
+    });
+    await page.getByRole('link', { name: 'Instruments' }).click();
     await page.locator(`a[href$="/instruments/${instrument.serial}"]`).first().click();
     await expect(page.getByText(instrument.serial).first()).toBeVisible();
 
@@ -86,7 +83,11 @@ test.describe('a site visit', () => {
     await page.locator('.visit-facts a').first().click();
     await page.getByRole('button', { name: 'Calibrate', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: /^Calibrate/ });
-    await dialog.getByRole('radio', { name: `${instrument.referenceDb.toFixed(1)} dB` }).check();
+    await dialog.getByRole('radio', { name: `${instrument.referenceDb.toFixed(1)} dB`, exact: true }).check();
+    await dialog
+      .getByTestId('calibrator-choice')
+      .getByRole('radio', { name: /^CR:515 #054433/ })
+      .check();
     await dialog.getByRole('button', { name: 'Start calibration' }).click();
     await expect(dialog.getByTestId('verdict').getByTestId('verdict-word')).toHaveText('PASS');
     await dialog.getByRole('button', { name: 'Done' }).click();
@@ -98,6 +99,7 @@ test.describe('a site visit', () => {
     const actions = page.getByTestId('visit-actions');
     await expect(actions).toContainText('Calibration');
     await expect(actions).toContainText('FieldDesk: passed');
+    await expect(actions).toContainText('Calibrator: CR:515 #054433');
     await page.getByRole('button', { name: 'Finish visit' }).click();
     await expect(page.getByText('Visit finished')).toBeVisible();
     await keepScreenshot(page, testInfo, 'visit-finished');
@@ -115,6 +117,7 @@ test.describe('a site visit', () => {
     const { stdout: text } = await run('pdftotext', ['-layout', path, '-']);
     expect(text).toContain('Asha Patel');
     expect(text).toMatch(/Calibration\s+PASS/);
+    expect(text).toContain('CR:515 #054433');
     expect(text).toContain('Windshield torn by birds; replaced');
     expect(text).toContain('New windshield on the mast');
     expect(text).toContain('Replaced the windshield. Guy rope re-tensioned.');
