@@ -159,6 +159,25 @@ describe('the live reader', () => {
   });
 });
 
+describe('reading again once the connection is back', () => {
+  it('reads at once past the backoff, but never beside a read under way or after stop', async () => {
+    const { reader, read, answer } = harness();
+    reader.start();
+    await answer(new FieldDeskError('offline', 'No connection'));
+    reader.retryNow();
+    expect(read).toHaveBeenCalledTimes(2);
+    reader.retryNow();
+    expect(read).toHaveBeenCalledTimes(2);
+    await answer(60);
+    // Back to the plain interval after the good read.
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(read).toHaveBeenCalledTimes(3);
+    reader.stop();
+    reader.retryNow();
+    expect(read).toHaveBeenCalledTimes(3);
+  });
+});
+
 describe('the delay before the next read', () => {
   it('is the interval, the hidden interval, the capped backoff, or the Retry-After when longer', () => {
     expect(nextReadDelayMs(TIMING, { hidden: false, failures: 0 })).toBe(3_000);

@@ -66,5 +66,7 @@ export function useLiveLevels(serial: () => string, timing?: LiveReaderTiming) {
     polling,
     /** Starts again at once (the Try again of an error). */
     restart: begin,
+    /** Reads at once, past any backoff (the connection came back). */
+    retryNow: () => reader?.retryNow(),
   };
 }

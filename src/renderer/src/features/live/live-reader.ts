@@ -56,6 +56,11 @@ export interface LiveReader {
   stop(): void;
   /** The window came back into view: read now unless a read is under way, instead of the hidden wait. */
   wake(): void;
+  /**
+   * The connection is back: read now, forgetting the backoff of the failures while it was gone
+   * (nothing is read while a read is under way).
+   */
+  retryNow(): void;
   readonly running: boolean;
 }
 
@@ -137,6 +142,12 @@ export function createLiveReader<T>(options: LiveReaderOptions<T>): LiveReader {
     wake() {
       // After failures the backoff stands (and a Retry-After must be honoured): only a hidden wait is cut short.
       if (!running || inFlight || failures > 0) return;
+      clearTimer();
+      void readOnce();
+    },
+    retryNow() {
+      if (!running || inFlight) return;
+      failures = 0;
       clearTimer();
       void readOnce();
     },
