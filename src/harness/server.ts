@@ -31,6 +31,7 @@ import { bytesText } from '../shared/format';
 import { MAX_IMAGE_BASE64 } from '../shared/ipc/data-requests';
 import { encodeAnswer, FRAME_CONTENT_TYPE } from '../shared/ipc/binary-frame';
 import { HARNESS_AUDIO_PATH, PLAYER_STYLE_HASH } from '../shared/audio';
+import { createBackgroundNotifier, type Notice } from '../main/notifications';
 import { version } from '../../package.json';
 
 export interface HarnessOptions {
@@ -78,6 +79,16 @@ export interface RunningHarness {
   port: number;
   /** The in-app demo service's actions, for tests (a no-op until the demo has started). */
   demoActions: DemoActionControl;
+  /**
+   * The desktop notifications the app would have shown (finished actions, ended syncs), oldest
+   * first: the browser has no desktop, so the harness keeps them for tests to read.
+   */
+  notifications(): Notice[];
+  /**
+   * Whether the app's window counts as focused, as the notices ask (default true: nothing is
+   * notified while the user is looking). A test sets false to play a window in the background.
+   */
+  setWindowFocused(focused: boolean): void;
   close(): Promise<void>;
 }
 
@@ -192,6 +203,16 @@ export async function startHarness(options: HarnessOptions): Promise<RunningHarn
       return { baseUrl: service.baseUrl, apiKey: service.defaultKey, close: service.close };
     },
   });
+
+  // The same rules as the app's (src/main/index.ts), with a focus the test sets instead of a window's.
+  const notices: Notice[] = [];
+  let windowFocused = true;
+  const unsubscribeNotices = backend.subscribe(
+    createBackgroundNotifier(
+      () => windowFocused,
+      (notice) => notices.push(notice),
+    ),
+  );
 
   // Filled in once listening: the checks below need the real port.
   let port = requestedPort;
@@ -366,8 +387,13 @@ export async function startHarness(options: HarnessOptions): Promise<RunningHarn
     token,
     port,
     demoActions,
+    notifications: () => notices.map((notice) => ({ ...notice })),
+    setWindowFocused(focused) {
+      windowFocused = focused;
+    },
     close() {
       closing ??= (async () => {
+        unsubscribeNotices();
         for (const { end } of [...streams]) end();
         await new Promise<void>((resolveClose) => {
           server.close(() => resolveClose());

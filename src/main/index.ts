@@ -9,11 +9,10 @@ import { createBackend, type Backend } from './backend';
 import type { ExportKind } from '../shared/export-names';
 import { createKeyVault } from './backend/accounts/vault';
 import { startDemoService } from '../simulator';
-import type { OperationSnapshot } from '../shared/operations';
 import { AUDIO_SCHEME, libraryKeyOfAudioUrl } from '../shared/audio';
 import { FieldDeskError } from '../shared/errors';
 import { registerIpc } from './ipc';
-import { createActionNotifier } from './notifications';
+import { createBackgroundNotifier } from './notifications';
 import {
   APP_ORIGIN,
   APP_SCHEME,
@@ -134,7 +133,7 @@ async function start(): Promise<void> {
     },
   });
   unregisterIpc = registerIpc(backend, () => mainWindow, origins);
-  const notifyFinishedAction = createActionNotifier(
+  const notifyInBackground = createBackgroundNotifier(
     () => mainWindow?.isFocused() ?? false,
     (notice) => {
       if (!Notification.isSupported()) return;
@@ -146,9 +145,7 @@ async function start(): Promise<void> {
       notification.show();
     },
   );
-  backend.subscribe((channel, payload) => {
-    if (channel === 'operations.progress') notifyFinishedAction(payload as OperationSnapshot);
-  });
+  backend.subscribe(notifyInBackground);
   createWindow();
 
   app.on('activate', () => {

@@ -1,11 +1,15 @@
 /**
- * Desktop notifications for actions that finish while FieldDesk is in the background: an
- * engineer walks to the monitor with the calibrator and the laptop's window is not in front.
- * The decision is a pure function so it is tested in Node; index.ts shows it with Electron.
+ * Desktop notifications for actions that finish and site syncs that end while FieldDesk is in the
+ * background: an engineer walks to the monitor with the calibrator, or starts a sync before
+ * packing up, and the laptop's window is not in front. The decisions are pure functions so they
+ * are tested in Node; index.ts shows them with Electron, and the browser harness records them.
  */
 import { failingTones, sicToneText } from '../shared/check-verdicts';
+import type { SyncSnapshot } from '../shared/data';
 import { dbText } from '../shared/format';
+import type { EventChannel } from '../shared/ipc/channels';
 import { isFinishedState, type OperationSnapshot } from '../shared/operations';
+import { syncOutcome } from '../shared/sync-outcome';
 
 export interface Notice {
   title: string;
@@ -54,5 +58,61 @@ export function createActionNotifier(isWindowFocused: () => boolean, show: (noti
     if (isWindowFocused()) return;
     const notice = finishedActionNotice(snapshot);
     if (notice !== null) show(notice);
+  };
+}
+
+/** "QT1", "QT1 and QT2", "QT1, QT2 and 3 more": the instruments a sync was for. */
+export function instrumentsText(serials: readonly string[]): string {
+  if (serials.length <= 2) return serials.join(' and ');
+  if (serials.length === 3) return `${serials[0]}, ${serials[1]} and ${serials[2]}`;
+  return `${serials[0]}, ${serials[1]} and ${serials.length - 2} more`;
+}
+
+/**
+ * What to tell the user about a site sync that ended: what it was for and how it ended (its own
+ * message says what is available offline, what is missing, or why nothing could be fetched). Null
+ * while it runs, and when the user stopped it or FieldDesk closed during it (nothing to report).
+ */
+export function syncEndedNotice(snapshot: SyncSnapshot): Notice | null {
+  const outcome = syncOutcome(snapshot);
+  if (outcome === null || outcome === 'cancelled' || outcome === 'interrupted') return null;
+  const what = `${instrumentsText(snapshot.serials)}.`;
+  if (outcome === 'complete')
+    return { title: 'Site sync finished — ready for the visit', body: `${what} ${snapshot.message}` };
+  if (outcome === 'gaps')
+    return { title: 'Site sync finished with gaps', body: `${what} ${snapshot.message}` };
+  return { title: 'Site sync failed', body: `${what} ${snapshot.message}` };
+}
+
+/**
+ * Calls `show` once each time a sync ends, only while the window is not focused. A resumed sync
+ * that ends again is told again; the repeated snapshots of one end are not.
+ */
+export function createSyncNotifier(isWindowFocused: () => boolean, show: (notice: Notice) => void) {
+  const told = new Set<string>();
+  return (snapshot: SyncSnapshot): void => {
+    const ended = syncOutcome(snapshot) !== null && snapshot.state !== 'interrupted';
+    if (!ended) {
+      told.delete(snapshot.id);
+      return;
+    }
+    if (told.has(snapshot.id)) return;
+    told.add(snapshot.id);
+    if (isWindowFocused()) return;
+    const notice = syncEndedNotice(snapshot);
+    if (notice !== null) show(notice);
+  };
+}
+
+/**
+ * The backend's events that can end in a notice (finished actions, ended syncs), as one listener
+ * for `backend.subscribe`: the app and the harness wire the same rules.
+ */
+export function createBackgroundNotifier(isWindowFocused: () => boolean, show: (notice: Notice) => void) {
+  const action = createActionNotifier(isWindowFocused, show);
+  const sync = createSyncNotifier(isWindowFocused, show);
+  return (channel: EventChannel, payload: unknown): void => {
+    if (channel === 'operations.progress') action(payload as OperationSnapshot);
+    else if (channel === 'sync.progress') sync(payload as SyncSnapshot);
   };
 }

@@ -38,6 +38,8 @@ export interface FieldDeskErrorData {
   missingScope?: string;
   /** Which field of the user's input was wrong (for `invalidInput`). */
   field?: string;
+  /** How long the service asked to be left alone (`Retry-After` of a 429), when it said. */
+  retryAfterMs?: number;
 }
 
 const RETRYABLE_BY_DEFAULT: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -54,6 +56,7 @@ export class FieldDeskError extends Error {
   readonly serverCode?: string;
   readonly missingScope?: string;
   readonly field?: string;
+  readonly retryAfterMs?: number;
 
   constructor(
     code: ErrorCode,
@@ -68,6 +71,7 @@ export class FieldDeskError extends Error {
     if (extra.serverCode !== undefined) this.serverCode = extra.serverCode;
     if (extra.missingScope !== undefined) this.missingScope = extra.missingScope;
     if (extra.field !== undefined) this.field = extra.field;
+    if (extra.retryAfterMs !== undefined) this.retryAfterMs = extra.retryAfterMs;
   }
 
   toData(): FieldDeskErrorData {
@@ -76,6 +80,7 @@ export class FieldDeskError extends Error {
     if (this.serverCode !== undefined) data.serverCode = this.serverCode;
     if (this.missingScope !== undefined) data.missingScope = this.missingScope;
     if (this.field !== undefined) data.field = this.field;
+    if (this.retryAfterMs !== undefined) data.retryAfterMs = this.retryAfterMs;
     return data;
   }
 

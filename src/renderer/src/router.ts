@@ -29,6 +29,13 @@ export function createAppRouter(pinia: Pinia): Router {
         meta: { title: 'Instrument' },
       },
       {
+        path: '/instruments/:serial/live',
+        name: 'live',
+        component: () => import('./features/live/LiveView.vue'),
+        props: true,
+        meta: { title: 'Live check' },
+      },
+      {
         path: '/instruments/:serial/data/:dataset?',
         name: 'data',
         component: () => import('./features/data/DataView.vue'),

@@ -36,6 +36,7 @@ export const REQUEST_CHANNELS = [
   'data.eventTimeHistory',
   'data.saveImage',
   'data.monitorCurrent',
+  'data.liveLevels',
   'sync.start',
   'sync.list',
   'sync.cancel',

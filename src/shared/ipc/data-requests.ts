@@ -9,6 +9,7 @@ import {
 } from '../data';
 import { request, serialSchema } from './request-spec';
 import type { MonitorCurrentResult } from '../monitor';
+import { LIVE_READ_WINDOW_MAX_MS, LIVE_READ_WINDOW_MIN_MS, type LiveLevels } from '../live';
 
 /** The longest chart image accepted, as base64 text (about 24 MB of PNG). */
 export const MAX_IMAGE_BASE64 = 32 * 1024 * 1024;
@@ -120,6 +121,24 @@ export const DATA_REQUESTS = {
   ),
   /** A noise monitor's current system state, read live (it is a now, so it is not cached). */
   'data.monitorCurrent': request<MonitorCurrentResult>()(z.object({ serial: serialSchema }).strict()),
+  /**
+   * A noise instrument's newest 1 s LAeq over the last `windowMs` (default `LIVE_READ_WINDOW_MS`),
+   * read from the service every time: never answered from or stored in the cache, since its last
+   * minute is still open.
+   */
+  'data.liveLevels': request<LiveLevels>()(
+    z
+      .object({
+        serial: serialSchema,
+        windowMs: z
+          .number()
+          .int('Give the window as a whole number of milliseconds.')
+          .min(LIVE_READ_WINDOW_MIN_MS, 'Read at least the last 30 seconds.')
+          .max(LIVE_READ_WINDOW_MAX_MS, 'Read at most the last 5 minutes.')
+          .optional(),
+      })
+      .strict(),
+  ),
   /** Saves a chart as drawn (a PNG the renderer made of its canvases) where the user chooses. */
   'data.saveImage': request<DataImageResult>()(
     z

@@ -17,6 +17,12 @@ export interface Availability {
   recorded(gridIndex: number): boolean;
   /** The first grid index that is not recorded at or after `gridIndex`, up to `limit`. */
   recordedUntil(gridIndex: number, limit: number): number;
+  /**
+   * The grid interval the instrument is recording now, and how far it has got (now): the service
+   * shows its readings before the interval closes. Null when it is not recording now (stopped,
+   * offline, or in an outage).
+   */
+  open: { grid: number; untilMs: number } | null;
 }
 
 /** The outage (in grid indices, [start, end)) that starts on a UTC day, or null. */
@@ -37,17 +43,18 @@ export function createAvailability(key: number, nowMs: number, stoppedAtMs: numb
   const endGrid = Math.floor((stoppedAtMs ?? nowMs) / GRID_MS);
   const nowGrid = Math.floor(nowMs / GRID_MS);
   const lastGrid = Math.min(endGrid, nowGrid);
-  const recorded = (g: number): boolean => {
-    if (g >= lastGrid) return false;
+  const inOutage = (g: number): boolean => {
     const day = Math.floor(g / GRIDS_PER_DAY);
     for (const d of [day, day - 1]) {
       const outage = outageOfDay(key, d);
-      if (outage !== null && g >= outage[0] && g < outage[1]) return false;
+      if (outage !== null && g >= outage[0] && g < outage[1]) return true;
     }
-    return true;
+    return false;
   };
+  const recorded = (g: number): boolean => g < lastGrid && !inOutage(g);
   return {
     recorded,
+    open: stoppedAtMs === null && !inOutage(nowGrid) ? { grid: nowGrid, untilMs: nowMs } : null,
     recordedUntil(g, limit) {
       let i = g;
       while (i < limit && recorded(i)) i++;

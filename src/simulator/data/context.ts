@@ -5,6 +5,7 @@ import { isQuantumModel } from '../fleet';
 import type { DemoState } from '../state';
 import { createAvailability, GRID_MS, stoppedAt, type Availability } from './availability';
 import { hashString } from './hash';
+import { heardSources } from './heard';
 import { NoiseModel, type Trigger } from './noise-model';
 
 /** The demo instruments' settings: 15-minute measurements, 100 ms time history. */
@@ -90,6 +91,7 @@ export class DataContext {
         key: this.key(serial),
         availability,
         triggers: isQuantumModel(instrument.wire.model) ? QUANTUM_TRIGGERS : OTHER_TRIGGERS,
+        heard: (startMs, endMs) => heardSources(this.state.health, serial, this.now(), startMs, endMs),
       });
       this.noiseModels.set(serial, model);
     }

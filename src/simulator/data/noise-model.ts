@@ -101,11 +101,26 @@ export interface NoiseEvent {
   source: number;
 }
 
+/**
+ * A stretch in which the microphone heard a source of its own instead of the street: an acoustic
+ * calibrator sealed onto it, or the SIC's test tones. Its A-weighted level replaces each second
+ * the stretch touches.
+ */
+export interface HeardSource {
+  /** Epoch ms; [startMs, endMs). */
+  startMs: number;
+  endMs: number;
+  /** LAeq of the source (dB). */
+  levelDb: number;
+}
+
 export interface NoiseModelOptions {
   serial: string;
   key: number;
   availability: Availability;
   triggers: readonly Trigger[];
+  /** What the instrument heard of its own between two times (calibrations, SICs); none by default. */
+  heard?: (startMs: number, endMs: number) => readonly HeardSource[];
 }
 
 /** Median LAeq,1s of weekday traffic by hour (dB) before the instrument's own offset. */
@@ -133,6 +148,7 @@ export class NoiseModel {
   readonly availability: Availability;
   readonly triggers: readonly Trigger[];
   readonly patterns: SubsecondPatterns;
+  private readonly heard: (startMs: number, endMs: number) => readonly HeardSource[];
   private readonly levelOffset: number;
   private readonly eventCache = new Map<number, NoiseEvent[]>();
 
@@ -142,6 +158,7 @@ export class NoiseModel {
     this.availability = options.availability;
     this.triggers = [...options.triggers].sort((a, b) => a.level - b.level);
     this.patterns = createPatterns(options.key);
+    this.heard = options.heard ?? (() => []);
     this.levelOffset = between(options.key, STREAM.levelOffset, 0, 0, 6);
   }
 
@@ -259,21 +276,26 @@ export class NoiseModel {
     };
   }
 
-  /** Whether every grid interval an event touches was recorded. */
-  private eventRecorded(event: NoiseEvent): boolean {
+  /** Whether every grid interval an event touches was recorded (or is the one being recorded, when `open`). */
+  private eventRecorded(event: NoiseEvent, open = false): boolean {
     const first = Math.floor((event.startSec * 1000) / GRID_MS);
     const last = Math.floor(((event.endSec - 1) * 1000) / GRID_MS);
-    for (let g = first; g <= last; g++) if (!this.availability.recorded(g)) return false;
+    const openGrid = open ? this.availability.open?.grid : undefined;
+    for (let g = first; g <= last; g++) if (!this.availability.recorded(g) && g !== openGrid) return false;
     return true;
   }
 
-  /** Recorded events overlapping [fromSec, toSec), in time order. */
-  eventsBetween(fromSec: number, toSec: number): NoiseEvent[] {
+  /**
+   * Recorded events overlapping [fromSec, toSec), in time order; with `open`, also those in the
+   * interval being recorded now (their seconds after now are never shown).
+   */
+  eventsBetween(fromSec: number, toSec: number, open = false): NoiseEvent[] {
     const out: NoiseEvent[] = [];
     // Events last under a minute, so one that overlaps started at most an hour earlier.
     for (let h = Math.floor(fromSec / 3600) - 1; h * 3600 < toSec; h++) {
       for (const event of this.eventsOfHour(h)) {
-        if (event.endSec > fromSec && event.startSec < toSec && this.eventRecorded(event)) out.push(event);
+        if (event.endSec > fromSec && event.startSec < toSec && this.eventRecorded(event, open))
+          out.push(event);
       }
     }
     return out.sort((a, b) => a.startSec - b.startSec);
@@ -287,7 +309,21 @@ export class NoiseModel {
 
   /** The seconds of one recorded grid interval, or null when the interval was not recorded. */
   interval(g: number): IntervalSeconds | null {
-    if (!this.availability.recorded(g)) return null;
+    return this.availability.recorded(g) ? this.secondsOf(g, false) : null;
+  }
+
+  /**
+   * The interval being recorded now and how far it has got (`untilMs`, now), or null when `g` is
+   * not that interval. Its seconds are those the closed interval will have, so a reading shown
+   * before the interval closes is the reading stored after.
+   */
+  openInterval(g: number): { iv: IntervalSeconds; untilMs: number } | null {
+    const open = this.availability.open;
+    if (open === null || open.grid !== g) return null;
+    return { iv: this.secondsOf(g, true), untilMs: open.untilMs };
+  }
+
+  private secondsOf(g: number, open: boolean): IntervalSeconds {
     const startSec = g * SECONDS_PER_GRID;
     const bg = new Float64Array(SECONDS_PER_GRID);
     const la = new Float64Array(SECONDS_PER_GRID);
@@ -295,7 +331,7 @@ export class NoiseModel {
     this.fillBackground(startSec, bg, pattern);
     la.set(bg);
     const events: IntervalEvent[] = [];
-    for (const event of this.eventsBetween(startSec, startSec + SECONDS_PER_GRID)) {
+    for (const event of this.eventsBetween(startSec, startSec + SECONDS_PER_GRID, open)) {
       const from = Math.max(event.startSec, startSec) - startSec;
       const to = Math.min(event.endSec, startSec + SECONDS_PER_GRID) - startSec;
       const energy = new Float64Array(to - from);
@@ -306,7 +342,25 @@ export class NoiseModel {
       }
       events.push({ event, from, energy, spectrum: EVENT_SOURCE_WEIGHTS[event.source] as SpectrumWeights });
     }
+    this.overlayHeard(startSec, bg, la);
     return new IntervalSeconds(this, g, startSec, bg, la, pattern, events);
+  }
+
+  /**
+   * The seconds in which the microphone heard a calibrator or the SIC's tones: that level instead
+   * of the street's (a calibrator's coupler seals the microphone off). Only the A-weighted levels
+   * are modelled: C, Z and the bands keep the street's spectrum shape around the new level.
+   */
+  private overlayHeard(startSec: number, bg: Float64Array, la: Float64Array): void {
+    const startMs = startSec * 1000;
+    for (const source of this.heard(startMs, startMs + la.length * 1000)) {
+      const from = Math.max(0, Math.floor((source.startMs - startMs) / 1000));
+      const to = Math.min(la.length, Math.ceil((source.endMs - startMs) / 1000));
+      for (let i = from; i < to; i++) {
+        la[i] = source.levelDb;
+        bg[i] = source.levelDb;
+      }
+    }
   }
 }
 

@@ -1,7 +1,9 @@
 /**
  * Time history sampling: samples of `periodMs` aligned to the UTC clock, each built from whole
  * finer samples (1 s, or 100 ms for fractional periods), kept only where every finer sample was
- * recorded. Contiguous samples form blocks, split at gaps and at every full hour.
+ * recorded. Contiguous samples form blocks, split at gaps and at every full hour. The interval
+ * being recorded now is included up to its last whole sample, as the service shows an instrument's
+ * newest readings before their measurement interval closes.
  */
 import { formatServiceTime } from '../../shared/service/time';
 import { toEnergy, toLevel } from './acoustics';
@@ -40,17 +42,31 @@ export function sampleBlocks(
   const resolutionMs = subsecond ? 100 : 1000;
   const perGrid = GRID_MS / resolutionMs;
   const n = periodMs / resolutionMs;
-  const cache = new Map<number, Float64Array[] | null>();
-  const intervalLevels = (g: number): Float64Array[] | null => {
-    let levels = cache.get(g);
-    if (levels === undefined) {
+  /** Levels per channel of a grid interval, and how many of its finer samples exist (all but in the open one). */
+  interface GridLevels {
+    levels: Float64Array[];
+    available: number;
+  }
+  const cache = new Map<number, GridLevels | null>();
+  const intervalLevels = (g: number): GridLevels | null => {
+    let entry = cache.get(g);
+    if (entry === undefined) {
+      entry = null;
       const iv = model.interval(g);
-      levels = iv === null ? null : channels.map((channel) => channel.levels(iv, subsecond));
+      if (iv !== null) {
+        entry = { levels: channels.map((channel) => channel.levels(iv, subsecond)), available: perGrid };
+      } else {
+        // The interval being recorded: its finer samples up to now.
+        const open = model.openInterval(g);
+        const available = open === null ? 0 : Math.floor((open.untilMs - g * GRID_MS) / resolutionMs);
+        if (open !== null && available > 0)
+          entry = { levels: channels.map((channel) => channel.levels(open.iv, subsecond)), available };
+      }
       // Samples run forward: drop intervals left behind.
       for (const old of cache.keys()) if (old < g - 1) cache.delete(old);
-      cache.set(g, levels);
+      cache.set(g, entry);
     }
-    return levels;
+    return entry;
   };
 
   const blocks: SampleBlock[] = [];
@@ -73,15 +89,16 @@ export function sampleBlocks(
     let remaining = n;
     while (remaining > 0 && ok) {
       const g = Math.floor(index / perGrid);
-      const levels = intervalLevels(g);
-      if (levels === null) {
+      const grid = intervalLevels(g);
+      const from = index - g * perGrid;
+      const take = Math.min(remaining, perGrid - from);
+      // A sample is whole or not given: one still being measured waits for the next read.
+      if (grid === null || from + take > grid.available) {
         ok = false;
         break;
       }
-      const from = index - g * perGrid;
-      const take = Math.min(remaining, perGrid - from);
       for (let c = 0; c < channels.length; c++) {
-        const source = levels[c] as Float64Array;
+        const source = grid.levels[c] as Float64Array;
         if (channels[c]!.combine === 'max') {
           let max = combined[c] as number;
           for (let i = from; i < from + take; i++) if ((source[i] as number) > max) max = source[i] as number;

@@ -151,6 +151,8 @@ describe('service client: retries', () => {
     const error = await failureOf(clientFor(server.baseUrl).listInstruments());
     expect(error.code).toBe('rateLimited');
     expect(error.message).toContain('Wait about 2 min ');
+    // Said as data too, so a reader that polls (the live check) waits that long before it asks again.
+    expect(error.retryAfterMs).toBe(120_000);
     expect(error.message).toContain('Quota used');
     expect(server.requests).toHaveLength(1);
   });

@@ -315,4 +315,55 @@ describe('browser harness', () => {
       rmSync(otherDir, { recursive: true, force: true });
     }
   });
+
+  it('records the notices the app would show, only while the test says the window is not focused', async () => {
+    const otherDir = mkdtempSync(join(tmpdir(), 'fielddesk-harness-test-'));
+    const other = await startHarness({
+      port: 0,
+      dataDir: otherDir,
+      staticDir,
+      keychainService: `fielddesk-harness-test-notices-${process.pid}`,
+    });
+    try {
+      const call = async <T>(channel: string, body: unknown): Promise<{ ok: boolean; value: T }> => {
+        const response = await fetch(`${other.origin}api/invoke/${channel}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...bearer(other) },
+          body: JSON.stringify(body),
+        });
+        return (await response.json()) as { ok: boolean; value: T };
+      };
+      expect((await call('accounts.tryDemo', {})).ok).toBe(true);
+      const list = await call<{
+        entries: Array<{
+          instrument: { type: string; serialNumber: string };
+          status: { online: boolean } | null;
+        }>;
+      }>('instruments.list', {});
+      const serial = list.value.entries.find((e) => e.status?.online === true)!.instrument.serialNumber;
+      const identify = async () => {
+        const started = await call<{ id: string }>('actions.start', { serial, action: 'Identify' });
+        expect(started.ok).toBe(true);
+        await vi.waitFor(
+          async () => {
+            const operations = (await call<Array<{ id: string; state: string }>>('operations.list', {}))
+              .value;
+            expect(operations.find((o) => o.id === started.value.id)?.state).toBe('succeeded');
+          },
+          { timeout: 15_000, interval: 50 },
+        );
+      };
+
+      // Focused (the default): the view says it, no notice.
+      await identify();
+      expect(other.notifications()).toEqual([]);
+
+      other.setWindowFocused(false);
+      await identify();
+      expect(other.notifications()).toEqual([{ title: `Identify on ${serial}`, body: expect.any(String) }]);
+    } finally {
+      await other.close();
+      rmSync(otherDir, { recursive: true, force: true });
+    }
+  });
 });

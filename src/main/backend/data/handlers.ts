@@ -25,6 +25,9 @@ import type { ServiceAccess } from '../accounts/service-access';
 import type { EventHistories } from './event-histories';
 import type { Logger } from '../core/log';
 import { dataRefetchAfterMs, type ReadThroughCache } from './read-through-cache';
+import { LIVE_READ_WINDOW_MS, LIVE_VALUE, type LiveLevels } from '../../../shared/live';
+
+const SECOND_MS = 1000;
 
 export interface DataHandlerDeps {
   accounts: AccountState;
@@ -183,6 +186,36 @@ export function dataHandlers(deps: DataHandlerDeps): HandlersOf<'data'> {
       const source = await access.dataSourceFor(accounts.requireActive());
       const states = await source.monitorCurrent([serial]);
       return { state: states.find((state) => state.instrument === serial) ?? null, fetchedAt: Date.now() };
+    },
+
+    'data.liveLevels': async ({ serial, windowMs }): Promise<LiveLevels> => {
+      const source = await access.dataSourceFor(accounts.requireActive());
+      const fetchedAt = now();
+      // Whole seconds, up to the one being measured: the service gives only those it has.
+      const end = Math.ceil(fetchedAt / SECOND_MS) * SECOND_MS;
+      const start = end - (windowMs ?? LIVE_READ_WINDOW_MS);
+      // Straight from the service, never through the cache: the newest minute is still open, and a
+      // copy of it stored as covered would hide the readings that arrive after.
+      const chunk = await source.fetchDataset({
+        serial,
+        dataset: 'noiseTimeHistory',
+        start,
+        end,
+        options: { values: [LIVE_VALUE], period: 'PT1S' },
+      });
+      const channel = chunk.series.find((series) => series.name === LIVE_VALUE);
+      const notes = [
+        ...(chunk.notes ?? []),
+        ...(chunk.unreadable === undefined ? [] : [chunk.unreadable.message]),
+      ];
+      return {
+        serial,
+        times: channel?.times ?? new Float64Array(0),
+        values: channel?.values ?? new Float32Array(0),
+        sampleMs: SECOND_MS,
+        fetchedAt,
+        notes,
+      };
     },
 
     'data.export': async ({ instruments, ...query }) => {

@@ -253,7 +253,7 @@ export function httpFailure(
     return new FieldDeskError(
       'rateLimited',
       `The service is getting too many requests from this key. ${when} and try again.${said}`,
-      extra,
+      wait === null ? extra : { ...extra, retryAfterMs: wait },
     );
   }
   if (status >= 500) {

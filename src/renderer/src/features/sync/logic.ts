@@ -13,6 +13,7 @@ import {
   type TimeInterval,
 } from '../../../../shared/data';
 import { bytesText } from '../../../../shared/format';
+import { syncOutcome, type SyncOutcome } from '../../../../shared/sync-outcome';
 import {
   optionSetsOf,
   SYNC_TYPES,
@@ -43,26 +44,8 @@ export function mergeSyncSnapshot(current: SyncSnapshot | undefined, next: SyncS
 
 // ---- how it ended ----------------------------------------------------------------------------
 
-export type SyncOutcome = 'complete' | 'gaps' | 'failed' | 'cancelled' | 'interrupted';
-
-export function syncOutcome(snapshot: Pick<SyncSnapshot, 'state' | 'failures'>): SyncOutcome | null {
-  switch (snapshot.state) {
-    case 'succeeded':
-      // A success that still names failures is not one.
-      return snapshot.failures.length > 0 ? 'gaps' : 'complete';
-    case 'withGaps':
-      return 'gaps';
-    case 'failed':
-    case 'timedOut':
-      return 'failed';
-    case 'cancelled':
-      return 'cancelled';
-    case 'interrupted':
-      return 'interrupted';
-    default:
-      return null;
-  }
-}
+// Shared with the desktop notice of a sync that ended (src/main/notifications.ts).
+export { syncOutcome, type SyncOutcome };
 
 export const OUTCOME_TITLES: Readonly<Record<SyncOutcome, string>> = {
   complete: 'Ready for the site visit',
