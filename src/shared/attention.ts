@@ -77,7 +77,12 @@ export type AttentionThresholdKey = keyof AttentionThresholds;
 
 /** How each threshold is set: its bounds, default, unit and whether it is whole. */
 export interface ThresholdRule {
+  /** The settings field's label. */
   label: string;
+  /** How messages name it: "The offline limit". */
+  name: string;
+  /** The unit in words for messages: "hours". */
+  unitWords: string;
   unit: string;
   min: number;
   max: number;
@@ -91,6 +96,8 @@ export interface ThresholdRule {
 
 export const ATTENTION_THRESHOLD_RULES: Readonly<Record<AttentionThresholdKey, ThresholdRule>> = {
   attentionOfflineHours: {
+    name: 'The offline limit',
+    unitWords: 'hours',
     label: 'Offline for more than (hours)',
     unit: 'h',
     min: 1,
@@ -101,6 +108,8 @@ export const ATTENTION_THRESHOLD_RULES: Readonly<Record<AttentionThresholdKey, T
     byDefault: 'offline after 2 h',
   },
   attentionNoDataHours: {
+    name: 'The no-new-data limit',
+    unitWords: 'hours',
     label: 'No new data for more than (hours)',
     unit: 'h',
     min: 1,
@@ -111,6 +120,8 @@ export const ATTENTION_THRESHOLD_RULES: Readonly<Record<AttentionThresholdKey, T
     byDefault: 'no new data after 6 h',
   },
   attentionCalibrationDays: {
+    name: 'The calibration interval',
+    unitWords: 'days',
     label: 'Calibration older than (days)',
     unit: 'd',
     min: 1,
@@ -121,6 +132,8 @@ export const ATTENTION_THRESHOLD_RULES: Readonly<Record<AttentionThresholdKey, T
     byDefault: 'calibration due after 30 days',
   },
   attentionStoragePercent: {
+    name: 'The storage limit',
+    unitWords: 'percent',
     label: 'Storage in use above (%)',
     unit: '%',
     min: 50,
@@ -131,6 +144,8 @@ export const ATTENTION_THRESHOLD_RULES: Readonly<Record<AttentionThresholdKey, T
     byDefault: 'storage nearly full above 90 %',
   },
   attentionBatteryVolts: {
+    name: 'The battery limit',
+    unitWords: 'volts',
     label: 'Battery below (V)',
     unit: 'V',
     min: 9,
@@ -141,6 +156,8 @@ export const ATTENTION_THRESHOLD_RULES: Readonly<Record<AttentionThresholdKey, T
     byDefault: 'battery low below 11.8 V',
   },
   attentionSignalRsrpDbm: {
+    name: 'The signal limit',
+    unitWords: 'dBm',
     label: 'Signal (RSRP) below (dBm)',
     unit: 'dBm',
     min: -140,
@@ -158,12 +175,12 @@ export const DEFAULT_ATTENTION_THRESHOLDS: Readonly<AttentionThresholds> = Objec
   ATTENTION_THRESHOLD_KEYS.map((key) => [key, ATTENTION_THRESHOLD_RULES[key].default]),
 ) as unknown as AttentionThresholds;
 
-/** "Offline for more than (hours) must be a whole number from 1 to 168." */
+/** "The offline limit must be a whole number of hours from 1 to 168." */
 export function thresholdRangeText(key: AttentionThresholdKey): string {
   const rule = ATTENTION_THRESHOLD_RULES[key];
-  const name = rule.label.replace(/ \(.*\)$/, '');
-  const bound = (value: number) => (rule.integer ? String(value) : value.toFixed(1));
-  return `${name} must be ${rule.integer ? 'a whole number' : 'a number'} from ${bound(rule.min)} to ${bound(rule.max)} ${rule.unit}.`;
+  const bound = (value: number) => (rule.integer ? String(value) : value.toFixed(1)).replace('-', '\u2212');
+  const number = rule.integer ? 'a whole number' : 'a number';
+  return `${rule.name} must be ${number} of ${rule.unitWords} from ${bound(rule.min)} to ${bound(rule.max)}.`;
 }
 
 /** Whether `value` is a usable value of the threshold. */

@@ -13,6 +13,12 @@ import { DATA_REQUESTS, epochMsSchema } from './data-requests';
 import { AUDIO_REQUESTS } from './audio-requests';
 import { ASSESSMENT_REQUESTS } from './assessment-requests';
 import type { ReportProgress } from '../assessment';
+import {
+  ATTENTION_THRESHOLD_KEYS,
+  ATTENTION_THRESHOLD_RULES,
+  thresholdRangeText,
+  type AttentionThresholdKey,
+} from '../attention';
 import type { DownloadSnapshot } from '../audio';
 import type { AccountCheck, AccountSummary, AccountsState } from '../accounts';
 import type { DiagnosticsResult } from '../diagnostics';
@@ -71,6 +77,18 @@ const REFRESH_CACHED_RANGE_TEXT = `Refresh cached data after a whole number of m
 
 const SIC_TOLERANCE_RANGE_TEXT = `The SIC tolerance must be between ${SIC_TOLERANCE_MIN_DB.toFixed(1)} dB and ${SIC_TOLERANCE_MAX_DB.toFixed(1)} dB.`;
 
+/** Each attention threshold, with its bounds said in the message (shared/attention.ts). */
+function attentionThresholdSchemas(): Record<AttentionThresholdKey, z.ZodOptional<z.ZodNumber>> {
+  const schemas = {} as Record<AttentionThresholdKey, z.ZodOptional<z.ZodNumber>>;
+  for (const key of ATTENTION_THRESHOLD_KEYS) {
+    const rule = ATTENTION_THRESHOLD_RULES[key];
+    const message = thresholdRangeText(key);
+    const number = z.number({ error: message }).min(rule.min, message).max(rule.max, message);
+    schemas[key] = (rule.integer ? number.int(message) : number).optional();
+  }
+  return schemas;
+}
+
 export const settingsUpdateSchema = z
   .object({
     calibrationReferenceDb: z
@@ -100,6 +118,7 @@ export const settingsUpdateSchema = z
       .min(REFRESH_CACHED_MIN_MINUTES, REFRESH_CACHED_RANGE_TEXT)
       .max(REFRESH_CACHED_MAX_MINUTES, REFRESH_CACHED_RANGE_TEXT)
       .optional(),
+    ...attentionThresholdSchemas(),
   })
   .strict();
 

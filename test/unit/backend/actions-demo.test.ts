@@ -3,6 +3,7 @@
  * scale at 0.01 (a calibration takes well under a second) and fast polling. Network loss is
  * simulated with a fetch wrapper.
  */
+import { DEFAULT_ATTENTION_THRESHOLDS } from '../../../src/shared/attention';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -320,6 +321,7 @@ describe('field actions against the demo service', () => {
         calibrationToleranceDb: 0.5,
         sicToleranceDb: 2,
         refreshCachedAfterMinutes: 5,
+        ...DEFAULT_ATTENTION_THRESHOLDS,
       },
       notice: null,
       needsConfirmation: false,
@@ -329,6 +331,7 @@ describe('field actions against the demo service', () => {
       calibrationToleranceDb: 1.5,
       sicToleranceDb: 2,
       refreshCachedAfterMinutes: 5,
+      ...DEFAULT_ATTENTION_THRESHOLDS,
     });
     const [entry] = onlineNoise((await handlers['instruments.list']({})).entries);
     const op = await handlers['actions.start']({

@@ -217,11 +217,11 @@ describe('thresholds', () => {
     expect(parseThreshold('attentionSignalRsrpDbm', '\u2212105')).toEqual({ ok: true, value: -105 });
     expect(parseThreshold('attentionOfflineHours', '1.5')).toEqual({
       ok: false,
-      message: 'Offline for more than must be a whole number from 1 to 168 h.',
+      message: 'The offline limit must be a whole number of hours from 1 to 168.',
     });
     expect(parseThreshold('attentionBatteryVolts', '20')).toEqual({
       ok: false,
-      message: 'Battery below must be a number from 9.0 to 14.0 V.',
+      message: 'The battery limit must be a number of volts from 9.0 to 14.0.',
     });
     expect(parseThreshold('attentionStoragePercent', '')).toMatchObject({ ok: false });
   });
