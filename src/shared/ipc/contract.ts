@@ -18,6 +18,7 @@ import {
   ATTENTION_THRESHOLD_RULES,
   thresholdRangeText,
   type AttentionThresholdKey,
+  type InstrumentHealth,
 } from '../attention';
 import type { DownloadSnapshot } from '../audio';
 import type { AccountCheck, AccountSummary, AccountsState } from '../accounts';
@@ -165,6 +166,17 @@ export const STATUS_EAGER_LIMIT = 200;
 /** The most statuses one `instruments.statuses` request reads. */
 export const STATUS_BATCH_MAX = 100;
 
+/** The most instruments one `instruments.health` request reads: a few requests each, so a small batch. */
+export const HEALTH_BATCH_MAX = 25;
+
+/** Instruments' health for fleet attention (`instruments.health`, `instruments.knownHealth`). */
+export interface InstrumentHealthRead {
+  accountId: string;
+  entries: InstrumentHealth[];
+  /** Present when the service could not be reached: the entries are the last known ones (each with its `readAt`). */
+  lastKnown?: { reason: FieldDeskErrorData };
+}
+
 export interface InstrumentList {
   accountId: string;
   entries: InstrumentEntry[];
@@ -248,6 +260,17 @@ export const REQUESTS = {
    * 2 MB, a PNG, JPEG, GIF or WebP by its bytes (instruments/instrument-image.ts).
    */
   'instruments.image': request<InstrumentImage>()(z.object({ serial: serialSchema }).strict()),
+  'instruments.health': request<InstrumentHealthRead>()(
+    z
+      .object({
+        serials: z
+          .array(serialSchema)
+          .min(1, 'Name at least one instrument.')
+          .max(HEALTH_BATCH_MAX, `Ask for the health of at most ${HEALTH_BATCH_MAX} instruments at a time.`),
+      })
+      .strict(),
+  ),
+  'instruments.knownHealth': request<InstrumentHealthRead>()(noArgs),
   /** Starts an action on an instrument of the active account; answers at once (state `starting`). */
   'actions.start': request<OperationSnapshot>()(
     z.object({ serial: serialSchema, action: actionNameSchema }).strict(),

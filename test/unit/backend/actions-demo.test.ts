@@ -3,8 +3,8 @@
  * scale at 0.01 (a calibration takes well under a second) and fast polling. Network loss is
  * simulated with a fetch wrapper.
  */
-import { DEFAULT_ATTENTION_THRESHOLDS } from '../../../src/shared/attention';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_ATTENTION_THRESHOLDS } from '../../../src/shared/attention';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createBackend, type Backend, type BackendOptions } from '../../../src/main/backend/backend';

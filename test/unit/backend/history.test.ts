@@ -3,8 +3,8 @@
  * loopback server: range splitting into 1-year requests, joining, robust parsing. Also the
  * settings: argument validation and the settings file.
  */
-import { DEFAULT_ATTENTION_THRESHOLDS } from '../../../src/shared/attention';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_ATTENTION_THRESHOLDS } from '../../../src/shared/attention';
 import fc from 'fast-check';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
