@@ -1,0 +1,70 @@
+/**
+ * Fleet attention in the demo fleet (seed 1): the list's health columns at 1366x768, and the Needs
+ * attention view — its count on the list's link, each instrument with its reasons in plain words,
+ * most urgent first, a row opening its instrument.
+ */
+import { generateDemoFleet, isQuantumModel } from '../../src/simulator';
+import { expect, keepScreenshot, test, tryTheDemo } from './fixtures';
+
+const fleet = () => generateDemoFleet(1, Date.now());
+
+test('the instrument list shows last contact, calibration, SIC and the monitor’s battery, storage and signal', async ({
+  page,
+  harness,
+}, testInfo) => {
+  await tryTheDemo(page, harness);
+  const online = fleet().find((i) => i.condition.online && isQuantumModel(i.wire.model))!;
+  const offline = fleet().find((i) => !i.condition.online && isQuantumModel(i.wire.model))!;
+  const row = (serial: string) => page.getByRole('table').getByRole('row').filter({ hasText: serial });
+
+  // An online Quantum monitor: in contact now, its supply, storage and signal read.
+  await expect(row(online.wire.serialNumber)).toContainText(/just now|\d+ min ago/);
+  await expect(row(online.wire.serialNumber)).toContainText(/\d+\.\d V · \d+ % · −\d+ dBm/);
+  await expect(row(online.wire.serialNumber)).toContainText(/Pass · \d+ (d|h|min)/);
+  // One gone offline hours ago: its last contact from its newest stats.
+  await expect(row(offline.wire.serialNumber)).toContainText(/\d+ h( \d+ min)? ago|\d+ d( \d+ h)? ago/);
+  await keepScreenshot(page, testInfo, 'instruments-list-health', false);
+});
+
+test('Needs attention lists the demo fleet’s instruments with their reasons, most urgent first', async ({
+  page,
+  harness,
+}, testInfo) => {
+  await tryTheDemo(page, harness);
+  const demo = fleet();
+  const offlineMonitor = demo.find((i) => !i.condition.online && isQuantumModel(i.wire.model))!;
+  const failedCalibration = demo.find(
+    (i) => i.condition.online && i.condition.lastCalibration?.status === 'Failed',
+  )!;
+  const healthy = demo.find((i) => i.condition.online && i.wire.type === 'Vibration')!;
+
+  await page.getByTestId('attention-link').click();
+  await expect(page.getByRole('heading', { name: 'Needs attention' })).toBeVisible();
+  // Every instrument of the fleet read (the rows on screen in the list were read already).
+  await expect(page.getByTestId('attention-view')).toHaveAttribute('data-read', '10/10');
+
+  const rows = page.getByTestId('attention-table').locator('tbody tr');
+  const count = await rows.count();
+  expect(count).toBeGreaterThanOrEqual(3);
+  await expect(page.getByTestId('attention-count')).toHaveText(`${count} instruments`);
+
+  const offlineRow = rows.filter({ hasText: offlineMonitor.wire.serialNumber });
+  await expect(offlineRow.locator('li[data-kind="offline"]')).toHaveText(
+    /^Offline for \d+ (h|h \d+ min|d \d+ h|d) \(limit 2 h\)$/,
+  );
+  const failedRow = rows.filter({ hasText: failedCalibration.wire.serialNumber });
+  await expect(failedRow.locator('li').first()).toHaveText(/^Last calibration failed, \d+ d( \d+ h)? ago$/);
+  await expect(rows.filter({ hasText: healthy.wire.serialNumber })).toHaveCount(0);
+  // Most urgent first: the first row is urgent.
+  await expect(rows.first()).toContainText('Urgent');
+  await keepScreenshot(page, testInfo, 'needs-attention');
+
+  // Back on the list, the link's count is the number of rows.
+  await page.getByRole('link', { name: 'Instruments', exact: true }).first().click();
+  await expect(page.getByTestId('attention-link')).toContainText(String(count));
+
+  // A row opens its instrument.
+  await page.getByTestId('attention-link').click();
+  await rows.filter({ hasText: failedCalibration.wire.serialNumber }).click();
+  await expect(page).toHaveURL(new RegExp(`#/instruments/${failedCalibration.wire.serialNumber}$`));
+});
