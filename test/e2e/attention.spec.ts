@@ -7,6 +7,8 @@ import { generateDemoFleet, isQuantumModel } from '../../src/simulator';
 import { expect, keepScreenshot, test, tryTheDemo } from './fixtures';
 
 const fleet = () => generateDemoFleet(1, Date.now());
+/** The demo's monitor with a failing battery (simulator/data/context.ts `failingBattery`). */
+const FAILING_BATTERY = 'QT218728';
 
 test('the instrument list shows last contact, calibration, SIC and the monitor’s battery, storage and signal', async ({
   page,
@@ -45,7 +47,7 @@ test('Needs attention lists the demo fleet’s instruments with their reasons, m
 
   const rows = page.getByTestId('attention-table').locator('tbody tr');
   const count = await rows.count();
-  expect(count).toBeGreaterThanOrEqual(3);
+  expect(count).toBeGreaterThanOrEqual(4);
   await expect(page.getByTestId('attention-count')).toHaveText(`${count} instruments`);
 
   const offlineRow = rows.filter({ hasText: offlineMonitor.wire.serialNumber });
@@ -55,6 +57,10 @@ test('Needs attention lists the demo fleet’s instruments with their reasons, m
   const failedRow = rows.filter({ hasText: failedCalibration.wire.serialNumber });
   await expect(failedRow.locator('li').first()).toHaveText(/^Last calibration failed, \d+ d( \d+ h)? ago$/);
   await expect(rows.filter({ hasText: healthy.wire.serialNumber })).toHaveCount(0);
+  // The demo's monitor with a failing battery (seed 1: the lowest serial of the healthy online Quantum monitors).
+  await expect(rows.filter({ hasText: FAILING_BATTERY }).locator('li[data-kind="batteryLow"]')).toHaveText(
+    /^Battery low: 11\.\d V \(limit 11\.8 V\)$/,
+  );
   // Most urgent first: the first row is urgent.
   await expect(rows.first()).toContainText('Urgent');
   await keepScreenshot(page, testInfo, 'needs-attention');
