@@ -74,6 +74,12 @@ async function readStatuses(client: ServiceClient, serials: readonly string[]): 
 
 export function createFleetService(deps: FleetServiceDeps): FleetService {
   const { access, knownFleets, log, now } = deps;
+  /**
+   * The instruments of each account's last list read this session, large fleets too (whose list is
+   * not kept as last known until its statuses are all read): `entries` answers from it without
+   * reading thousands of instruments again for every few serials (fleet attention asks often).
+   */
+  const listed = new Map<string, InstrumentEntry[]>();
 
   /** The last known list, or null (none, or the cache cannot be read: then the service's answer stands). */
   function known(accountId: string): StoredFleet | null {
@@ -137,7 +143,10 @@ export function createFleetService(deps: FleetServiceDeps): FleetService {
           if (last === null) throw error;
           return { accountId: account.id, ...last.stored, lastKnown: { reason: last.reason } };
         });
-      if (list.lastKnown === undefined && list.entries.every((e) => e.statusPending !== true)) keep(list);
+      if (list.lastKnown === undefined) {
+        listed.set(account.id, list.entries);
+        if (list.entries.every((e) => e.statusPending !== true)) keep(list);
+      }
       return list;
     },
 
@@ -176,9 +185,14 @@ export function createFleetService(deps: FleetServiceDeps): FleetService {
     },
 
     async entries(account, serials) {
-      const last = known(account.id)?.entries ?? null;
       const names = (entries: readonly InstrumentEntry[], serial: string) =>
         entries.some((e) => e.instrument.serialNumber === serial);
+      const session = listed.get(account.id);
+      if (session !== undefined) {
+        const bySerial = new Set(session.map((e) => e.instrument.serialNumber));
+        if (serials.every((serial) => bySerial.has(serial))) return session;
+      }
+      const last = known(account.id)?.entries ?? null;
       if (last !== null && serials.every((serial) => names(last, serial))) return last;
       try {
         const instruments = await access.withAccount(account, (client) => client.listInstruments());
@@ -203,6 +217,7 @@ export function createFleetService(deps: FleetServiceDeps): FleetService {
     },
 
     forget(accountId) {
+      listed.delete(accountId);
       knownFleets.forget(accountId);
     },
   };

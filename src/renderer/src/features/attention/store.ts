@@ -76,9 +76,15 @@ export const useAttentionStore = defineStore('attention', () => {
     return loadingKnown;
   }
 
-  /** The status to judge: the list's (or its row's) when read, else the one kept with the health. */
+  /**
+   * The status to judge: the list's (or, in a large fleet, its row's) when read, else the one kept
+   * with the health. By map look-ups only: thousands of entries are judged at every change.
+   */
   function statusOf(entry: InstrumentEntry): InstrumentStatus | null {
-    return entry.status ?? health.value.get(entry.instrument.serialNumber)?.status ?? null;
+    const serial = entry.instrument.serialNumber;
+    return (
+      entry.status ?? instruments.rowStatuses.get(serial)?.status ?? health.value.get(serial)?.status ?? null
+    );
   }
 
   /** Every instrument that needs attention, most urgent first, from what is known now. */
@@ -86,9 +92,8 @@ export const useAttentionStore = defineStore('attention', () => {
     const thresholds = settings.current;
     const byItem = new Map<string, InstrumentEntry>();
     const items: AttentionItem[] = [];
-    for (const listed of instruments.entries) {
-      const serial = listed.instrument.serialNumber;
-      const entry = instruments.entryFor(serial) ?? listed;
+    for (const entry of instruments.entries) {
+      const serial = entry.instrument.serialNumber;
       const reasons = attentionReasons(
         health.value.get(serial) ?? null,
         statusOf(entry),
