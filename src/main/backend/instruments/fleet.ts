@@ -13,6 +13,7 @@ import {
   type InstrumentList,
   type InstrumentStatuses,
 } from '../../../shared/ipc/contract';
+import type { InstrumentKind } from '../../../shared/data';
 import type { Instrument } from '../../../shared/service/schemas';
 import type { StoredAccount } from '../accounts/account-store';
 import type { ServiceAccess } from '../accounts/service-access';
@@ -39,6 +40,11 @@ export interface FleetService {
    * is neither.
    */
   entries(account: StoredAccount, serials: readonly string[]): Promise<InstrumentEntry[]>;
+  /**
+   * The kind (type, model, features) of the account's instruments, naming at least `serials`: from
+   * the list read this session, else as `entries` answers.
+   */
+  kinds(account: StoredAccount, serials: readonly string[]): Promise<ReadonlyMap<string, InstrumentKind>>;
   /** One instrument as last known, else from the service when it can be reached; null when neither can say. */
   instrument(account: StoredAccount, serial: string): Promise<Instrument | null>;
   /** Forgets the account's last known list (the account was removed). */
@@ -75,11 +81,12 @@ async function readStatuses(client: ServiceClient, serials: readonly string[]): 
 export function createFleetService(deps: FleetServiceDeps): FleetService {
   const { access, knownFleets, log, now } = deps;
   /**
-   * The instruments of each account's last list read this session, large fleets too (whose list is
-   * not kept as last known until its statuses are all read): `entries` answers from it without
-   * reading thousands of instruments again for every few serials (fleet attention asks often).
+   * The kind (type, model, features) of each instrument of each account's last list read this
+   * session, large fleets too (whose list is not kept as last known until its statuses are all
+   * read): `kinds` answers from it without listing thousands of instruments again for every few
+   * serials (fleet attention asks often). Only the kinds: the whole list would stay in memory.
    */
-  const listed = new Map<string, InstrumentEntry[]>();
+  const listedKinds = new Map<string, Map<string, InstrumentKind>>();
 
   /** The last known list, or null (none, or the cache cannot be read: then the service's answer stands). */
   function known(accountId: string): StoredFleet | null {
@@ -110,7 +117,7 @@ export function createFleetService(deps: FleetServiceDeps): FleetService {
     }
   }
 
-  return {
+  const service: FleetService = {
     async list(account) {
       const list = await access
         .withAccount(account, async (client): Promise<InstrumentList> => {
@@ -144,7 +151,15 @@ export function createFleetService(deps: FleetServiceDeps): FleetService {
           return { accountId: account.id, ...last.stored, lastKnown: { reason: last.reason } };
         });
       if (list.lastKnown === undefined) {
-        listed.set(account.id, list.entries);
+        listedKinds.set(
+          account.id,
+          new Map(
+            list.entries.map(({ instrument: { serialNumber, type, model, feature } }) => [
+              serialNumber,
+              { type, model, feature },
+            ]),
+          ),
+        );
         if (list.entries.every((e) => e.statusPending !== true)) keep(list);
       }
       return list;
@@ -185,14 +200,9 @@ export function createFleetService(deps: FleetServiceDeps): FleetService {
     },
 
     async entries(account, serials) {
+      const last = known(account.id)?.entries ?? null;
       const names = (entries: readonly InstrumentEntry[], serial: string) =>
         entries.some((e) => e.instrument.serialNumber === serial);
-      const session = listed.get(account.id);
-      if (session !== undefined) {
-        const bySerial = new Set(session.map((e) => e.instrument.serialNumber));
-        if (serials.every((serial) => bySerial.has(serial))) return session;
-      }
-      const last = known(account.id)?.entries ?? null;
       if (last !== null && serials.every((serial) => names(last, serial))) return last;
       try {
         const instruments = await access.withAccount(account, (client) => client.listInstruments());
@@ -202,6 +212,18 @@ export function createFleetService(deps: FleetServiceDeps): FleetService {
         log.info('instrument list not read; using the last known one', { error });
         return last;
       }
+    },
+
+    async kinds(account, serials) {
+      const session = listedKinds.get(account.id);
+      if (session !== undefined && serials.every((serial) => session.has(serial))) return session;
+      const entries = await service.entries(account, serials);
+      return new Map(
+        entries.map(({ instrument: { serialNumber, type, model, feature } }) => [
+          serialNumber,
+          { type, model, feature },
+        ]),
+      );
     },
 
     async instrument(account, serial) {
@@ -217,8 +239,9 @@ export function createFleetService(deps: FleetServiceDeps): FleetService {
     },
 
     forget(accountId) {
-      listed.delete(accountId);
+      listedKinds.delete(accountId);
       knownFleets.forget(accountId);
     },
   };
+  return service;
 }

@@ -14,7 +14,7 @@ import {
   type SignalReading,
   type SupplyReading,
 } from '../../../shared/attention';
-import { availableDatasetsFor } from '../../../shared/data';
+import { availableDatasetsFor, type InstrumentKind } from '../../../shared/data';
 import { FieldDeskError, isUnreachable, toErrorData, type FieldDeskErrorData } from '../../../shared/errors';
 import type { InstrumentHealthRead } from '../../../shared/ipc/contract';
 import type { MonitorCurrent } from '../../../shared/monitor';
@@ -152,15 +152,15 @@ export function createHealthService(deps: HealthServiceDeps): HealthService {
         };
 
       // Only the monitors that support the system-monitor endpoints are asked (the others are refused).
-      const instruments = await fleet.entries(account, unique).catch((error: unknown) => {
+      const kinds = await fleet.kinds(account, unique).catch((error: unknown) => {
         log.info('instrument models not known; monitor state not read', { error });
-        return [];
+        return new Map<string, InstrumentKind>();
       });
       const monitors = new Set(
-        instruments
-          .filter((entry) => availableDatasetsFor(entry.instrument).includes('monitorStats'))
-          .map((entry) => entry.instrument.serialNumber)
-          .filter((serial) => unique.includes(serial)),
+        unique.filter((serial) => {
+          const kind = kinds.get(serial);
+          return kind !== undefined && availableDatasetsFor(kind).includes('monitorStats');
+        }),
       );
       const problems = new Map<string, string[]>();
       const problem = (serial: string, text: string) =>
