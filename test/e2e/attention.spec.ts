@@ -74,3 +74,38 @@ test('Needs attention lists the demo fleet’s instruments with their reasons, m
   await rows.filter({ hasText: failedCalibration.wire.serialNumber }).click();
   await expect(page).toHaveURL(new RegExp(`#/instruments/${failedCalibration.wire.serialNumber}$`));
 });
+
+test('the attention limits are settings: a bad value is refused plainly, a saved one changes the reasons', async ({
+  page,
+  harness,
+}, testInfo) => {
+  await tryTheDemo(page, harness);
+  const offlineMonitor = fleet().find((i) => !i.condition.online && isQuantumModel(i.wire.model))!;
+  await page.getByRole('link', { name: 'Settings' }).click();
+  const form = page.getByRole('form', { name: 'Needs attention settings' });
+  const offlineLimit = form.getByLabel('Offline for more than (hours)');
+  await expect(offlineLimit).toHaveValue('2');
+
+  await offlineLimit.fill('1.5');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form.getByRole('alert')).toHaveText(
+    'The offline limit must be a whole number of hours from 1 to 168.',
+  );
+
+  // Longer than the demo's offline monitor has been away (at most 48 h).
+  await offlineLimit.fill('72');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form.getByRole('status')).toHaveText('Saved.');
+  await keepScreenshot(page, testInfo, 'attention-settings');
+
+  await page.getByRole('link', { name: 'Instruments', exact: true }).first().click();
+  await page.getByTestId('attention-link').click();
+  await expect(page.getByTestId('attention-view')).toHaveAttribute('data-read', '10/10');
+  const row = page
+    .getByTestId('attention-table')
+    .locator('tbody tr')
+    .filter({ hasText: offlineMonitor.wire.serialNumber });
+  // Still without new data for hours, but no longer offline beyond the limit.
+  await expect(row.locator('li[data-kind="noData"]')).toHaveCount(1);
+  await expect(row.locator('li[data-kind="offline"]')).toHaveCount(0);
+});

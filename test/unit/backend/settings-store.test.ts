@@ -228,6 +228,23 @@ describe('the attention thresholds in the settings file', () => {
     expect(store.state().needsConfirmation).toBe(false);
   });
 
+  it('settings.update saves the thresholds it names and leaves the others', async () => {
+    const dir = await tempDir();
+    const store = await openSettingsStore(dir);
+    const notices = createNoticeBoard(createEventHub(), () => 0);
+    const handlers = settingsHandlers({ settings: store, notices, dataDir: dir });
+    const { settings } = await handlers['settings.update']({
+      attentionOfflineHours: 72,
+      attentionBatteryVolts: 11,
+    });
+    expect(settings).toMatchObject({
+      attentionOfflineHours: 72,
+      attentionBatteryVolts: 11,
+      attentionNoDataHours: 6,
+    });
+    expect((await openSettingsStore(dir)).get().attentionOfflineHours).toBe(72);
+  });
+
   it('settings.update takes values within bounds and refuses others with their bounds said', () => {
     expect(parseRequestArg('settings.update', { attentionBatteryVolts: 9 })).toEqual({
       attentionBatteryVolts: 9,
