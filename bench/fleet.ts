@@ -5,7 +5,10 @@
  *
  * - Baseline: GET /control/instruments + JSON.parse, the least any client must do to list.
  * - First rows: `instruments.list` plus `instruments.statuses` for one screen (30 rows), what the
- *   list view asks for before it can show its first rows.
+ *   list view asks for before it can show its first rows; then their health columns
+ *   (`instruments.health`, a batch of HEALTH_BATCH_MAX at a time, as the list view's reader asks).
+ * - Needs attention: the health of the whole fleet read as the view does, one batch at a time, and
+ *   the last known health of all 5,000 answered again without a request (how the view opens).
  * - For comparison, reading every status with the list, as FieldDesk did before (one request per
  *   instrument on every refresh).
  */
@@ -17,6 +20,7 @@ import { createInterface } from 'node:readline';
 import { createBackend } from '../src/main/backend/backend';
 import { createMemoryVault } from '../src/main/backend/accounts/vault';
 import { createServiceClient } from '../src/main/backend/service/client';
+import { HEALTH_BATCH_MAX } from '../src/shared/ipc/contract';
 import { medianMs } from './timing';
 
 const FLEET_SIZE = 5_000;
@@ -92,10 +96,36 @@ export async function benchFleet(): Promise<void> {
       const screen = list.entries.slice(0, SCREEN_ROWS).map((e) => e.instrument.serialNumber);
       return handlers['instruments.statuses']({ serials: screen });
     };
+    // The health columns of the first screen, read after the list as the list view's reader asks
+    // (a batch of HEALTH_BATCH_MAX at a time), alongside the statuses.
+    const screenSerials = (await handlers['instruments.list']({})).entries
+      .slice(0, SCREEN_ROWS)
+      .map((e) => e.instrument.serialNumber);
+    const healthColumns = await medianMs(async () => {
+      for (let i = 0; i < screenSerials.length; i += HEALTH_BATCH_MAX)
+        await handlers['instruments.health']({ serials: screenSerials.slice(i, i + HEALTH_BATCH_MAX) });
+    }, ROUNDS);
     const { peak } = await peakHeapDuring(firstRows);
     const subject = await medianMs(firstRows, ROUNDS);
     collect();
     const after = process.memoryUsage().heapUsed;
+
+    // Needs attention: the whole fleet's health, one batch at a time, then the last known of all.
+    const fleetSerials = (await handlers['instruments.list']({})).entries.map(
+      (e) => e.instrument.serialNumber,
+    );
+    collect();
+    const beforeSweep = process.memoryUsage().heapUsed;
+    const sweepStarted = performance.now();
+    const { peak: sweepPeak } = await peakHeapDuring(async () => {
+      for (let i = 0; i < fleetSerials.length; i += HEALTH_BATCH_MAX)
+        await handlers['instruments.health']({ serials: fleetSerials.slice(i, i + HEALTH_BATCH_MAX) });
+    });
+    const sweepMs = performance.now() - sweepStarted;
+    let knownCount = 0;
+    const knownMs = await medianMs(async () => {
+      knownCount = (await handlers['instruments.knownHealth']({})).entries.length;
+    }, ROUNDS);
 
     // Before: every status read with the list (the old instruments.list).
     const client = createServiceClient({ baseUrl: service.baseUrl, apiKey: service.apiKey });
@@ -120,12 +150,21 @@ export async function benchFleet(): Promise<void> {
       `  subject   first rows shown (instruments.list + ${SCREEN_ROWS} statuses): ${(subject / baseline).toFixed(2)}x the baseline's time`,
     );
     console.log(
+      `  subject   the first screen's health columns filled (instruments.health, ${SCREEN_ROWS} instruments): ${(healthColumns / baseline).toFixed(2)}x the baseline's time`,
+    );
+    console.log(
       `  before    every status with the list: ${(everyStatus / baseline).toFixed(1)}x the baseline's time`,
     );
     console.log(
       `  backend heap: ${mb(before)} before, ${mb(peak)} at the peak (${(peak / before).toFixed(2)}x), ${mb(after)} after the list is left${
         (globalThis as { gc?: unknown }).gc === undefined ? ' (without --expose-gc: not collected first)' : ''
       }`,
+    );
+    console.log(
+      `  attention whole fleet's health, ${HEALTH_BATCH_MAX} at a time (one request in flight): ${(sweepMs / 1000).toFixed(1)} s, ${(sweepMs / baseline).toFixed(1)}x the baseline's time; heap ${mb(beforeSweep)} → ${mb(sweepPeak)} at the peak`,
+    );
+    console.log(
+      `  attention last known health of ${knownCount.toLocaleString('en-GB')} (how the view opens): ${(knownMs / baseline).toFixed(2)}x the baseline's time`,
     );
     console.log('  Aim: first rows within a few times the bare listing, memory back to where it was.');
   } finally {

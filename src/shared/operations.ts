@@ -8,6 +8,7 @@
  * constants both sides show (expected durations, calibration defaults).
  */
 import type { CalibratorSnapshot } from './calibrators';
+import { DEFAULT_ATTENTION_THRESHOLDS, type AttentionThresholds } from './attention';
 import type { FieldDeskErrorData } from './errors';
 import type { ActionName } from './service/wire';
 
@@ -183,7 +184,8 @@ export const SIC_TOLERANCE_MAX_DB = 6.0;
 export const REFRESH_CACHED_MIN_MINUTES = 1;
 export const REFRESH_CACHED_MAX_MINUTES = 120;
 
-export interface Settings {
+/** The app's settings; the attention thresholds (shared/attention.ts) are among them. */
+export interface Settings extends AttentionThresholds {
   /** The calibrator's level that a calibration is judged against (dB). */
   calibrationReferenceDb: CalibrationReferenceDb;
   /** Largest |measured − reference| that still passes (dB). */
@@ -226,6 +228,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = {
   // The demo service's own rule, and a usual one for outdoor monitors.
   sicToleranceDb: 2,
   refreshCachedAfterMinutes: 5,
+  ...DEFAULT_ATTENTION_THRESHOLDS,
 };
 
 // ---- system-health records (history reads) ----------------------------------------------------

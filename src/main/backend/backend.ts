@@ -52,6 +52,7 @@ import { createFleetService } from './instruments/fleet';
 import { openRecordsDatabase } from './records/records-database';
 import { historyHandlers } from './history/handlers';
 import { instrumentHandlers } from './instruments/handlers';
+import { createHealthService } from './instruments/health';
 import { operationHandlers } from './operations/handlers';
 import { createOperationRegistry } from './operations/registry';
 import type { ServiceClientOptions } from './service/client';
@@ -203,6 +204,13 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     ...(options.createDataSource === undefined ? {} : { createDataSource: options.createDataSource }),
   });
   const fleet = createFleetService({ access, connectivity, knownFleets, log, now });
+  const health = createHealthService({
+    access,
+    fleet,
+    knownHealth: cacheDatabase.view('knownHealth'),
+    log,
+    now,
+  });
   const readThroughCache = createReadThroughCache({
     cache,
     access,
@@ -254,13 +262,14 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
         try {
           cache.clear(accountId);
           fleet.forget(accountId);
+          health.forget(accountId);
         } catch (error) {
           // A cache that cannot be cleared now is cleared with "Clear cache" later.
           log.warn('cached data of a removed account not cleared', { error });
         }
       },
     }),
-    ...instrumentHandlers({ accounts, access, fleet, fetch: options.fetch ?? fetch }),
+    ...instrumentHandlers({ accounts, access, fleet, health, fetch: options.fetch ?? fetch }),
     ...actionHandlers({
       accounts,
       access,

@@ -22,6 +22,12 @@ export function createAppRouter(pinia: Pinia): Router {
         meta: { title: 'Instruments' },
       },
       {
+        path: '/attention',
+        name: 'attention',
+        component: () => import('./features/attention/AttentionView.vue'),
+        meta: { title: 'Needs attention' },
+      },
+      {
         path: '/instruments/:serial',
         name: 'instrument',
         component: () => import('./features/instruments/InstrumentDetailView.vue'),

@@ -21,6 +21,8 @@ export const REQUEST_CHANNELS = [
   'instruments.statuses',
   'instruments.rename',
   'instruments.image',
+  'instruments.health',
+  'instruments.knownHealth',
   'actions.start',
   'actions.history',
   'operations.list',

@@ -15,6 +15,13 @@ import { ASSESSMENT_REQUESTS } from './assessment-requests';
 import { VISIT_REQUESTS } from './visit-requests';
 import { CALIBRATOR_REQUESTS, calibratorIdSchema } from './calibrator-requests';
 import type { ReportProgress } from '../assessment';
+import {
+  ATTENTION_THRESHOLD_KEYS,
+  ATTENTION_THRESHOLD_RULES,
+  thresholdRangeText,
+  type AttentionThresholdKey,
+  type InstrumentHealth,
+} from '../attention';
 import type { DownloadSnapshot } from '../audio';
 import type { AccountCheck, AccountSummary, AccountsState } from '../accounts';
 import type { DiagnosticsResult } from '../diagnostics';
@@ -73,6 +80,18 @@ const REFRESH_CACHED_RANGE_TEXT = `Refresh cached data after a whole number of m
 
 const SIC_TOLERANCE_RANGE_TEXT = `The SIC tolerance must be between ${SIC_TOLERANCE_MIN_DB.toFixed(1)} dB and ${SIC_TOLERANCE_MAX_DB.toFixed(1)} dB.`;
 
+/** Each attention threshold, with its bounds said in the message (shared/attention.ts). */
+function attentionThresholdSchemas(): Record<AttentionThresholdKey, z.ZodOptional<z.ZodNumber>> {
+  const schemas = {} as Record<AttentionThresholdKey, z.ZodOptional<z.ZodNumber>>;
+  for (const key of ATTENTION_THRESHOLD_KEYS) {
+    const rule = ATTENTION_THRESHOLD_RULES[key];
+    const message = thresholdRangeText(key);
+    const number = z.number({ error: message }).min(rule.min, message).max(rule.max, message);
+    schemas[key] = (rule.integer ? number.int(message) : number).optional();
+  }
+  return schemas;
+}
+
 export const settingsUpdateSchema = z
   .object({
     calibrationReferenceDb: z
@@ -102,6 +121,7 @@ export const settingsUpdateSchema = z
       .min(REFRESH_CACHED_MIN_MINUTES, REFRESH_CACHED_RANGE_TEXT)
       .max(REFRESH_CACHED_MAX_MINUTES, REFRESH_CACHED_RANGE_TEXT)
       .optional(),
+    ...attentionThresholdSchemas(),
   })
   .strict();
 
@@ -147,6 +167,17 @@ export interface InstrumentStatuses {
 export const STATUS_EAGER_LIMIT = 200;
 /** The most statuses one `instruments.statuses` request reads. */
 export const STATUS_BATCH_MAX = 100;
+
+/** The most instruments one `instruments.health` request reads: a few requests each, so a small batch. */
+export const HEALTH_BATCH_MAX = 25;
+
+/** Instruments' health for fleet attention (`instruments.health`, `instruments.knownHealth`). */
+export interface InstrumentHealthRead {
+  accountId: string;
+  entries: InstrumentHealth[];
+  /** Present when the service could not be reached: the entries are the last known ones (each with its `readAt`). */
+  lastKnown?: { reason: FieldDeskErrorData };
+}
 
 export interface InstrumentList {
   accountId: string;
@@ -231,6 +262,17 @@ export const REQUESTS = {
    * 2 MB, a PNG, JPEG, GIF or WebP by its bytes (instruments/instrument-image.ts).
    */
   'instruments.image': request<InstrumentImage>()(z.object({ serial: serialSchema }).strict()),
+  'instruments.health': request<InstrumentHealthRead>()(
+    z
+      .object({
+        serials: z
+          .array(serialSchema)
+          .min(1, 'Name at least one instrument.')
+          .max(HEALTH_BATCH_MAX, `Ask for the health of at most ${HEALTH_BATCH_MAX} instruments at a time.`),
+      })
+      .strict(),
+  ),
+  'instruments.knownHealth': request<InstrumentHealthRead>()(noArgs),
   /** Starts an action on an instrument of the active account; answers at once (state `starting`). */
   'actions.start': request<OperationSnapshot>()(
     z

@@ -24,6 +24,8 @@ export class DataContext {
   private readonly noiseModels = new Map<string, NoiseModel>();
   private readonly availabilities = new Map<string, { nowMs: number; availability: Availability }>();
   private readonly outagesOnly = new Map<string, { nowMs: number; availability: Availability }>();
+  /** The monitor whose battery is failing (see `failingBattery`), chosen once. */
+  private failingBatterySerial: string | null | undefined = undefined;
 
   constructor(state: DemoState, seed: number) {
     this.state = state;
@@ -79,6 +81,28 @@ export class DataContext {
     this.stopped.set(serial, recording ? null : Math.floor(this.now() / GRID_MS) * GRID_MS);
     this.availabilities.delete(serial);
     this.noiseModels.delete(serial);
+  }
+
+  /**
+   * Whether this is the fleet's one monitor with a failing battery: its supply stays below 11.8 V
+   * (fleet attention's usual limit), so the demo always shows a low battery. It is the online
+   * Quantum monitor without a calibration fault with the lowest serial — deterministic per seed,
+   * and not one whose calibration or SIC already needs attention.
+   */
+  failingBattery(serial: string): boolean {
+    if (this.failingBatterySerial === undefined) {
+      const candidates = [...this.state.instruments.values()]
+        .filter(
+          (i) =>
+            i.condition.online &&
+            isQuantumModel(i.wire.model) &&
+            this.state.health.profiles.get(i.wire.serialNumber)?.fault === 'none',
+        )
+        .map((i) => i.wire.serialNumber)
+        .sort();
+      this.failingBatterySerial = candidates[0] ?? null;
+    }
+    return this.failingBatterySerial === serial;
   }
 
   noiseModel(instrument: DemoInstrument): NoiseModel {

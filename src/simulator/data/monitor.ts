@@ -1,7 +1,8 @@
 /**
  * System monitor data of the Quantum noise monitors: a stats sample every 10 minutes while the
  * instrument is online, the events those samples imply (restarts after outages, the weekly
- * restart, low supply voltage, nightly storage clean-up), and the current state.
+ * restart, low supply voltage, nightly storage clean-up), and the current state. One monitor of
+ * the fleet has a failing battery (`DataContext.failingBattery`), so fleet attention has one to show.
  */
 import type { Context } from 'hono';
 import { DATA_ENDPOINT_LIMITS, SERVICE_ERROR_CODES } from '../../shared/service/limits';
@@ -100,6 +101,7 @@ function walk(
   let dayMb = 0;
   let monthMb = 0;
   let lowVoltage = false;
+  const failingBattery = context.failingBattery(serial);
   const emit = (timeMs: number, type: string, message: string) => {
     if (timeMs >= fromMs && timeMs < toMs)
       onEvent({ time: formatServiceTime(timeMs), instrument: serial, type, message });
@@ -144,8 +146,12 @@ function walk(
     const cpu = 9 + 6 * u(3) + (upload ? 25 : 0);
     const uptimeHours = (t - bootMs) / 3_600_000;
     const daylight = Math.max(0, Math.cos((2 * Math.PI * (hour - 13)) / 24));
-    const voltage =
-      daylight > 0.3 ? 13.4 + 0.7 * daylight : 12.9 - (0.5 * ((hour + 6) % 24)) / 12 + 0.1 * u(4);
+    const voltage = failingBattery
+      ? // It no longer holds a charge: a little lift in the sun, never back to a healthy 12 V.
+        11.3 + 0.25 * daylight + 0.1 * u(4)
+      : daylight > 0.3
+        ? 13.4 + 0.7 * daylight
+        : 12.9 - (0.5 * ((hour + 6) % 24)) / 12 + 0.1 * u(4);
     // Hysteresis: one event per dip, not one per sample hovering around the threshold.
     if (voltage < 12.5 && !lowVoltage) {
       emit(t, 'LowVoltage', `Supply voltage low: ${r1(voltage)} V.`);

@@ -4,6 +4,7 @@
  * simulated with a fetch wrapper.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_ATTENTION_THRESHOLDS } from '../../../src/shared/attention';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createBackend, type Backend, type BackendOptions } from '../../../src/main/backend/backend';
@@ -320,6 +321,7 @@ describe('field actions against the demo service', () => {
         calibrationToleranceDb: 0.5,
         sicToleranceDb: 2,
         refreshCachedAfterMinutes: 5,
+        ...DEFAULT_ATTENTION_THRESHOLDS,
       },
       notice: null,
       needsConfirmation: false,
@@ -329,6 +331,7 @@ describe('field actions against the demo service', () => {
       calibrationToleranceDb: 1.5,
       sicToleranceDb: 2,
       refreshCachedAfterMinutes: 5,
+      ...DEFAULT_ATTENTION_THRESHOLDS,
     });
     const [entry] = onlineNoise((await handlers['instruments.list']({})).entries);
     const op = await handlers['actions.start']({

@@ -4,6 +4,7 @@
  * settings: argument validation and the settings file.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_ATTENTION_THRESHOLDS } from '../../../src/shared/attention';
 import fc from 'fast-check';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -158,12 +159,14 @@ describe('settings', () => {
       calibrationToleranceDb: 0.5,
       sicToleranceDb: 2,
       refreshCachedAfterMinutes: 5,
+      ...DEFAULT_ATTENTION_THRESHOLDS,
     });
     expect((await store.update({ calibrationToleranceDb: 0.8 })).settings).toEqual({
       calibrationReferenceDb: 94,
       calibrationToleranceDb: 0.8,
       sicToleranceDb: 2,
       refreshCachedAfterMinutes: 5,
+      ...DEFAULT_ATTENTION_THRESHOLDS,
     });
     await store.update({ calibrationReferenceDb: 114 });
     const saved = JSON.parse(await readFile(join(dir.path, SETTINGS_FILE_NAME), 'utf8'));
@@ -174,6 +177,7 @@ describe('settings', () => {
         calibrationToleranceDb: 0.8,
         sicToleranceDb: 2,
         refreshCachedAfterMinutes: 5,
+        ...DEFAULT_ATTENTION_THRESHOLDS,
       },
     });
     expect((await openSettingsStore(dir.path)).get()).toEqual({
@@ -181,6 +185,7 @@ describe('settings', () => {
       calibrationToleranceDb: 0.8,
       sicToleranceDb: 2,
       refreshCachedAfterMinutes: 5,
+      ...DEFAULT_ATTENTION_THRESHOLDS,
     });
   });
 
@@ -192,6 +197,7 @@ describe('settings', () => {
       calibrationToleranceDb: 0.5,
       sicToleranceDb: 2,
       refreshCachedAfterMinutes: 5,
+      ...DEFAULT_ATTENTION_THRESHOLDS,
     });
     expect(store.warning).toMatch(/damaged.*kept as settings\.json\.corrupt-2023-01-01/);
     expect((await readdir(dir.path)).filter((name) => name.includes('corrupt'))).toHaveLength(1);
@@ -206,6 +212,7 @@ describe('settings', () => {
       calibrationToleranceDb: 0.5,
       sicToleranceDb: 2,
       refreshCachedAfterMinutes: 5,
+      ...DEFAULT_ATTENTION_THRESHOLDS,
     });
     expect(partly.warning).toMatch(/^Your saved calibration pass tolerance could not be used/);
     expect(partly.state().needsConfirmation).toBe(true);
@@ -223,6 +230,7 @@ describe('settings', () => {
         calibrationToleranceDb: 0.5,
         sicToleranceDb: 2,
         refreshCachedAfterMinutes: 5,
+        ...DEFAULT_ATTENTION_THRESHOLDS,
       },
       notice: null,
       needsConfirmation: false,

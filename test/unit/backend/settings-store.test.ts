@@ -5,6 +5,7 @@
  * refresh age of cached data.
  */
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_ATTENTION_THRESHOLDS } from '../../../src/shared/attention';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -41,6 +42,7 @@ describe('the refresh age of cached data in the settings file', () => {
       calibrationToleranceDb: 0.8,
       sicToleranceDb: 2,
       refreshCachedAfterMinutes: 5,
+      ...DEFAULT_ATTENTION_THRESHOLDS,
     });
     expect(store.warning).toBe(
       'Your saved refresh age of cached data could not be used, so the default applies: ' +
@@ -57,6 +59,7 @@ describe('the refresh age of cached data in the settings file', () => {
         calibrationToleranceDb: 0.8,
         sicToleranceDb: 2,
         refreshCachedAfterMinutes: 5,
+        ...DEFAULT_ATTENTION_THRESHOLDS,
       },
     });
     const restarted = await openSettingsStore(dir);
@@ -88,6 +91,7 @@ describe('the refresh age of cached data in the settings file', () => {
       calibrationToleranceDb: 0.5,
       sicToleranceDb: 2,
       refreshCachedAfterMinutes: 5,
+      ...DEFAULT_ATTENTION_THRESHOLDS,
     });
     expect(older.warning).toBeNull();
     expect(older.state().needsConfirmation).toBe(false);
@@ -106,6 +110,7 @@ describe('the refresh age of cached data in the settings file', () => {
       calibrationToleranceDb: 0.5,
       sicToleranceDb: 2,
       refreshCachedAfterMinutes: 10,
+      ...DEFAULT_ATTENTION_THRESHOLDS,
     });
     expect(store.warning).toBe(
       'Your saved calibration pass tolerance could not be used, so the default applies: ±0.5 dB tolerance.',
@@ -189,6 +194,74 @@ describe('the refresh age of cached data in the settings file', () => {
     }
     expect(() => parseRequestArg('settings.update', { refreshCachedAfterMinutes: '5' })).toThrow(
       'The refresh age of cached data must be a number of minutes.',
+    );
+  });
+});
+
+describe('the attention thresholds in the settings file', () => {
+  it('start at their defaults, save, and come back after a restart', async () => {
+    const dir = await tempDir();
+    const store = await openSettingsStore(dir);
+    expect(store.get()).toMatchObject({ attentionOfflineHours: 2, attentionBatteryVolts: 11.8 });
+    await store.update({ attentionOfflineHours: 5, attentionBatteryVolts: 11.5 });
+    expect((await openSettingsStore(dir)).get()).toMatchObject({
+      attentionOfflineHours: 5,
+      attentionBatteryVolts: 11.5,
+      attentionNoDataHours: 6,
+    });
+  });
+
+  it('a bad saved threshold falls back alone, named, and asks no calibration to wait', async () => {
+    const dir = await tempDir();
+    await savedFile(dir, {
+      calibrationReferenceDb: 94,
+      calibrationToleranceDb: 0.5,
+      attentionStoragePercent: 150,
+      attentionSignalRsrpDbm: -100,
+    });
+    const store = await openSettingsStore(dir);
+    expect(store.get()).toMatchObject({ attentionStoragePercent: 90, attentionSignalRsrpDbm: -100 });
+    expect(store.warning).toBe(
+      'Your saved storage limit could not be used, so the default applies: ' +
+        'storage nearly full above 90 %.',
+    );
+    expect(store.state().needsConfirmation).toBe(false);
+  });
+
+  it('settings.update saves the thresholds it names and leaves the others', async () => {
+    const dir = await tempDir();
+    const store = await openSettingsStore(dir);
+    const notices = createNoticeBoard(createEventHub(), () => 0);
+    const handlers = settingsHandlers({ settings: store, notices, dataDir: dir });
+    const { settings } = await handlers['settings.update']({
+      attentionOfflineHours: 72,
+      attentionBatteryVolts: 11,
+    });
+    expect(settings).toMatchObject({
+      attentionOfflineHours: 72,
+      attentionBatteryVolts: 11,
+      attentionNoDataHours: 6,
+    });
+    expect((await openSettingsStore(dir)).get().attentionOfflineHours).toBe(72);
+  });
+
+  it('settings.update takes values within bounds and refuses others with their bounds said', () => {
+    expect(parseRequestArg('settings.update', { attentionBatteryVolts: 9 })).toEqual({
+      attentionBatteryVolts: 9,
+    });
+    expect(parseRequestArg('settings.update', { attentionOfflineHours: 168 })).toEqual({
+      attentionOfflineHours: 168,
+    });
+    for (const bad of [0, 169, 1.5]) {
+      expect(() => parseRequestArg('settings.update', { attentionOfflineHours: bad })).toThrow(
+        'The offline limit must be a whole number of hours from 1 to 168.',
+      );
+    }
+    expect(() => parseRequestArg('settings.update', { attentionBatteryVolts: 14.1 })).toThrow(
+      'The battery limit must be a number of volts from 9.0 to 14.0.',
+    );
+    expect(() => parseRequestArg('settings.update', { attentionSignalRsrpDbm: '-100' })).toThrow(
+      'The signal limit must be a whole number of dBm from −140 to −60.',
     );
   });
 });

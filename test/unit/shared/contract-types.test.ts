@@ -91,6 +91,7 @@ const NO_ARGUMENT_REQUESTS = [
   'accounts.getState',
   'accounts.tryDemo',
   'instruments.list',
+  'instruments.knownHealth',
   'operations.list',
   'settings.get',
   'sync.list',

@@ -13,6 +13,7 @@ import { dropImportedTables } from '../core/migrations';
 import type { NoticeBoard } from '../core/notices';
 import { createEventHistories, type EventHistories } from '../data/event-histories';
 import { createKnownFleets, type KnownFleets } from '../instruments/known-fleet';
+import { createKnownHealth, type KnownHealth } from '../instruments/known-health';
 import { createSyncManager, type SyncManager } from '../sync/sync-manager';
 import { createCacheStore, type CacheStore } from './cache-store';
 
@@ -26,6 +27,8 @@ export interface CacheParts {
   syncs: SyncManager;
   /** The last instrument list of each account that reached the service. */
   knownFleets: KnownFleets;
+  /** Each instrument's health as last read (fleet attention offline). */
+  knownHealth: KnownHealth;
   /** Noise events' own time histories as last read. */
   eventHistories: EventHistories;
 }
@@ -77,6 +80,7 @@ export function openCacheDatabase(options: CacheDatabaseOptions): CacheDatabase 
       return {
         cache,
         knownFleets: createKnownFleets(database.db),
+        knownHealth: createKnownHealth(database.db),
         eventHistories: createEventHistories(database.db),
         syncs: createSyncManager({
           db: database.db,

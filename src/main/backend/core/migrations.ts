@@ -254,6 +254,24 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec("DELETE FROM cache_keys WHERE dataset = 'monitorStats'");
     },
   },
+  {
+    version: 11,
+    name: 'instrument health as last known',
+    up(db) {
+      // Each instrument's status, last contact, newest data, supply, storage and signal as last
+      // read (instruments/known-health.ts), so fleet attention works offline from the last known
+      // states. One JSON document per instrument, read back through a schema.
+      db.exec(`
+        CREATE TABLE instrument_health (
+          account_id  TEXT NOT NULL,
+          serial      TEXT NOT NULL,
+          read_at     INTEGER NOT NULL,
+          health_json TEXT NOT NULL,
+          PRIMARY KEY (account_id, serial)
+        ) STRICT;
+      `);
+    },
+  },
 ];
 
 /** Drops the moved tables' old copies once records.db has imported them (after migration 9). */

@@ -13,6 +13,7 @@ import {
   type InstrumentList,
   type InstrumentStatuses,
 } from '../../../shared/ipc/contract';
+import type { InstrumentKind } from '../../../shared/data';
 import type { Instrument } from '../../../shared/service/schemas';
 import type { StoredAccount } from '../accounts/account-store';
 import type { ServiceAccess } from '../accounts/service-access';
@@ -39,6 +40,11 @@ export interface FleetService {
    * is neither.
    */
   entries(account: StoredAccount, serials: readonly string[]): Promise<InstrumentEntry[]>;
+  /**
+   * The kind (type, model, features) of the account's instruments, naming at least `serials`: from
+   * the list read this session, else as `entries` answers.
+   */
+  kinds(account: StoredAccount, serials: readonly string[]): Promise<ReadonlyMap<string, InstrumentKind>>;
   /** One instrument as last known, else from the service when it can be reached; null when neither can say. */
   instrument(account: StoredAccount, serial: string): Promise<Instrument | null>;
   /** Forgets the account's last known list (the account was removed). */
@@ -74,6 +80,13 @@ async function readStatuses(client: ServiceClient, serials: readonly string[]): 
 
 export function createFleetService(deps: FleetServiceDeps): FleetService {
   const { access, knownFleets, log, now } = deps;
+  /**
+   * The kind (type, model, features) of each instrument of each account's last list read this
+   * session, large fleets too (whose list is not kept as last known until its statuses are all
+   * read): `kinds` answers from it without listing thousands of instruments again for every few
+   * serials (fleet attention asks often). Only the kinds: the whole list would stay in memory.
+   */
+  const listedKinds = new Map<string, Map<string, InstrumentKind>>();
 
   /** The last known list, or null (none, or the cache cannot be read: then the service's answer stands). */
   function known(accountId: string): StoredFleet | null {
@@ -104,7 +117,7 @@ export function createFleetService(deps: FleetServiceDeps): FleetService {
     }
   }
 
-  return {
+  const service: FleetService = {
     async list(account) {
       const list = await access
         .withAccount(account, async (client): Promise<InstrumentList> => {
@@ -137,7 +150,18 @@ export function createFleetService(deps: FleetServiceDeps): FleetService {
           if (last === null) throw error;
           return { accountId: account.id, ...last.stored, lastKnown: { reason: last.reason } };
         });
-      if (list.lastKnown === undefined && list.entries.every((e) => e.statusPending !== true)) keep(list);
+      if (list.lastKnown === undefined) {
+        listedKinds.set(
+          account.id,
+          new Map(
+            list.entries.map(({ instrument: { serialNumber, type, model, feature } }) => [
+              serialNumber,
+              { type, model, feature },
+            ]),
+          ),
+        );
+        if (list.entries.every((e) => e.statusPending !== true)) keep(list);
+      }
       return list;
     },
 
@@ -190,6 +214,18 @@ export function createFleetService(deps: FleetServiceDeps): FleetService {
       }
     },
 
+    async kinds(account, serials) {
+      const session = listedKinds.get(account.id);
+      if (session !== undefined && serials.every((serial) => session.has(serial))) return session;
+      const entries = await service.entries(account, serials);
+      return new Map(
+        entries.map(({ instrument: { serialNumber, type, model, feature } }) => [
+          serialNumber,
+          { type, model, feature },
+        ]),
+      );
+    },
+
     async instrument(account, serial) {
       const last = known(account.id)?.entries.find((e) => e.instrument.serialNumber === serial);
       if (last !== undefined) return last.instrument;
@@ -203,7 +239,9 @@ export function createFleetService(deps: FleetServiceDeps): FleetService {
     },
 
     forget(accountId) {
+      listedKinds.delete(accountId);
       knownFleets.forget(accountId);
     },
   };
+  return service;
 }

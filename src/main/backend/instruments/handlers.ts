@@ -1,12 +1,13 @@
 /**
  * Instruments: the fleet of the active account with each instrument's live status, one instrument
- * in detail, and renaming. Reads go through the fleet service (fleet.ts), which answers as last
+ * in detail, renaming, and each instrument's health for fleet attention (health.ts). Reads go through the fleet service (fleet.ts), which answers as last
  * known, with the reason, when the service cannot be reached.
  */
 import type { AccountState } from '../accounts/account-state';
 import type { ServiceAccess } from '../accounts/service-access';
 import type { HandlersOf } from '../core/handler-types';
 import type { FleetService } from './fleet';
+import type { HealthService } from './health';
 import { fetchInstrumentImage } from './instrument-image';
 import { FieldDeskError } from '../../../shared/errors';
 
@@ -14,12 +15,13 @@ export interface InstrumentHandlerDeps {
   accounts: AccountState;
   access: ServiceAccess;
   fleet: FleetService;
+  health: HealthService;
   /** What fetches the image (the app's net.fetch; Node's elsewhere). */
   fetch: typeof fetch;
 }
 
 export function instrumentHandlers(deps: InstrumentHandlerDeps): HandlersOf<'instruments'> {
-  const { accounts, access, fleet } = deps;
+  const { accounts, access, fleet, health } = deps;
   return {
     'instruments.list': async () => fleet.list(accounts.requireActive()),
     'instruments.get': async ({ serial }) => fleet.get(accounts.requireActive(), serial),
@@ -29,6 +31,8 @@ export function instrumentHandlers(deps: InstrumentHandlerDeps): HandlersOf<'ins
         await client.renameInstrument(serial, name);
         return client.getInstrument(serial);
       }),
+    'instruments.health': async ({ serials }) => health.read(accounts.requireActive(), serials),
+    'instruments.knownHealth': async () => health.known(accounts.requireActive()),
     'instruments.image': async ({ serial }) => {
       // The address the service gave for this instrument (as last known offline), never the renderer's.
       const { instrument } = await fleet.get(accounts.requireActive(), serial);

@@ -3,6 +3,7 @@
  * SIC tone tolerance and
  * the age at which cached data is refreshed, kept in settings.json (settings-store.ts).
  */
+import { ATTENTION_THRESHOLD_KEYS, type AttentionThresholds } from '../../../shared/attention';
 import { unsavedChange } from '../core/disk-errors';
 import type { HandlersOf } from '../core/handler-types';
 import type { SettingsState } from '../../../shared/operations';
@@ -46,6 +47,7 @@ export function settingsHandlers({
             ...(change.refreshCachedAfterMinutes === undefined
               ? {}
               : { refreshCachedAfterMinutes: change.refreshCachedAfterMinutes }),
+            ...attentionChange(change),
           }),
           dataDir,
         ),
@@ -65,4 +67,14 @@ async function saving<T>(work: Promise<T>, dataDir: string): Promise<T> {
       otherwise: 'FieldDesk could not save your settings, so the change is not in effect.',
     });
   }
+}
+
+/** The attention thresholds a change names (the ones it leaves out stay as they are). */
+function attentionChange(change: Partial<AttentionThresholds>): Partial<AttentionThresholds> {
+  const named: Partial<AttentionThresholds> = {};
+  for (const key of ATTENTION_THRESHOLD_KEYS) {
+    const value = change[key];
+    if (value !== undefined) named[key] = value;
+  }
+  return named;
 }

@@ -21,6 +21,13 @@ import {
   type Settings,
   type SettingsState,
 } from '../../../shared/operations';
+import {
+  ATTENTION_THRESHOLD_KEYS,
+  ATTENTION_THRESHOLD_RULES,
+  isValidThreshold,
+  type AttentionThresholdKey,
+  type AttentionThresholds,
+} from '../../../shared/attention';
 import { openJsonFile } from '../core/json-file-store';
 import type { Logger } from '../core/log';
 
@@ -64,7 +71,24 @@ const SETTING_RULES: {
     name: 'refresh age of cached data',
     byDefault: `cached data refreshed once older than ${DEFAULT_SETTINGS.refreshCachedAfterMinutes} minutes`,
   },
+  ...attentionRules(),
 };
+
+/** The attention thresholds' rules, from their one description (shared/attention.ts). */
+function attentionRules(): {
+  [K in AttentionThresholdKey]: { valid(value: unknown): value is number; name: string; byDefault: string };
+} {
+  return Object.fromEntries(
+    ATTENTION_THRESHOLD_KEYS.map((key) => [
+      key,
+      {
+        valid: (value: unknown): value is number => isValidThreshold(key, value),
+        name: ATTENTION_THRESHOLD_RULES[key].name.replace(/^The /, ''),
+        byDefault: ATTENTION_THRESHOLD_RULES[key].byDefault,
+      },
+    ]),
+  ) as ReturnType<typeof attentionRules>;
+}
 
 const SETTING_KEYS = Object.keys(SETTING_RULES) as Array<keyof Settings>;
 
@@ -90,6 +114,9 @@ function readSettings(saved: Record<string, unknown>): {
       calibrationToleranceDb: pick('calibrationToleranceDb'),
       sicToleranceDb: pick('sicToleranceDb'),
       refreshCachedAfterMinutes: pick('refreshCachedAfterMinutes'),
+      ...(Object.fromEntries(
+        ATTENTION_THRESHOLD_KEYS.map((key) => [key, pick(key)]),
+      ) as unknown as AttentionThresholds),
     },
     replaced,
   };
@@ -191,6 +218,9 @@ export async function openSettingsStore(
           calibrationToleranceDb: change.calibrationToleranceDb ?? settings.calibrationToleranceDb,
           sicToleranceDb: change.sicToleranceDb ?? settings.sicToleranceDb,
           refreshCachedAfterMinutes: change.refreshCachedAfterMinutes ?? settings.refreshCachedAfterMinutes,
+          ...(Object.fromEntries(
+            ATTENTION_THRESHOLD_KEYS.map((key) => [key, change[key] ?? settings[key]]),
+          ) as unknown as AttentionThresholds),
         },
         // Only the calibration settings' own change confirms them.
         mark: unconfirmed && !CALIBRATION_SETTINGS.some((key) => change[key] !== undefined),

@@ -115,4 +115,17 @@ describe('system monitor', () => {
       expect(stats).toEqual([]);
     }
   });
+
+  it('one online monitor has a failing battery: below 11.8 V all day, the others above it', async () => {
+    const online = fleet.quantum.filter((i) => fleet.status.get(i.serialNumber)?.online);
+    const lows: string[] = [];
+    for (const instrument of online) {
+      const stats = (await get<Row[]>(`/data/monitor/stats?instruments=${instrument.serialNumber}&${range}`))
+        .body;
+      const voltages = stats.map((row) => row.voltage as number);
+      if (Math.max(...voltages) < 11.8) lows.push(instrument.serialNumber);
+      else expect(Math.min(...voltages), instrument.serialNumber).toBeGreaterThan(11.8);
+    }
+    expect(lows).toHaveLength(1);
+  });
 });

@@ -1,0 +1,165 @@
+/**
+ * features/attention — instruments.health and instruments.knownHealth: each instrument's health
+ * as known (last known first, then read gently: health-reader.ts), the list's health cells
+ * (cells.ts) and the Needs attention view with its count (the rules: shared/attention.ts).
+ */
+import { defineStore } from 'pinia';
+import { computed, ref, shallowRef, watch } from 'vue';
+import { api } from '../../api';
+import {
+  attentionReasons,
+  rankAttention,
+  type AttentionItem,
+  type InstrumentHealth,
+} from '../../../../shared/attention';
+import type { InstrumentEntry } from '../../../../shared/ipc/contract';
+import type { InstrumentStatus } from '../../../../shared/service/schemas';
+import { FieldDeskError } from '../../../../shared/errors';
+import { asFieldDeskError } from '../../errors';
+import { useNow } from '../../ui/now';
+import { useAccountsStore } from '../accounts/store';
+import { useInstrumentsStore } from '../instruments/store';
+import { useSettingsStore } from '../settings/store';
+import { createHealthReader, type SweepProgress } from './health-reader';
+
+export interface AttentionRow extends AttentionItem {
+  entry: InstrumentEntry;
+  /** When what the reasons come from was read (epoch ms), null when nothing was. */
+  knownAt: number | null;
+}
+
+export const useAttentionStore = defineStore('attention', () => {
+  const accounts = useAccountsStore();
+  const instruments = useInstrumentsStore();
+  const settings = useSettingsStore();
+  const now = useNow();
+
+  const health = shallowRef<ReadonlyMap<string, InstrumentHealth>>(new Map());
+  const knownLoaded = ref(false);
+  const progress = ref<SweepProgress>({ done: 0, total: 0, running: false });
+  /** Why the health shown is the last known, not live (the service cannot be reached, a read failed). */
+  const error = ref<FieldDeskError | null>(null);
+
+  function merge(entries: readonly InstrumentHealth[]): void {
+    const next = new Map(health.value);
+    for (const entry of entries) {
+      const known = next.get(entry.serial);
+      if (known === undefined || known.readAt <= entry.readAt) next.set(entry.serial, entry);
+    }
+    health.value = next;
+  }
+
+  const reader = createHealthReader({
+    read: (serials) => api.instruments.health({ serials }),
+    onRead: (read) => {
+      merge(read.entries);
+      error.value = read.lastKnown === undefined ? null : FieldDeskError.fromData(read.lastKnown.reason);
+    },
+    onError: (failure) => (error.value = asFieldDeskError(failure)),
+    onProgress: (next) => (progress.value = next),
+    readAt: (serial) => health.value.get(serial)?.readAt,
+  });
+
+  let loadingKnown: Promise<void> | null = null;
+  /** The last known health of the whole fleet, once per account (no request to the service). */
+  function loadKnown(): Promise<void> {
+    loadingKnown ??= (async () => {
+      try {
+        merge((await api.instruments.knownHealth()).entries);
+      } catch (failure) {
+        // Nothing known is shown as such; the reads that follow fill it in.
+        error.value = asFieldDeskError(failure);
+      } finally {
+        knownLoaded.value = true;
+      }
+    })();
+    return loadingKnown;
+  }
+
+  /**
+   * The status to judge: the list's (or, in a large fleet, its row's) when read, else the one kept
+   * with the health. By map look-ups only: thousands of entries are judged at every change.
+   */
+  function statusOf(entry: InstrumentEntry): InstrumentStatus | null {
+    const serial = entry.instrument.serialNumber;
+    return (
+      entry.status ?? instruments.rowStatuses.get(serial)?.status ?? health.value.get(serial)?.status ?? null
+    );
+  }
+
+  /** Every instrument that needs attention, most urgent first, from what is known now. */
+  const rows = computed((): AttentionRow[] => {
+    const thresholds = settings.current;
+    const byItem = new Map<string, InstrumentEntry>();
+    const items: AttentionItem[] = [];
+    for (const entry of instruments.entries) {
+      const serial = entry.instrument.serialNumber;
+      const reasons = attentionReasons(
+        health.value.get(serial) ?? null,
+        statusOf(entry),
+        thresholds,
+        now.value,
+      );
+      if (reasons.length === 0) continue;
+      byItem.set(serial, entry);
+      items.push({ serial, reasons });
+    }
+    return rankAttention(items).map((item) => {
+      const known = health.value.get(item.serial);
+      return {
+        ...item,
+        entry: byItem.get(item.serial) as InstrumentEntry,
+        knownAt: known?.readAt ?? instruments.fetchedAt ?? null,
+      };
+    });
+  });
+  const count = computed(() => rows.value.length);
+  /** The oldest health the view relies on (epoch ms), for "as known 3 h ago". */
+  const oldestKnownAt = computed(() => {
+    let oldest: number | null = null;
+    for (const entry of health.value.values())
+      if (oldest === null || entry.readAt < oldest) oldest = entry.readAt;
+    return oldest;
+  });
+
+  /** The list's rows on screen: their health is read first. */
+  function showRows(serials: readonly string[]): void {
+    void loadKnown().then(() => reader.show(serials));
+  }
+
+  /** Reads the health of the whole fleet, gently, while the Needs attention view is open. */
+  function sweep(): () => void {
+    void loadKnown().then(() => reader.sweep(instruments.entries.map((e) => e.instrument.serialNumber)));
+    return () => reader.stopSweep();
+  }
+
+  function clear(): void {
+    reader.reset();
+    health.value = new Map();
+    knownLoaded.value = false;
+    loadingKnown = null;
+    error.value = null;
+  }
+
+  watch(
+    () => accounts.activeId,
+    (id, previousId) => {
+      if (id !== previousId) clear();
+    },
+  );
+
+  return {
+    health,
+    knownLoaded,
+    progress,
+    error,
+    rows,
+    count,
+    oldestKnownAt,
+    statusOf,
+    loadKnown,
+    showRows,
+    sweep,
+    clear,
+  };
+});
