@@ -3,28 +3,15 @@
  * exclusion, a night limit, a figure traced to its readings, and the PDF report — read back with
  * pdftotext for the figures, the exclusion and the calibration evidence, its pages kept as PNGs.
  */
-import { execFile } from 'node:child_process';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Locator, Page } from '@playwright/test';
-import { expect, keepScreenshot, test, tryTheDemo } from './fixtures';
+import { expect, hasPoppler, keepScreenshot, runProgram, test, tryTheDemo } from './fixtures';
 
-const run = promisify(execFile);
 const NOISE = 'QT930998';
 const NEIGHBOUR = 'QT570913';
 /** A third noise monitor of the demo fleet. */
 const THIRD_NOISE = 'QT882792';
-
-/** Whether poppler-utils is installed (CI installs it: see .ci/run). */
-async function hasPoppler(): Promise<boolean> {
-  try {
-    await run('pdftotext', ['-v']);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Creates the site "Mill Lane" of the two noise monitors and waits for its first assessment. */
 async function createMillLane(page: Page): Promise<Locator> {
@@ -168,7 +155,7 @@ test('the PDF report of a site with an exclusion, read back: figures, the exclus
     !(await hasPoppler()),
     'pdftotext is not installed here (Debian: poppler-utils), so the PDF is not read back',
   );
-  const { stdout: text } = await run('pdftotext', ['-layout', path, '-']);
+  const { stdout: text } = await runProgram('pdftotext', ['-layout', path, '-']);
   expect(text).toContain('Mill Lane');
   expect(text).toContain('Europe/London');
   expect(text).toContain('Road works');
@@ -184,7 +171,7 @@ test('the PDF report of a site with an exclusion, read back: figures, the exclus
 
   const pages = join('test-results', 'report-pages');
   await mkdir(pages, { recursive: true });
-  await run('pdftoppm', ['-png', '-r', '60', path, join(pages, 'assessment-report')]);
+  await runProgram('pdftoppm', ['-png', '-r', '60', path, join(pages, 'assessment-report')]);
   const pngs = (await readdir(pages)).filter(
     (name) => name.startsWith('assessment-report') && name.endsWith('.png'),
   );
@@ -223,11 +210,11 @@ test('the PDF report of three noise monitors for a week: cover, one summary tabl
   const path = (await saved.locator('.report-path').first().innerText()).trim();
 
   test.skip(!(await hasPoppler()), 'pdftotext is not installed here (Debian: poppler-utils)');
-  const { stdout: info } = await run('pdfinfo', [path]);
+  const { stdout: info } = await runProgram('pdfinfo', [path]);
   const pageCount = Number(/^Pages:\s+(\d+)/m.exec(info)![1]);
   expect(pageCount).toBeLessThanOrEqual(14);
   expect(info).toMatch(/^Title:\s+Noise assessment — Three Cottages$/m);
-  const { stdout: text } = await run('pdftotext', ['-layout', path, '-']);
+  const { stdout: text } = await runProgram('pdftotext', ['-layout', path, '-']);
   const [cover, summary] = text.split('\f');
   expect(cover).toMatch(/^Noise assessment\nThree Cottages\n/);
   expect(cover).toMatch(/Client\s+Thames Water Utilities Ltd/);
@@ -246,7 +233,7 @@ test('the PDF report of three noise monitors for a week: cover, one summary tabl
   // Every page as a picture, to look at.
   const screens = join('test-results', 'screens');
   await mkdir(screens, { recursive: true });
-  await run('pdftoppm', ['-r', '50', '-png', path, join(screens, 'report-page')]);
+  await runProgram('pdftoppm', ['-r', '50', '-png', path, join(screens, 'report-page')]);
   const pngs = (await readdir(screens)).filter((name) => /^report-page-\d+\.png$/.test(name));
   expect(pngs.length).toBe(pageCount);
 });

@@ -2,10 +2,12 @@
  * Playwright fixtures: every test gets its own harness (the real backend in Node, serving the
  * browser build of the renderer) with a fresh data folder, and may start its own demo service.
  */
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
 import { startHarness, type RunningHarness } from '../../src/harness/server';
 import { startDemoService, type DemoServiceOptions, type RunningDemoService } from '../../src/simulator';
@@ -156,4 +158,17 @@ export async function openFleet(
   await addAccount(page, { name: accountName, baseUrl: service.baseUrl, apiKey: FLEET_KEY });
   await expect(page.getByTestId('instrument-count')).toHaveText('10 instruments');
   return new ServiceData(service, FLEET_KEY);
+}
+
+/** Runs a program (the PDF readers of poppler-utils) and answers its output. */
+export const runProgram = promisify(execFile);
+
+/** Whether poppler-utils (pdftotext, pdfinfo, pdfimages, pdftoppm) is installed (CI installs it: see .ci/run). */
+export async function hasPoppler(): Promise<boolean> {
+  try {
+    await runProgram('pdftotext', ['-v']);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -5,23 +5,11 @@
  * back (engineer, the calibration's verdict and calibrator, the notes, the photo's thumbnail as an
  * image).
  */
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { addCalibrator, dateFromToday, healthyNoise } from './field-helpers';
-import { expect, keepScreenshot, test, tryTheDemo } from './fixtures';
+import { expect, hasPoppler, keepScreenshot, runProgram, test, tryTheDemo } from './fixtures';
 
-const run = promisify(execFile);
 const PHOTO = join(__dirname, '../fixtures/site-photo-mast.jpg');
-
-async function hasPoppler(): Promise<boolean> {
-  try {
-    await run('pdftotext', ['-v']);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 test.describe('a site visit', () => {
   test.use({ demoTimeScale: 0.02 });
@@ -114,19 +102,29 @@ test.describe('a site visit', () => {
       !(await hasPoppler()),
       'pdftotext is not installed here (Debian: poppler-utils), so the sheet is not read back',
     );
-    const { stdout: text } = await run('pdftotext', ['-layout', path, '-']);
+    const { stdout: text } = await runProgram('pdftotext', ['-layout', path, '-']);
     expect(text).toContain('Asha Patel');
     expect(text).toMatch(/Calibration\s+PASS/);
     expect(text).toContain('CR:515 #054433');
     expect(text).toContain('Windshield torn by birds; replaced');
     expect(text).toContain('New windshield on the mast');
     expect(text).toContain('Replaced the windshield. Guy rope re-tensioned.');
-    const { stdout: info } = await run('pdfinfo', [path]);
+    const { stdout: info } = await runProgram('pdfinfo', [path]);
     expect(Number(/Pages:\s+(\d+)/.exec(info)?.[1])).toBeLessThanOrEqual(2);
-    const { stdout: images } = await run('pdfimages', ['-list', path]);
+    const { stdout: images } = await runProgram('pdfimages', ['-list', path]);
     // Two header lines, then one per image: the photo's thumbnail.
     expect(images.trim().split('\n').slice(2)).toHaveLength(1);
     const pages = join('test-results', 'screens');
-    await run('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', path, join(pages, 'visit-sheet')]);
+    await runProgram('pdftoppm', [
+      '-png',
+      '-r',
+      '60',
+      '-f',
+      '1',
+      '-l',
+      '1',
+      path,
+      join(pages, 'visit-sheet'),
+    ]);
   });
 });

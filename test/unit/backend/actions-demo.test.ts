@@ -17,16 +17,12 @@ import {
   createRecordingBackend,
   DEMO_TEST_KEY,
   demoBackendOptions,
+  FAST_ACTION_OPTIONS,
   TEST_APP_INFO,
   type RecordedEvent,
 } from './backend-helpers';
 import { makeTempDir } from './helpers';
 
-const FAST_CLIENT = {
-  timeoutMs: 2_000,
-  retry: { limit: 0, baseDelayMs: 5, maxDelayMs: 10, maxRetryAfterMs: 500 },
-};
-const FAST_POLLING = { fastIntervalMs: 40, slowIntervalMs: 80, fastPhaseMs: 1_000 };
 const YEAR_MS = 365 * 86_400_000;
 
 let service: RunningDemoService;
@@ -62,8 +58,7 @@ async function makeBackend(overrides: Partial<BackendOptions> = {}) {
         );
       return fetch(input, init);
     },
-    clientOptions: FAST_CLIENT,
-    polling: FAST_POLLING,
+    ...FAST_ACTION_OPTIONS,
     ...overrides,
   });
   backends.push(made.backend);

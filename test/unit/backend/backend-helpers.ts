@@ -12,6 +12,18 @@ export type RecordedEvent = { [E in EventChannel]: { channel: E; payload: EventP
 
 export const TEST_APP_INFO: BackendOptions['appInfo'] = { version: '0.1.0-test', shell: 'harness' };
 
+/**
+ * A backend that watches the demo's actions closely (its time scale makes a calibration take well
+ * under a second): a short time limit, no retries, polls every few tens of milliseconds.
+ */
+export const FAST_ACTION_OPTIONS = {
+  clientOptions: {
+    timeoutMs: 2_000,
+    retry: { limit: 0, baseDelayMs: 5, maxDelayMs: 10, maxRetryAfterMs: 500 },
+  },
+  polling: { fastIntervalMs: 40, slowIntervalMs: 80, fastPhaseMs: 1_000 },
+} satisfies Partial<BackendOptions>;
+
 /** The key the demo service under test is started with (`keys: { [DEMO_TEST_KEY]: '*' }`). */
 export const DEMO_TEST_KEY = 'key-all';
 

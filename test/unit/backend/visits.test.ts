@@ -15,19 +15,16 @@ import { startDemoService, type RunningDemoService } from '../../../src/simulato
 import { FieldDeskError } from '../../../src/shared/errors';
 import { isFinishedState, type OperationSnapshot } from '../../../src/shared/operations';
 import { DEFAULT_CHECKLISTS } from '../../../src/shared/visits';
-import { createRecordingBackend, DEMO_TEST_KEY, demoBackendOptions } from './backend-helpers';
+import {
+  createRecordingBackend,
+  DEMO_TEST_KEY,
+  demoBackendOptions,
+  FAST_ACTION_OPTIONS,
+} from './backend-helpers';
 import { makeTempDir } from './helpers';
 
 const run = promisify(execFile);
 const PHOTO = join(__dirname, '../../fixtures/site-photo-mast.jpg');
-const FAST = {
-  clientOptions: {
-    timeoutMs: 2_000,
-    retry: { limit: 0, baseDelayMs: 5, maxDelayMs: 10, maxRetryAfterMs: 500 },
-  },
-  polling: { fastIntervalMs: 40, slowIntervalMs: 80, fastPhaseMs: 1_000 },
-};
-
 let service: RunningDemoService;
 let dataDir: { path: string; remove(): Promise<void> };
 let networkDown = false;
@@ -51,7 +48,7 @@ afterEach(async () => {
 async function open() {
   return createRecordingBackend({
     ...demoBackendOptions(dataDir.path, service),
-    ...FAST,
+    ...FAST_ACTION_OPTIONS,
     recordsBackup: { delayMs: 0, spacingMs: 0 },
     fetch: (input, init) =>
       networkDown

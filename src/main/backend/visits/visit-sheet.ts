@@ -4,23 +4,13 @@
  * calibrator, the notes and the photos as thumbnails. Laid out with the report's page writer and
  * fonts (assessment/report/pdf-layout.ts), so the two documents look like one product.
  */
-import PDFDocument from 'pdfkit';
 import { CALIBRATOR_CLASS_LABELS, calibratorName } from '../../../shared/calibrators';
 import { dbText } from '../../../shared/format';
 import type { ActionRecord } from '../../../shared/operations';
 import { CHECK_STATE_LABELS, type SiteVisit } from '../../../shared/visits';
-import {
-  ACCENT,
-  LEFT,
-  MUTED,
-  PAGE_MARGINS,
-  Pages,
-  stampFooters,
-  WIDTH,
-  type FontName,
-} from '../assessment/report/pdf-layout';
+import { ACCENT, LEFT, MUTED, Pages, stampFooters, WIDTH } from '../assessment/report/pdf-layout';
 import { durationText, SiteClock } from '../assessment/report/report-format';
-import { reportFontPath } from '../assessment/report/report-pdf';
+import { openPdf } from '../assessment/report/report-pdf';
 import { writeThroughPart, type SaveTarget } from '../core/unfinished-files';
 
 /** Photos printed on the sheet at most: it stays within two pages; the rest are named. */
@@ -118,30 +108,13 @@ export async function renderVisitSheet(
   const { visit, actions } = input;
   const clock = new SiteClock(sheetZone(), visit.arrivedAt);
   const title = `Site visit: ${visitTitle(visit)}`;
-  const doc = new PDFDocument({
-    size: 'A4',
-    layout: 'portrait',
-    margins: PAGE_MARGINS,
-    bufferPages: true,
-    font: reportFontPath('regular'),
-    lang: 'en-GB',
-    displayTitle: true,
-    info: {
-      Title: title,
-      Author: visit.engineer,
-      Subject: `Site visit of ${clock.long(visit.arrivedAt)}`,
-      Keywords: ['site visit', ...visit.instruments.map((i) => i.serial)].join(', '),
-      Creator: 'FieldDesk',
-      CreationDate: new Date(input.madeAt),
-    },
-  });
-  for (const font of ['regular', 'bold', 'condensed', 'condensedBold'] as FontName[])
-    doc.registerFont(font, reportFontPath(font));
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const finished = new Promise<void>((resolve, reject) => {
-    doc.on('end', resolve);
-    doc.on('error', reject);
+  const { doc, finish } = openPdf({
+    Title: title,
+    Author: visit.engineer,
+    Subject: `Site visit of ${clock.long(visit.arrivedAt)}`,
+    Keywords: ['site visit', ...visit.instruments.map((i) => i.serial)].join(', '),
+    Creator: 'FieldDesk',
+    CreationDate: new Date(input.madeAt),
   });
 
   const pages = new Pages(doc);
@@ -272,9 +245,7 @@ export async function renderVisitSheet(
     doc,
     `Site visit ${serials}, ${clock.short(visit.arrivedAt)} · sheet made ${clock.long(input.madeAt)} with FieldDesk`,
   );
-  doc.end();
-  await finished;
-  return { data: Buffer.concat(chunks), pages: count };
+  return { data: await finish(), pages: count };
 }
 
 /** Writes the sheet through a temporary file: a sheet cut short is never left under its name. */

@@ -70,6 +70,38 @@ export function reportFontPath(font: FontName): string {
   return resolveFromHere.resolve(FONT_FILES[font]);
 }
 
+/**
+ * An A4 portrait document as FieldDesk writes them (the report, the visit sheet): its margins, the
+ * fonts embedded by name, and `finish`, which ends it and answers its bytes.
+ */
+export function openPdf(info: PDFKit.DocumentInfo): { doc: PDFKit.PDFDocument; finish(): Promise<Buffer> } {
+  const doc = new PDFDocument({
+    size: 'A4',
+    layout: 'portrait',
+    margins: PAGE_MARGINS,
+    bufferPages: true,
+    font: reportFontPath('regular'),
+    lang: 'en-GB',
+    displayTitle: true,
+    info,
+  });
+  for (const font of Object.keys(FONT_FILES) as FontName[]) doc.registerFont(font, reportFontPath(font));
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const finished = new Promise<void>((resolve, reject) => {
+    doc.on('end', resolve);
+    doc.on('error', reject);
+  });
+  return {
+    doc,
+    async finish() {
+      doc.end();
+      await finished;
+      return Buffer.concat(chunks);
+    },
+  };
+}
+
 // ---- the report ---------------------------------------------------------------------------------
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -211,32 +243,16 @@ export async function renderReportPdf(
   const clock = new SiteClock(result.timeZone, result.start);
   const views = new Map(reportTableViews(report).map((v) => [v.name, v]));
   const measured = measuredBy(result).map((m) => (m === 'airquality' ? 'air quality' : m));
-  const doc = new PDFDocument({
-    size: 'A4',
-    layout: 'portrait',
-    margins: PAGE_MARGINS,
-    bufferPages: true,
-    font: reportFontPath('regular'),
-    lang: 'en-GB',
-    displayTitle: true,
-    info: {
-      Title: reportTitle(result),
-      Author: report.cover.author || 'FieldDesk',
-      Subject: `${reportKind(result)}, ${clock.long(result.start)} – ${clock.long(result.end)}`,
-      Keywords: [result.siteName, report.cover.client, report.cover.reference, ...measured, 'assessment']
-        .filter(Boolean)
-        .join(', '),
-      Creator: 'FieldDesk',
-      // pdfkit stamps the time of writing otherwise; the file ID is formed from these too.
-      CreationDate: new Date(result.computedAt),
-    },
-  });
-  for (const font of Object.keys(FONT_FILES) as FontName[]) doc.registerFont(font, reportFontPath(font));
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const finished = new Promise<void>((resolve, reject) => {
-    doc.on('end', resolve);
-    doc.on('error', reject);
+  const { doc, finish } = openPdf({
+    Title: reportTitle(result),
+    Author: report.cover.author || 'FieldDesk',
+    Subject: `${reportKind(result)}, ${clock.long(result.start)} – ${clock.long(result.end)}`,
+    Keywords: [result.siteName, report.cover.client, report.cover.reference, ...measured, 'assessment']
+      .filter(Boolean)
+      .join(', '),
+    Creator: 'FieldDesk',
+    // pdfkit stamps the time of writing otherwise; the file ID is formed from these too.
+    CreationDate: new Date(result.computedAt),
   });
 
   const pages = new Pages(doc);
@@ -373,9 +389,7 @@ export async function renderReportPdf(
   drawContents(pages, contentsTop, contents.slice(0, Math.max(0, room)));
   const count = stampFooters(doc, `${result.siteName} — ${reportKind(result).toLowerCase()}`);
   doc.flushPages();
-  doc.end();
-  await finished;
-  return { data: Buffer.concat(chunks), pages: count };
+  return { data: await finish(), pages: count };
 }
 
 /**
