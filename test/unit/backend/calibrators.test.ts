@@ -22,7 +22,7 @@ import type { CalibratorChange } from '../../../src/shared/calibrators';
 import type { Backend } from '../../../src/main/backend/backend';
 import { startDemoService, type RunningDemoService } from '../../../src/simulator';
 import { createRecordingBackend, DEMO_TEST_KEY, demoBackendOptions } from './backend-helpers';
-import { failureOf, finishedCalibration, makeTempDir, memoryLogger } from './helpers';
+import { damageTablePage, failureOf, finishedCalibration, makeTempDir, memoryLogger } from './helpers';
 
 const T0 = Date.UTC(2026, 10, 23, 9, 0, 0);
 const CR515: CalibratorChange = {
@@ -149,7 +149,9 @@ describe('the calibrator register in records.db', () => {
       dueDate: '2027-03-01',
     });
     const message = notices.list().find((n) => n.id === RECORDS_NOTICE.restored)?.message ?? '';
-    expect(message).toContain('(sites, exclusions, limits, action history, audio library, calibrators)');
+    expect(message).toContain(
+      '(sites, exclusions, limits, site visits, action history, audio library, calibrators)',
+    );
     expect(message).toMatch(/Your records now hold 1 action result and (1 calibrator|2 calibrators)\./);
   });
 
@@ -159,11 +161,8 @@ describe('the calibrator register in records.db', () => {
     await first.records.backupNow();
     first.records.view('calibrators').save({ ...CR515, model: 'CAL200', serial: '12345' });
     crash(first.records);
-    // Damage the last page only: the calibrators' own page still reads.
-    const path = join(dir.path, RECORDS_FILE_NAME);
-    const bytes = await readFile(path);
-    bytes.fill(0, bytes.length - 4096);
-    await writeFile(path, bytes);
+    // Damage one other table's page only: the calibrators' own page still reads.
+    await damageTablePage(join(dir.path, RECORDS_FILE_NAME), 'audio_downloads');
 
     const { records, notices } = openRecords(T0 + 60_000);
     expect(

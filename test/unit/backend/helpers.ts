@@ -1,10 +1,11 @@
 /** Small loopback HTTP servers with scripted faults, and other helpers for the backend tests. */
 import { afterEach, expect, onTestFinished } from 'vitest';
 import { execFileSync } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { FieldDeskError } from '../../../src/shared/errors';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KeytarLike } from '../../../src/main/backend/accounts/vault';
@@ -229,4 +230,19 @@ export async function mountTmpfs(
     await rm(path, { recursive: true, force: true });
   });
   return { path, why: null };
+}
+
+/**
+ * Zeroes the first page of one table of a SQLite file (4 KiB pages), as a bad sector would: the
+ * other tables — and the schema, which may run over more than one page — still read.
+ */
+export async function damageTablePage(path: string, table: string): Promise<void> {
+  const schema = new Database(path, { readonly: true });
+  const { rootpage } = schema.prepare('SELECT rootpage FROM sqlite_master WHERE name = ?').get(table) as {
+    rootpage: number;
+  };
+  schema.close();
+  const bytes = await readFile(path);
+  bytes.fill(0, (rootpage - 1) * 4096, rootpage * 4096);
+  await writeFile(path, bytes);
 }

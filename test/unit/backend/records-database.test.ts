@@ -24,7 +24,7 @@ import { openCacheDatabase } from '../../../src/main/backend/cache/cache-databas
 import { createMemoryVault } from '../../../src/main/backend/accounts/vault';
 import { createRecordingBackend, DEMO_TEST_KEY, demoBackendOptions, TEST_APP_INFO } from './backend-helpers';
 import { startDemoService } from '../../../src/simulator';
-import { finishedCalibration, makeTempDir, memoryLogger } from './helpers';
+import { damageTablePage, finishedCalibration, makeTempDir, memoryLogger } from './helpers';
 import { recordOf } from '../../../src/main/backend/actions/action-records';
 
 const T0 = Date.UTC(2026, 10, 23, 9, 0, 0);
@@ -169,10 +169,8 @@ describe('records.db on a damaged disk', () => {
     crash(first.records);
     for (const name of await readdir(join(dir.path, BACKUP_FOLDER)))
       await writeFile(join(dir.path, BACKUP_FOLDER, name), 'garbage');
-    const bytes = await readFile(recordsPath());
-    // Damage the last page only: the tables' own pages still read.
-    bytes.fill(0, bytes.length - 4096);
-    await writeFile(recordsPath(), bytes);
+    // Damage one table's page only (the download queue's): the others still read.
+    await damageTablePage(recordsPath(), 'audio_downloads');
 
     const { records, notices } = openRecords(T0 + 60_000);
     const message = notices.list().find((n) => n.id === RECORDS_NOTICE.restored)?.message ?? '';
