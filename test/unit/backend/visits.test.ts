@@ -10,6 +10,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DATABASE_FILE_NAME } from '../../../src/main/backend/core/database';
 import { RECORDS_FILE_NAME, RECORDS_NOTICE } from '../../../src/main/backend/records/records-database';
 import { startDemoService, type RunningDemoService } from '../../../src/simulator';
 import { FieldDeskError } from '../../../src/shared/errors';
@@ -220,7 +221,7 @@ describe('a site visit from start to sheet', () => {
 });
 
 describe('a visit is kept', () => {
-  it('across a restart, offline, and after records.db is damaged (restored from its backup, the notice naming it)', async () => {
+  it('across a restart, offline, after records.db is damaged (restored from its backup, the notice naming it) and after the cache is', async () => {
     const first = await open();
     let id: string;
     try {
@@ -256,6 +257,17 @@ describe('a visit is kept', () => {
       expect(notice?.message).toMatch(/Your records now hold 1 site visit\b/);
     } finally {
       await third.backend.close();
+    }
+
+    // The data cache damaged: set aside for a fresh one, and the visit — kept apart — is all there.
+    const cache = join(dataDir.path, DATABASE_FILE_NAME);
+    await writeFile(cache, Buffer.alloc((await readFile(cache)).length));
+    const fourth = await open();
+    try {
+      const { visit } = await fourth.handlers['visits.get']({ id });
+      expect(visit).toMatchObject({ engineer: 'Tom Reyes', notes: 'Mast leaning; guy rope re-tensioned.' });
+    } finally {
+      await fourth.backend.close();
     }
   });
 
