@@ -39,6 +39,7 @@ test.describe('a site visit', () => {
     await page.getByTestId('start-visit').click();
     const start = page.getByRole('dialog', { name: /^Start a visit to/ });
     await start.getByLabel('Engineer').fill('Asha Patel');
+    await keepScreenshot(page, testInfo, 'visit-start', false);
     await start.getByRole('button', { name: 'Start visit' }).click();
     await expect(page.getByRole('heading', { name: /^Visit: / })).toBeVisible();
     await expect(page.getByText('Visit open')).toBeVisible();
@@ -91,6 +92,11 @@ test.describe('a site visit', () => {
     await page.getByRole('button', { name: 'Finish visit' }).click();
     await expect(page.getByText('Visit finished')).toBeVisible();
     await keepScreenshot(page, testInfo, 'visit-finished');
+    await page.getByRole('link', { name: 'Visits', exact: true }).click();
+    await expect(page.getByTestId('visits-table')).toContainText('Asha Patel');
+    await expect(page.getByTestId('visits-table')).toContainText('1 issue · 3 unanswered · 1 photo');
+    await keepScreenshot(page, testInfo, 'visits-list', false);
+    await page.getByTestId('visits-table').getByRole('link').first().click();
 
     await page.getByRole('button', { name: 'Save visit sheet (PDF)' }).click();
     const saved = page.getByTestId('visit-sheet-saved');
