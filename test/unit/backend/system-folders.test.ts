@@ -6,10 +6,12 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir, symlink } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
+  homeFolderOf,
   resolveFolder,
   systemFolderOf,
   systemFolderProblem,
@@ -133,6 +135,65 @@ describe('system folders by rule', () => {
   });
 });
 
+describe('the home folder and its hidden folders by rule', () => {
+  const placeOf = (folder: string, rules: SystemFolderRules) => {
+    const place = homeFolderOf(folder, rules);
+    return place === null ? null : `${place.kind} ${place.root}`;
+  };
+
+  it('refuses the home folder itself and its hidden folders with what is in them, on every system', () => {
+    for (const [folder, place] of [
+      ['/home/me', 'home /home/me'],
+      ['/home/me/', 'home /home/me'],
+      ['/home/me/.ssh', 'hidden /home/me/.ssh'],
+      ['/home/me/.config/autostart', 'hidden /home/me/.config'],
+      ['/home/me/.local/share/applications', 'hidden /home/me/.local'],
+      ['/home/me/Music/.hidden-inside-visible', null],
+      ['/home/me/Recordings', null],
+      ['/home/mentor/.ssh', null],
+      ['/home/other/.ssh', null],
+      ['/mnt/usb/.recordings', null],
+    ] as const)
+      expect(placeOf(folder, LINUX), folder).toBe(place);
+    expect(placeOf('/Users/me/.ssh', MAC)).toBe('hidden /Users/me/.ssh');
+    expect(placeOf('/Users/me', MAC)).toBe('home /Users/me');
+    expect(placeOf('/Users/me/Music', MAC)).toBeNull();
+    expect(placeOf('c:\\users\\ME\\.ssh\\keys', WINDOWS)).toBe('hidden C:\\Users\\me\\.ssh');
+    expect(placeOf('C:\\USERS\\me', WINDOWS)).toBe('home C:\\Users\\me');
+    expect(placeOf('C:\\Users\\me\\Music', WINDOWS)).toBeNull();
+    // The temporary folder stays usable where it lies in a hidden folder, but never exempts the home.
+    const hiddenTemp = { ...LINUX, temp: '/home/me/.cache/tmp' };
+    expect(placeOf('/home/me/.cache/tmp/x', hiddenTemp)).toBeNull();
+    expect(placeOf('/home/me/.cache/other', hiddenTemp)).toBe('hidden /home/me/.cache');
+    expect(placeOf('/home/me', { ...LINUX, temp: '/home' })).toBe('home /home/me');
+    expect(placeOf('/home/me/.ssh', { ...LINUX, temp: '/home/me' })).toBe('hidden /home/me/.ssh');
+    // A home at the top of the disk (already refused as such) makes nothing "hidden".
+    expect(placeOf('/.ssh', { ...LINUX, home: '/' })).toBeNull();
+  });
+
+  it('says why: the home folder itself, a hidden folder, inside one, or a link that leads there', async () => {
+    expect(await systemFolderProblem('/home/me', 'recordings', LINUX)).toBe(
+      '/home/me is your home folder itself, so FieldDesk does not save recordings loose among your own files there. Choose or create a folder inside it, for example /home/me/Recordings.',
+    );
+    expect(await systemFolderProblem('/home/me/.ssh', 'recordings', LINUX)).toBe(
+      '/home/me/.ssh is a hidden folder of your home folder, where programs keep their keys and settings and what starts when you log in, so FieldDesk does not save recordings there. Choose a folder of your own, for example /home/me/Recordings.',
+    );
+    expect(await systemFolderProblem('/home/me/.config/autostart', 'recordings', LINUX)).toMatch(
+      /^\/home\/me\/\.config\/autostart is inside \/home\/me\/\.config, a hidden folder of your home folder/,
+    );
+    const dir = await tempDir();
+    const link = join(dir, 'home-link');
+    await symlink(dir, link);
+    const rules = { ...LINUX, home: await resolveFolder(dir), temp: '/elsewhere' };
+    expect(await systemFolderProblem(join(link, '.ssh'), 'recordings', rules)).toMatch(
+      new RegExp(
+        `^${join(link, '.ssh')} leads to ${join(rules.home, '.ssh')}, a hidden folder of your home folder`,
+      ),
+    );
+    expect(await systemFolderProblem(join(link, 'Recordings'), 'recordings', rules)).toBeNull();
+  });
+});
+
 describe('system folders on this computer’s files', () => {
   it('resolves links and the part that does not exist yet', async () => {
     const dir = await tempDir();
@@ -186,4 +247,28 @@ describe('system folders on this computer’s files', () => {
       expect(await handlers['audio.setFolder']({ path: own })).toEqual({ path: own });
     },
   );
+
+  it('audio.setFolder refuses the real home folder, ~/.ssh, ~/.config/autostart and a new hidden folder (not created)', async () => {
+    const home = homedir();
+    const { handlers } = await startDemoBackend();
+    const before = (await handlers['audio.folder']({})).path;
+    const fresh = join(home, `.fielddesk-test-${randomUUID()}`, 'recordings');
+    const dir = await tempDir();
+    const link = join(dir, 'home');
+    await symlink(home, link);
+    for (const [path, message] of [
+      [home, /is your home folder itself/],
+      [`${home}/`, /is your home folder itself/],
+      [join(home, '.ssh'), /is a hidden folder of your home folder/],
+      [join(home, '.config', 'autostart'), /is inside .*\.config, a hidden folder of your home folder/],
+      [fresh, /is inside .*\.fielddesk-test-.*, a hidden folder of your home folder/],
+      [join(link, '.ssh'), /leads to .*\.ssh, a hidden folder of your home folder/],
+    ] as const) {
+      const refused = await dispatchRequest(handlers, 'audio.setFolder', { path });
+      expect(refused, path).toMatchObject({ ok: false, error: { code: 'invalidInput', field: 'path' } });
+      expect(refused.ok ? '' : refused.error.message, path).toMatch(message);
+    }
+    expect(existsSync(join(fresh, '..'))).toBe(false);
+    expect((await handlers['audio.folder']({})).path).toBe(before);
+  });
 });

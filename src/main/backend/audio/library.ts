@@ -68,7 +68,8 @@ export function freeFileName(
 
 /**
  * Why a folder cannot hold downloads, in plain words; null when it can: not a whole path, a folder
- * of the operating system (core/system-folders.ts), a file, or one FieldDesk cannot write to.
+ * of the operating system, the home folder itself or one of its hidden folders
+ * (core/system-folders.ts), a file, or one FieldDesk cannot write to.
  */
 export async function folderProblem(path: string): Promise<string | null> {
   if (!isAbsolute(path))

@@ -4,8 +4,11 @@
  * Files`, macOS's `/System` and `/Library`, …). A folder is judged where it really is — symbolic
  * links (and Windows junctions) resolved — so a link in the home folder that leads to `/etc/cron.d`
  * is refused like `/etc/cron.d` itself. The user's home folder and the system's temporary folder
- * are never refused, even where a system places them under a system folder (Fedora Silverblue's
- * `/var/home`, macOS's `/private/var/folders`).
+ * are never refused as system folders, even where a system places them under one (Fedora
+ * Silverblue's `/var/home`, macOS's `/private/var/folders`). Within the home folder, the home folder
+ * itself and its hidden folders (`~/.ssh`, `~/.config/autostart`, …: where programs keep keys,
+ * settings and what starts at login) are refused too: a file dropped there can be read as a
+ * setting or run.
  */
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -134,25 +137,61 @@ export async function currentSystemFolderRules(): Promise<SystemFolderRules> {
   };
 }
 
-/** Why `chosen` cannot take downloads when it is in a system folder, in words; null when it can. */
+/** Where a resolved, absolute `folder` is the home folder itself or in one of its hidden folders. */
+export type HomeFolderPlace = { kind: 'home'; root: string } | { kind: 'hidden'; root: string };
+
+/**
+ * Whether a resolved, absolute `folder` is the home folder itself or inside one of its hidden
+ * (dot) folders; null otherwise. The temporary folder stays usable even where it lies in a hidden
+ * folder (`TMPDIR=~/.cache/tmp`), unless it holds the home folder (which it would then exempt).
+ */
+export function homeFolderOf(folder: string, rules: SystemFolderRules): HomeFolderPlace | null {
+  const { platform, home, temp } = rules;
+  const api = platform === 'win32' ? path.win32 : path.posix;
+  // A home at the top of the disk is already refused as such; inside it nothing is "hidden".
+  if (home === '' || api.dirname(home) === home) return null;
+  const normal = api.resolve(folder);
+  if (!isWithin(normal, home, platform)) return null;
+  if (isWithin(home, normal, platform)) return { kind: 'home', root: home };
+  if (temp !== '' && !isWithin(home, temp, platform) && isWithin(normal, temp, platform)) return null;
+  // path.win32.relative compares without case and keeps `normal`'s spelling.
+  const first = api.relative(home, normal).split(/[\\/]/)[0] ?? '';
+  return first.startsWith('.') ? { kind: 'hidden', root: api.join(home, first) } : null;
+}
+
+/**
+ * Why `chosen` cannot take downloads — in a system folder, the home folder itself, or a hidden
+ * folder of the home folder — in words; null when it can.
+ */
 export async function systemFolderProblem(
   chosen: string,
   what: string,
   rules?: SystemFolderRules,
 ): Promise<string | null> {
   const resolved = await resolveFolder(chosen);
-  const system = systemFolderOf(resolved, rules ?? (await currentSystemFolderRules()));
-  if (system === null) return null;
-  const api = (rules?.platform ?? process.platform) === 'win32' ? path.win32 : path.posix;
+  const judged = rules ?? (await currentSystemFolderRules());
+  const api = judged.platform === 'win32' ? path.win32 : path.posix;
   const same = (a: string, b: string) => api.resolve(a) === api.resolve(b);
-  const osFolder = `a folder of the operating system (${system.holds})`;
-  const place = same(resolved, system.root)
-    ? `${system.root} is ${osFolder}`
-    : `${resolved} is inside ${system.root}, ${osFolder}`;
-  const said = same(resolved, chosen)
-    ? place
-    : same(resolved, system.root)
-      ? `${chosen} leads to ${system.root}, ${osFolder}`
-      : `${chosen} leads to ${resolved}, inside ${system.root}, ${osFolder}`;
-  return `${said}, so FieldDesk does not save ${what} there. Choose a folder of your own, for example in your home folder.`;
+  // "X is R, what" / "X is inside R, what", and "C leads to …" when a link took `chosen` elsewhere.
+  const where = (root: string, description: string) => {
+    const place = same(resolved, root)
+      ? `${root} is ${description}`
+      : `${resolved} is inside ${root}, ${description}`;
+    return same(resolved, chosen)
+      ? place
+      : same(resolved, root)
+        ? `${chosen} leads to ${root}, ${description}`
+        : `${chosen} leads to ${resolved}, inside ${root}, ${description}`;
+  };
+  const system = systemFolderOf(resolved, judged);
+  if (system !== null) {
+    const osFolder = `a folder of the operating system (${system.holds})`;
+    return `${where(system.root, osFolder)}, so FieldDesk does not save ${what} there. Choose a folder of your own, for example in your home folder.`;
+  }
+  const own = homeFolderOf(resolved, judged);
+  if (own === null) return null;
+  const example = api.join(judged.home, 'Recordings');
+  if (own.kind === 'home')
+    return `${where(own.root, 'your home folder itself')}, so FieldDesk does not save ${what} loose among your own files there. Choose or create a folder inside it, for example ${example}.`;
+  return `${where(own.root, 'a hidden folder of your home folder, where programs keep their keys and settings and what starts when you log in')}, so FieldDesk does not save ${what} there. Choose a folder of your own, for example ${example}.`;
 }
