@@ -54,7 +54,7 @@ The UI with hot reload in your browser, against the real backend (in Node) and t
   // startHarness refuses a scale that is not a number greater than 0, with a message saying so.
   const timeScale = values['demo-time-scale'] === undefined ? 1 : Number(values['demo-time-scale']);
   const dataDir = resolve(values['data-dir'] ?? join(homedir(), '.fielddesk-dev'));
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const vitePort = Number(values.port);
 
   const harness = await startHarness({

@@ -22,6 +22,7 @@ import { cacheHandlers } from './cache/handlers';
 import { calibratorHandlers } from './calibrators/handlers';
 import { createConnectivity } from './connectivity/connectivity';
 import { connectivityHandlers } from './connectivity/handlers';
+import { secureDataFolder } from './core/data-folder';
 import { createEventHub } from './core/events';
 import { createLogger, logFolder, openLogFile, type Logger, type LogWriter } from './core/log';
 import { withRequestLog } from './core/request-log';
@@ -122,12 +123,16 @@ export interface Backend {
 export async function createBackend(options: BackendOptions): Promise<Backend> {
   const now = options.now ?? Date.now;
   const { vault, dataDir } = options;
+  // Before the first file (the log) is written in it, so its names are never listed by others.
+  const folderProblem = await secureDataFolder(dataDir);
   // Every key and webhook secret met is redacted from events, the log and the diagnostics.
   const secrets = createSecretRegistry();
   const log = createLogger(options.log ?? openLogFile(logFolder(dataDir)), {
     redact: secrets.redactValue,
   });
   log.info('FieldDesk backend starting', { version: options.appInfo.version, shell: options.appInfo.shell });
+  // The files inside stay 0600 each, so FieldDesk goes on; the log says what was left open.
+  if (folderProblem !== null) log.warn(folderProblem);
   const events = createEventHub({ redact: secrets.redactValue });
   const notices = createNoticeBoard(events, now);
   const store = await openAccountStore(dataDir, { now, log });

@@ -163,7 +163,7 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
   const migrations = options.migrations ?? MIGRATIONS;
   const now = options.now ?? Date.now;
   checkMigrationList(migrations);
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const fileName = options.fileName ?? DATABASE_FILE_NAME;
   const path = join(dataDir, fileName);
 

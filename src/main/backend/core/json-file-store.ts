@@ -122,7 +122,7 @@ export async function openJsonFile<T>(options: JsonFileOptions<T>): Promise<Json
   const { dataDir, fileName, describe } = options;
   const now = options.now ?? Date.now;
   const path = join(dataDir, fileName);
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
 
   const read = await readVersioned(path, options);
   let warning: string | null = null;
