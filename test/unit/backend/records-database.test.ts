@@ -5,7 +5,7 @@
  * was restored and from when, and an earlier version's records move out of the cache file.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -19,6 +19,7 @@ import {
   RECORDS_NOTICE,
   type RecordsDatabase,
 } from '../../../src/main/backend/records/records-database';
+import { CHANGE_JOURNAL_FILE_NAME } from '../../../src/main/backend/records/change-journal';
 import { BACKUP_FOLDER, copiesToKeep, listCopies } from '../../../src/main/backend/core/backups';
 import { openCacheDatabase } from '../../../src/main/backend/cache/cache-database';
 import { createMemoryVault } from '../../../src/main/backend/accounts/vault';
@@ -124,17 +125,19 @@ describe('records.db on a damaged disk', () => {
     },
   );
 
-  it('merges back what the damaged file holds beyond the backup, and says what could not be read', async () => {
+  it('without the change journal, merges back what the damaged file holds beyond the backup, and says what could not be read', async () => {
     const first = openRecords();
     fill(first.records, 'Backed up');
     await first.records.backupNow();
-    // After the backup: a second site and its action; then the audio library's page is damaged.
+    // After the backup: a second site and its action; then the audio library's page is damaged,
+    // and the change journal is lost too: only the damaged file can say what came after the copy.
     fill(first.records, 'After the backup');
     const { rootpage } = first.records
       .current()!
       .db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'audio_library'")
       .get() as { rootpage: number };
     crash(first.records);
+    await rm(join(dir.path, CHANGE_JOURNAL_FILE_NAME));
     const bytes = await readFile(recordsPath());
     bytes.fill(0x5a, (rootpage - 1) * 4096, rootpage * 4096);
     await writeFile(recordsPath(), bytes);
@@ -156,9 +159,31 @@ describe('records.db on a damaged disk', () => {
     ).toEqual(['key-Backed up']);
     const message = notices.list().find((n) => n.id === RECORDS_NOTICE.restored)?.message ?? '';
     expect(message).toContain(
-      ', adding 1 site and 1 action result recovered from the damaged file. Your records now hold 2 sites, 2 action results and 1 recording.',
+      ', bringing them up to date with what the damaged file still held (1 site and 1 action result). Your records now hold 2 sites, 2 action results and 1 recording.',
     );
     expect(message).toContain('Some recordings could not be read from the damaged file');
+  });
+
+  it('without the change journal, a deletion the damaged file shows stays deleted', async () => {
+    const first = openRecords();
+    const site = fill(first.records, 'Deleted after the backup');
+    fill(first.records, 'Kept');
+    await first.records.backupNow();
+    first.records.view('sites').remove('acc', site.id);
+    crash(first.records);
+    await rm(join(dir.path, CHANGE_JOURNAL_FILE_NAME));
+    // The download queue's page is damaged: the sites' table still reads whole.
+    await damageTablePage(recordsPath(), 'audio_downloads');
+
+    const { records, notices } = openRecords(T0 + 60_000);
+    expect(
+      records
+        .view('sites')
+        .list('acc')
+        .sites.map((s) => s.name),
+    ).toEqual(['Kept']);
+    const message = notices.list().find((n) => n.id === RECORDS_NOTICE.restored)?.message ?? '';
+    expect(message).toContain('1 site you had deleted taken out');
   });
 
   it('without a backup, brings back what the damaged file still holds', async () => {
@@ -218,12 +243,13 @@ describe('records.db on a damaged disk', () => {
     crash(records);
     await writeFile(recordsPath(), 'not a database');
     const again = openRecords(T0 + 1_000);
+    // The older copy, and B replayed over it from the change journal.
     expect(
       again.records
         .view('sites')
         .list('acc')
         .sites.map((s) => s.name),
-    ).toEqual(['A']);
+    ).toEqual(['A', 'B']);
     expect(again.log.records.some((l) => l.message.includes('not sound'))).toBe(true);
   });
 

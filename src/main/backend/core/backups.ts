@@ -135,7 +135,10 @@ export async function backupDatabase(
   return name;
 }
 
-/** Removes copies cut short by a crash (`….part`) from the backup folder. */
+/**
+ * Removes copies cut short by a crash from the backup folder: `….part`, and the rollback journal or
+ * WAL files SQLite kept beside one (`….part-journal`, `….part-wal`, `….part-shm`).
+ */
 export async function removeUnfinishedCopies(folder: string): Promise<void> {
   let names: string[];
   try {
@@ -144,6 +147,8 @@ export async function removeUnfinishedCopies(folder: string): Promise<void> {
     return; // No backup folder: nothing unfinished.
   }
   await Promise.all(
-    names.filter((name) => name.endsWith('.part')).map((name) => rm(join(folder, name), { force: true })),
+    names
+      .filter((name) => /\.part(?:-journal|-wal|-shm)?$/.test(name))
+      .map((name) => rm(join(folder, name), { force: true })),
   );
 }

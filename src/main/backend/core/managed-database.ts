@@ -30,6 +30,11 @@ export interface ManagedDatabaseOptions<P> {
   onUnavailable(problem: FieldDeskError | null): void;
   /** Called after each successful use (the records take backups from it). */
   afterUse?(database: FieldDeskDatabase): void;
+  /**
+   * Runs each use's work on the open file (the records wrap it in a transaction that journals its
+   * changes before they commit); by default the work is run as it is.
+   */
+  around?<T>(database: FieldDeskDatabase, work: () => T): T;
 }
 
 export interface ManagedDatabase<P> {
@@ -128,8 +133,9 @@ export function manageDatabase<P extends object>(options: ManagedDatabaseOptions
     if (used === null || parts === null)
       throw problem ?? new FieldDeskError('internal', `${options.subject} is unavailable.`);
     let result: T;
+    const stores = parts;
     try {
-      result = work(parts);
+      result = options.around ? options.around(used, () => work(stores)) : work(stores);
     } catch (error) {
       throw failure(error, used);
     }

@@ -3,12 +3,18 @@
  * visits, the calibrator register, the audio library and download queue — in `<dataDir>/records.db`, apart from the disposable cache.
  *
  * - Every commit is durable (`synchronous = FULL`) and the file is checked (quick_check) at open.
+ * - Every change, deletions included, is written to the change journal (change-journal.ts) and
+ *   flushed to disk inside its transaction, before it commits; records.db keeps the number of the
+ *   last change (`records_meta.journal_seq`), and so does each copy of it.
  * - A copy is taken with SQLite's online backup a moment after each change and kept in
- *   `<dataDir>/backups` (backups.ts: the newest few, and each of the last days' newest).
+ *   `<dataDir>/backups` (backups.ts: the newest few, and each of the last days' newest); the journal
+ *   then forgets what the oldest of the newest few copies holds.
  * - A damaged file, found at open or mid-session, is set aside (never overwritten), the newest sound
- *   copy takes its place, and whatever the damaged file still holds beyond that copy is read row by
- *   row and merged back (records-salvage.ts). The notice says what was restored, from when, what was
- *   recovered, and what could not be.
+ *   copy the journal reaches back to takes its place, and the journal's changes after it are replayed:
+ *   nothing made is lost, nothing deleted returns. Only when no copy is reached (the journal lost or
+ *   unreadable) is what the damaged file still holds read row by row and merged over the newest copy
+ *   (records-salvage.ts), the tables it gives whole mirrored so deletions stay deleted. The notice says
+ *   what was restored, from when, what was replayed or recovered, and what could not be.
  */
 import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,16 +41,25 @@ import {
   backupDatabase,
   BACKUP_FOLDER,
   checkDatabaseCopy,
+  KEEP_NEWEST,
   listCopies,
   removeUnfinishedCopies,
   type BackupCopy,
 } from '../core/backups';
 import { legacyImportComplete, recordsMigrations, type LegacyImport } from './records-migrations';
+import { captureChanges, type ChangeCapture } from './change-capture';
+import {
+  CHANGE_JOURNAL_FILE_NAME,
+  openChangeJournal,
+  type JournalRead,
+  type RecordChange,
+} from './change-journal';
 import {
   mergeRows,
   readTables,
   RECORD_TABLES,
   type RecordTable,
+  type Row,
   type SalvageReport,
 } from './records-salvage';
 
@@ -136,12 +151,121 @@ const NAMED_ORDER: readonly RecordTable[] = [
   'visit_settings',
 ];
 
-/** What the merge brought back, in words; null when nothing. */
+/** records_meta's row with the number of the last journalled change the file holds. */
+const SEQ_NAME = 'journal_seq';
+
+/** The number of the last journalled change a records file holds; null before the journal began. */
+function seqOf(db: SqliteDatabase): number | null {
+  const row = db.prepare('SELECT value FROM records_meta WHERE name = ?').get(SEQ_NAME) as
+    { value: string } | undefined;
+  const seq = row === undefined ? NaN : Number(row.value);
+  return Number.isSafeInteger(seq) ? seq : null;
+}
+
+function setSeq(db: SqliteDatabase, seq: number): void {
+  db.prepare(
+    'INSERT INTO records_meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+  ).run(SEQ_NAME, String(seq));
+}
+
+/** The journal number a backup copy holds; null for a copy from before the journal, or unreadable. */
+function copySeq(path: string): number | null {
+  let db: SqliteDatabase | null = null;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    return seqOf(db);
+  } catch {
+    return null; // An unreadable copy reaches nothing; soundCopies says why when it is offered.
+  } finally {
+    db?.close();
+  }
+}
+
+interface Replay {
+  /** The changes applied, in order. */
+  applied: RecordChange[];
+  /** Changes that did not fit the table (a journal written by something else). */
+  refused: number;
+}
+
+/** Applies journalled changes to a records file in one transaction: each record put whole or deleted. */
+function replayChanges(db: SqliteDatabase, changes: readonly RecordChange[]): Replay {
+  const replay: Replay = { applied: [], refused: 0 };
+  const columns = new Map<RecordTable, string[]>();
+  const columnsOf = (table: RecordTable): string[] => {
+    let list = columns.get(table);
+    if (list === undefined) {
+      list = (db.prepare(`PRAGMA table_info("${table}")`).all() as Array<{ name: string }>).map(
+        (c) => c.name,
+      );
+      columns.set(table, list);
+    }
+    return list;
+  };
+  db.transaction(() => {
+    for (const change of changes) {
+      const key: readonly string[] = RECORD_TABLES[change.table].key;
+      try {
+        if (change.op === 'delete') {
+          db.prepare(`DELETE FROM "${change.table}" WHERE ${key.map((c) => `"${c}" = ?`).join(' AND ')}`).run(
+            ...key.map((column) => change.key[column] ?? null),
+          );
+        } else {
+          const row: Row = change.row ?? {};
+          const names = columnsOf(change.table).filter((column) => Object.hasOwn(row, column));
+          db.prepare(
+            `INSERT OR REPLACE INTO "${change.table}" (${names.map((c) => `"${c}"`).join(', ')})
+             VALUES (${names.map(() => '?').join(', ')})`,
+          ).run(...names.map((column) => row[column] ?? null));
+        }
+        replay.applied.push(change);
+      } catch (error) {
+        if (error instanceof Error && /constraint|datatype|cannot store|no such/i.test(error.message)) {
+          replay.refused++;
+          continue;
+        }
+        throw error;
+      }
+    }
+  }).immediate();
+  return replay;
+}
+
+/** "2 sites saved and 1 site visit deleted": what a replay did, each record once, by its last change. */
+function replayed(changes: readonly RecordChange[]): string {
+  const last = new Map<string, RecordChange>();
+  for (const change of changes) last.set(`${change.table}\u0000${JSON.stringify(change.key)}`, change);
+  const counts = new Map<string, { table: RecordTable; op: RecordChange['op']; n: number }>();
+  for (const change of last.values()) {
+    const id = `${change.table}/${change.op}`;
+    const entry = counts.get(id) ?? { table: change.table, op: change.op, n: 0 };
+    entry.n++;
+    counts.set(id, entry);
+  }
+  return listText(
+    [...counts.values()]
+      .sort(
+        (a, b) =>
+          NAMED_ORDER.indexOf(a.table) - NAMED_ORDER.indexOf(b.table) ||
+          (a.op === b.op ? 0 : a.op === 'put' ? -1 : 1),
+      )
+      .map(
+        ({ table, op, n }) => `${count(n, RECORD_TABLES[table].noun)} ${op === 'put' ? 'saved' : 'deleted'}`,
+      ),
+  );
+}
+
+/** What the merge brought back and took away, in words; null when nothing. */
 function recovered(report: SalvageReport): string | null {
-  const parts = [...report.tables]
-    .sort((a, b) => NAMED_ORDER.indexOf(a.table) - NAMED_ORDER.indexOf(b.table))
-    .filter((t) => t.merged > 0)
-    .map((t) => count(t.merged, RECORD_TABLES[t.table].noun));
+  const tables = [...report.tables].sort(
+    (a, b) => NAMED_ORDER.indexOf(a.table) - NAMED_ORDER.indexOf(b.table),
+  );
+  const parts = [
+    ...tables.filter((t) => t.merged > 0).map((t) => count(t.merged, RECORD_TABLES[t.table].noun)),
+    ...tables
+      .filter((t) => t.removed > 0)
+      .map((t) => `${count(t.removed, RECORD_TABLES[t.table].noun)} you had deleted taken out`),
+  ];
   return parts.length === 0 ? null : listText(parts);
 }
 
@@ -171,20 +295,22 @@ export function openRecordsDatabase(options: RecordsDatabaseOptions): RecordsDat
       ifDamaged: 'fail',
     });
 
-  /** The newest copy that opens and checks out, or null. */
-  function soundCopy(): BackupCopy | null {
+  /** The copies that open and check out, newest first, each with the journal number it holds. */
+  function soundCopies(): Array<BackupCopy & { seq: number | null }> {
+    const sound: Array<BackupCopy & { seq: number | null }> = [];
     for (const copy of listCopies(backupFolder, COPY_PREFIX, '.db')) {
-      const problem = checkDatabaseCopy(join(backupFolder, copy.name));
-      if (problem === null) return copy;
-      log.warn('records backup copy is not sound; trying an older one', { copy: copy.name, problem });
+      const copyPath = join(backupFolder, copy.name);
+      const problem = checkDatabaseCopy(copyPath);
+      if (problem === null) sound.push({ ...copy, seq: copySeq(copyPath) });
+      else log.warn('records backup copy is not sound; trying an older one', { copy: copy.name, problem });
     }
-    return null;
+    return sound;
   }
 
   /**
-   * What can be read from the damaged file, merged into the file now at `path`. Read from a copy in
-   * a temporary folder: SQLite leaves -wal and -shm files beside what it opens, and the damaged file
-   * is kept exactly as it was found.
+   * What can be read from the damaged file, merged into the file now at `path`, the tables read whole
+   * mirrored. Read from a copy in a temporary folder: SQLite leaves -wal and -shm files beside what it
+   * opens, and the damaged file is kept exactly as it was found.
    */
   function salvage(asidePath: string): SalvageReport {
     const scratch = mkdtempSync(join(tmpdir(), 'fielddesk-salvage-'));
@@ -212,58 +338,231 @@ export function openRecordsDatabase(options: RecordsDatabaseOptions): RecordsDat
     }
     const target = openFile();
     try {
-      return mergeRows(target.db, read);
+      return mergeRows(target.db, read, { mirrorComplete: true });
     } finally {
       target.close();
     }
   }
 
   /**
-   * Replaces the damaged file: sets it aside, puts the newest sound copy in its place (or starts
-   * afresh), merges back what the damaged file still holds, and returns what to tell the user.
+   * Replaces the damaged file: sets it aside, puts the newest sound copy the change journal reaches
+   * back to in its place and replays the journal's later changes over it; when no copy is reached,
+   * the newest copy (or a fresh file) with what the damaged file still holds merged over it and the
+   * whole journal replayed after. Returns what to tell the user.
    */
   function restore(problem: string): string {
     const asideName = moveDatabaseAside(path, dataDir, RECORDS_FILE_NAME, now());
-    const copy = soundCopy();
+    let journalRead: JournalRead;
+    try {
+      journalRead = journal.read();
+    } catch (error) {
+      log.error('the change journal could not be read at a restore', { error });
+      journalRead = { exists: false, base: 0, changes: [], unreadable: 0, missing: [], lastSeq: 0 };
+    }
+    const copies = soundCopies();
+    const reached = journalRead.exists
+      ? copies.find((c) => c.seq !== null && c.seq >= journalRead.base)
+      : undefined;
+    const copy = reached ?? copies[0] ?? null;
     if (copy !== null) {
       const restoring = `${path}.restoring`;
       copyFileSync(join(backupFolder, copy.name), restoring);
       renameSync(restoring, path);
     }
-    const report = salvage(join(dataDir, asideName));
+    const report = reached === undefined ? salvage(join(dataDir, asideName)) : null;
+    const after = reached?.seq ?? Number.NEGATIVE_INFINITY;
     const target = openFile();
     let holds: string;
+    let replay: Replay;
     try {
+      replay = replayChanges(
+        target.db,
+        journalRead.changes.filter((change) => change.seq > after),
+      );
+      if (reached !== undefined) {
+        setSeq(target.db, Math.max(journalRead.lastSeq, after));
+      } else {
+        // Rebuilt from more than the journal: it starts afresh from here, whole from the next copy.
+        const fresh = Math.max(journalRead.lastSeq, ...copies.map((c) => c.seq ?? 0)) + 1;
+        setSeq(target.db, fresh);
+        journal.reset(fresh);
+      }
       holds = contents(target.db);
     } finally {
       target.close();
     }
-    const back = recovered(report);
-    const partial = partlyRead(report);
+    // Garbled lines cannot say their number: counted as possibly after the copy, and said as "may".
+    const lost =
+      reached === undefined
+        ? 0
+        : journalRead.missing.filter((seq) => seq > after).length + journalRead.unreadable;
+    const changesText =
+      replay.applied.length === 0
+        ? ''
+        : `${count(replay.applied.length, ['change', 'changes'])} (${replayed(replay.applied)})`;
     const head =
       `The file of your records (sites, exclusions, limits, site visits, action history, audio library, calibrators), ${RECORDS_FILE_NAME}, ${problem}. ` +
       `FieldDesk set the file aside as ${asideName} in ${dataDir}`;
     let body: string;
-    if (copy !== null) {
+    if (reached !== undefined) {
       body =
-        `${head} and restored them from the backup of ${when(copy.takenAt)}` +
-        (back === null ? '' : `, adding ${back} recovered from the damaged file`) +
+        `${head} and restored them from the backup of ${when(reached.takenAt)}` +
+        (changesText === ''
+          ? ', which holds every change you made'
+          : `, then replayed from the change journal the ${changesText} you made after it`) +
         `. Your records now hold ${holds}.`;
-      if (report.problem !== null) {
-        body += ` Nothing could be read from the damaged file, so a change made after ${when(copy.takenAt)} could not be recovered.`;
-      } else if (partial.length > 0) {
-        body += ` Some ${listText(partial)} could not be read from the damaged file, so changes to them after ${when(copy.takenAt)} may be missing.`;
-      }
+      if (lost + replay.refused > 0)
+        body += ` ${count(lost + replay.refused, ['change', 'changes'])} made after that backup could not be read from the change journal and may be missing.`;
     } else {
-      body =
-        `${head}. There was no backup to restore from` +
-        (back === null
-          ? ', and nothing could be read from the damaged file, so FieldDesk started with empty records.'
-          : `; ${back} were recovered from the damaged file. Your records now hold ${holds}.`) +
-        (back !== null && partial.length > 0 ? ` Some ${listText(partial)} could not be read.` : '');
+      const back = report === null ? null : recovered(report);
+      const partial = report === null ? [] : partlyRead(report);
+      const replayText = changesText === '' ? '' : `, and replayed ${changesText} from the change journal`;
+      if (copy !== null) {
+        body =
+          `${head} and restored them from the backup of ${when(copy.takenAt)}` +
+          (back === null
+            ? ''
+            : `, bringing them up to date with what the damaged file still held (${back})`) +
+          replayText +
+          `. Your records now hold ${holds}.`;
+        if (report?.problem != null && changesText === '') {
+          body += ` Nothing could be read from the damaged file, so a change made after ${when(copy.takenAt)} could not be recovered.`;
+        } else if (partial.length > 0) {
+          body += ` Some ${listText(partial)} could not be read from the damaged file, so changes to them after ${when(copy.takenAt)} may be missing.`;
+        }
+      } else {
+        const found = [
+          back === null ? null : `${back} were recovered from the damaged file`,
+          changesText === '' ? null : `${changesText} came back from the change journal`,
+        ].filter((part): part is string => part !== null);
+        body =
+          `${head}. There was no backup to restore from` +
+          (found.length === 0
+            ? ', and nothing could be read from the damaged file, so FieldDesk started with empty records.'
+            : `; ${found.join(' and ')}. Your records now hold ${holds}.`) +
+          (partial.length > 0 ? ` Some ${listText(partial)} could not be read.` : '');
+      }
     }
-    log.warn('records restored after damage', { problem, asideName, copy: copy?.name ?? null, report });
+    log.warn('records restored after damage', {
+      problem,
+      asideName,
+      copy: copy?.name ?? null,
+      reachedByJournal: reached !== undefined,
+      replayed: replay.applied.length,
+      lost,
+      report,
+    });
+    restoredSinceCopy = true;
     return body;
+  }
+
+  const journal = openChangeJournal(join(dataDir, CHANGE_JOURNAL_FILE_NAME));
+  /** The highest change number given out: records.db's, or the journal's past a commit that failed. */
+  let lastSeq = 0;
+  /** A restore rebuilt the file: copy it soon, so the next damage starts from it. */
+  let restoredSinceCopy = false;
+  interface Connection {
+    capture: ChangeCapture;
+    /** Runs a use's work in a transaction that journals its changes before they commit. */
+    run: (work: () => unknown) => unknown;
+  }
+  const connections = new WeakMap<SqliteDatabase, Connection>();
+
+  /**
+   * Readies a freshly opened file's journalling: the triggers that note its changes, and a journal
+   * that agrees with it — started (or started afresh) from the file's number when it is missing,
+   * unreadable, or not whole up to it, and changes it holds past the file's number (their commit
+   * failed) marked void. Whatever the journal held before the file's number the file holds itself.
+   */
+  function startJournal(database: FieldDeskDatabase): void {
+    const { db } = database;
+    let fileSeq = seqOf(db);
+    let read: JournalRead;
+    try {
+      read = journal.read();
+    } catch (error) {
+      log.error('the change journal could not be read', { error });
+      read = { exists: false, base: 0, changes: [], unreadable: 0, missing: [], lastSeq: 0 };
+    }
+    try {
+      if (fileSeq === null) {
+        // The journal begins with this file (new, or from before the journal).
+        fileSeq = read.lastSeq + 1;
+        setSeq(db, fileSeq);
+        journal.reset(fileSeq);
+      } else if (
+        !read.exists ||
+        !Number.isFinite(read.base) ||
+        read.base > fileSeq ||
+        read.lastSeq < fileSeq ||
+        read.unreadable > 0 ||
+        read.missing.some((seq) => seq <= fileSeq!)
+      ) {
+        if (read.exists)
+          log.warn('the change journal did not agree with records.db; started afresh', {
+            fileSeq,
+            base: read.base,
+            lastSeq: read.lastSeq,
+            unreadable: read.unreadable,
+            missing: read.missing.length,
+          });
+        journal.reset(fileSeq);
+      } else if (read.lastSeq > fileSeq) {
+        journal.voidChanges(fileSeq + 1, read.lastSeq);
+      }
+    } catch (error) {
+      // A read-only or full disk: every change will be refused with the disk's reason, said then.
+      log.error('the change journal could not be readied', { error });
+    }
+    lastSeq = Math.max(fileSeq ?? 0, read.lastSeq);
+    const capture = captureChanges(db);
+    const setSeqStatement = db.prepare(
+      'INSERT INTO records_meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+    );
+    const run = db.transaction((work: () => unknown) => {
+      const result = work();
+      if (typeof (result as { then?: unknown } | null)?.then === 'function')
+        throw new Error('A change to the records must finish inside its transaction.');
+      const changed = capture.collect();
+      if (changed.length === 0) return result;
+      const at = now();
+      const first = lastSeq + 1;
+      const changes = changed.map((change, index) => ({ seq: first + index, at, ...change }));
+      try {
+        journal.append(changes, first - 1);
+      } catch (error) {
+        throw diskFailure(error, { folder: dataDir, what: 'a change to your records' }) ?? error;
+      }
+      lastSeq = first + changes.length - 1;
+      pendingRange = [first, lastSeq];
+      setSeqStatement.run(SEQ_NAME, String(lastSeq));
+      return result;
+    });
+    connections.set(db, { capture, run });
+  }
+
+  /** The numbers journalled by the transaction now committing, voided if its commit fails. */
+  let pendingRange: [number, number] | null = null;
+
+  function journalled<T>(database: FieldDeskDatabase, work: () => T): T {
+    const connection = connections.get(database.db);
+    if (connection === undefined || database.db.inTransaction) return work();
+    pendingRange = null;
+    try {
+      return connection.run(work) as T;
+    } catch (error) {
+      const range = pendingRange as [number, number] | null;
+      if (range !== null) {
+        try {
+          journal.voidChanges(range[0], range[1]);
+        } catch (voidError) {
+          log.error('could not mark journalled changes void after their commit failed', { error: voidError });
+        }
+      }
+      throw error;
+    } finally {
+      pendingRange = null;
+    }
   }
 
   // A backup a moment after the last change; one pending at a time.
@@ -288,12 +587,14 @@ export function openRecordsDatabase(options: RecordsDatabaseOptions): RecordsDat
     backingUp = backingUp.then(async () => {
       const database = managed.current();
       if (database === null) return;
-      const changes = changesOf(database.db);
       try {
+        const changes = changesOf(database.db);
         const name = await backupDatabase(database.db, backupFolder, COPY_PREFIX, now());
         changesCopied.set(database.db, changes);
+        restoredSinceCopy = false;
         notices.dismiss(RECORDS_NOTICE.backup);
         log.debug('records backed up', { copy: name });
+        trimJournal();
       } catch (error) {
         const disk = diskFailure(error, { folder: backupFolder, what: 'a backup of your records' });
         log.error('records backup failed', { error });
@@ -307,6 +608,20 @@ export function openRecordsDatabase(options: RecordsDatabaseOptions): RecordsDat
       }
     });
     return backingUp;
+  }
+
+  /** The journal forgets what every one of the newest copies holds (the copies a restore tries first). */
+  function trimJournal(): void {
+    const seqs = listCopies(backupFolder, COPY_PREFIX, '.db')
+      .slice(0, KEEP_NEWEST)
+      .map((copy) => copySeq(join(backupFolder, copy.name)))
+      .filter((seq): seq is number => seq !== null);
+    if (seqs.length === 0) return;
+    try {
+      journal.trim(Math.min(...seqs));
+    } catch (error) {
+      log.warn('could not trim the change journal', { error });
+    }
   }
 
   function scheduleBackup(database: FieldDeskDatabase): void {
@@ -332,13 +647,18 @@ export function openRecordsDatabase(options: RecordsDatabaseOptions): RecordsDat
       reportLegacy(database);
       return database;
     },
-    build: (database) => ({
-      actions: createActionRecords(database.db),
-      sites: createSiteStore(database.db, now),
-      audio: createAudioRecords(database.db),
-      visits: createVisitStore(database.db),
-      calibrators: createCalibratorStore(database.db, now),
-    }),
+    build: (database) => {
+      startJournal(database);
+      if (restoredSinceCopy) setTimeout(() => void takeBackup(), 0).unref();
+      return {
+        actions: createActionRecords(database.db),
+        sites: createSiteStore(database.db, now),
+        audio: createAudioRecords(database.db),
+        visits: createVisitStore(database.db),
+        calibrators: createCalibratorStore(database.db, now),
+      };
+    },
+    around: journalled,
     replaceDamaged(_database, cause) {
       const message = restore(
         `was found damaged (${cause instanceof Error ? cause.message : String(cause)})`,
@@ -381,13 +701,19 @@ export function openRecordsDatabase(options: RecordsDatabaseOptions): RecordsDat
     });
   }
 
-  // Copies cut short by a crash go; a first copy of the day is taken at start.
+  // Copies cut short by a crash go; a copy is taken at start when the newest does not hold every
+  // change (a crash before or during its copy) or is not of today.
   void removeUnfinishedCopies(backupFolder).catch((error: unknown) =>
     log.warn('could not remove unfinished backup copies', { error }),
   );
-  if (managed.current() !== null) {
+  const opened = managed.current();
+  if (opened !== null && !restoredSinceCopy) {
     const newest = listCopies(backupFolder, COPY_PREFIX, '.db')[0];
-    if (newest === undefined || Math.floor(newest.takenAt / DAY_MS) !== Math.floor(now() / DAY_MS))
+    if (
+      newest === undefined ||
+      Math.floor(newest.takenAt / DAY_MS) !== Math.floor(now() / DAY_MS) ||
+      copySeq(join(backupFolder, newest.name)) !== seqOf(opened.db)
+    )
       void takeBackup();
   }
 

@@ -44,6 +44,8 @@ export interface TableMerge {
   read: number;
   /** Rows that added to or replaced what the target held. */
   merged: number;
+  /** Rows the target held that the source, read whole, no longer had (mirroring only). */
+  removed: number;
   complete: boolean;
 }
 
@@ -129,11 +131,14 @@ function columnsOf(db: SqliteDatabase, table: RecordTable): string[] {
 /**
  * Merges rows read elsewhere into the records, in one transaction: a row the target lacks is added,
  * one it has is replaced when the merged copy is newer (or, without a time, always). Rows that do not
- * fit the table (damaged values) are skipped.
+ * fit the table (damaged values) are skipped. With `mirrorComplete` (the source is newer than the
+ * target: a damaged file over its older backup), a table the source gave whole also loses the rows
+ * the source no longer has: the user deleted them, and a restore must not bring them back.
  */
 export function mergeRows(
   db: SqliteDatabase,
   read: { reads: TableRead[]; problem: string | null },
+  options: { mirrorComplete?: boolean } = {},
 ): SalvageReport {
   const report: SalvageReport = { tables: [], problem: read.problem };
   const merge = db.transaction(() => {
@@ -150,18 +155,32 @@ export function mergeRows(
            ${updates.map((c) => `"${c}" = excluded."${c}"`).join(', ')}${newerCheck}`,
       );
       let merged = 0;
+      const held = new Set<string>();
+      const keyText = (row: Row) => JSON.stringify(spec.key.map((column) => row[column] ?? null));
       for (const row of rows) {
         const values: Row = {};
         for (const column of columns) values[column] = row[column] ?? null;
         try {
           merged += statement.run(values).changes;
+          held.add(keyText(values));
         } catch (error) {
           // A row whose values do not fit (a damaged page read as garbage) is not brought back.
           if (error instanceof Error && /constraint|datatype|cannot store/i.test(error.message)) continue;
           throw error;
         }
       }
-      report.tables.push({ table, read: rows.length, merged, complete });
+      let removed = 0;
+      if (options.mirrorComplete === true && complete) {
+        const keyColumns = spec.key.map((c) => `"${c}"`).join(', ');
+        const remove = db.prepare(
+          `DELETE FROM "${table}" WHERE ${spec.key.map((c) => `"${c}" = ?`).join(' AND ')}`,
+        );
+        for (const row of db.prepare(`SELECT ${keyColumns} FROM "${table}"`).all() as Row[]) {
+          if (held.has(keyText(row))) continue;
+          removed += remove.run(...spec.key.map((column) => row[column])).changes;
+        }
+      }
+      report.tables.push({ table, read: rows.length, merged, removed, complete });
     }
   });
   merge.immediate();
