@@ -155,7 +155,7 @@ describe('the calibrator register in records.db', () => {
     expect(message).toMatch(/Your records now hold 1 action result and (1 calibrator|2 calibrators)\./);
   });
 
-  it('brings back a calibrator added after the backup from the damaged file', async () => {
+  it('brings back a calibrator added after the backup from the change journal', async () => {
     const first = openRecords(T0);
     first.records.view('calibrators').save(CR515);
     await first.records.backupNow();
@@ -173,7 +173,9 @@ describe('the calibrator register in records.db', () => {
         .sort(),
     ).toEqual(['CAL200', 'CR:515']);
     const message = notices.list().find((n) => n.id === RECORDS_NOTICE.restored)?.message ?? '';
-    expect(message).toContain('adding 1 calibrator recovered from the damaged file');
+    expect(message).toContain(
+      'then replayed from the change journal the 1 change (1 calibrator saved) you made after it',
+    );
   });
 });
 
