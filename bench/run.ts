@@ -12,6 +12,7 @@ import { benchAudio } from './audio';
 import { benchCache } from './cache';
 import { benchChart } from './chart';
 import { benchFleet } from './fleet';
+import { benchRecords } from './records';
 import { benchReport } from './report';
 import { medianMs } from './timing';
 
@@ -88,6 +89,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   audio: benchAudio,
   assessment: benchAssessment,
   report: benchReport,
+  records: benchRecords,
 };
 
 /** `npm run bench` runs them all; `npm run bench -- chart cache` only those named (one at a time while profiling). */
