@@ -10,8 +10,8 @@
  * form (`[::ffff:169.254.169.254]` becomes `[::ffff:a9fe:a9fe]`). The classifier still reads any
  * valid IPv6 text, and IPv4 only in dotted decimal: whatever else it is given is a name.
  *
- * No DNS is asked: a public name that resolves to a private address cannot be told here (the
- * service resolves it when it delivers).
+ * No DNS is asked here (shared code runs in the window too): the backend resolves a name and
+ * judges each address it resolves to with `classifyAddress`, the same rules.
  */
 
 export type HostKind =
@@ -209,4 +209,15 @@ export function classifyHost(hostname: string): HostClass {
   }
   const ipv4 = parseIpv4(hostname.replace(/\.$/, ''));
   return ipv4 === null ? classifyName(hostname) : classifyIpv4(ipv4);
+}
+
+/**
+ * The kind of place an IP address as a resolver gives it (`dns.lookup`: dotted IPv4, IPv6 without
+ * brackets, perhaps with a zone) points at, by the same rules as a literal in a URL.
+ */
+export function classifyAddress(address: string): HostClass {
+  const ipv4 = parseIpv4(address);
+  if (ipv4 !== null) return classifyIpv4(ipv4);
+  const groups = parseIpv6(address);
+  return groups === null ? { kind: 'reserved', why: 'not a valid IP address' } : classifyIpv6(groups);
 }

@@ -3,7 +3,7 @@
  * which the renderer sees only once after creation or when the user asks), and the demo service's
  * delivery attempts behind "Send a test". Wire forms are in service/webhooks.ts.
  */
-import { classifyHost } from './network-address';
+import { classifyAddress, classifyHost, type HostClass } from './network-address';
 import type { DeliveryState, WebhookType } from './service/webhooks';
 
 export interface Webhook {
@@ -85,17 +85,45 @@ export function webhookUrlProblem(text: string, rules: WebhookTargetRules): stri
       : `${httpsOnly}.`;
   const host = url.hostname;
   const place = classifyHost(host);
-  if (place.kind === 'loopback') {
-    if (rules.loopback) return null;
-    return `${host} is ${place.why}: the service cannot deliver messages to your computer. Only FieldDesk’s demo service can, for trying a receiver out; give the receiver’s public https address.`;
-  }
-  if (place.kind === 'metadata')
-    return `${host} is ${place.why}, where servers read their own credentials: FieldDesk never points a webhook there.`;
-  if (place.kind !== 'public')
-    return `${host} is ${place.why}: the service sends from the internet and cannot reach it. Give the receiver’s public https address.`;
+  // A receiver on this computer may be plain http (the demo service delivers there).
+  if (place.kind === 'loopback' && rules.loopback) return null;
+  const problem = placeProblem(host, place, rules);
+  if (problem !== null) return problem;
   if (url.protocol !== 'https:')
     return rules.loopback
       ? `${httpsOnly} (plain http only for a receiver on this computer).`
       : `${httpsOnly}.`;
+  return null;
+}
+
+/**
+ * Why a place cannot take webhooks, as a sentence about `subject` (`10.0.0.1`, or `hooks.example.com
+ * resolves to 10.0.0.1, which`); null for the open internet, or this computer under `rules.loopback`.
+ */
+function placeProblem(subject: string, place: HostClass, rules: WebhookTargetRules): string | null {
+  if (place.kind === 'public') return null;
+  if (place.kind === 'loopback') {
+    if (rules.loopback) return null;
+    return `${subject} is ${place.why}: the service cannot deliver messages to your computer. Only FieldDesk’s demo service can, for trying a receiver out; give the receiver’s public https address.`;
+  }
+  if (place.kind === 'metadata')
+    return `${subject} is ${place.why}, where servers read their own credentials: FieldDesk never points a webhook there.`;
+  return `${subject} is ${place.why}: the service sends from the internet and cannot reach it. Give the receiver’s public https address.`;
+}
+
+/**
+ * Why a host name that passed `webhookUrlProblem` still cannot take webhooks once resolved: any
+ * address it resolves to that is not on the open internet (a public name can point at a private or
+ * metadata address), judged as a literal address is. Null when every address is public.
+ */
+export function resolvedAddressProblem(
+  host: string,
+  addresses: readonly string[],
+  rules: WebhookTargetRules,
+): string | null {
+  for (const address of addresses) {
+    const problem = placeProblem(`${host} resolves to ${address}, which`, classifyAddress(address), rules);
+    if (problem !== null) return problem;
+  }
   return null;
 }

@@ -63,6 +63,7 @@ import { openSettingsStore } from './settings/settings-store';
 import { syncHandlers } from './sync/handlers';
 import { openSyncProfileStore } from './sync/sync-profiles';
 import { webhookHandlers } from './webhooks/handlers';
+import type { HostLookup } from './webhooks/webhook-target';
 import { visitHandlers } from './visits/handlers';
 
 export interface BackendOptions {
@@ -98,6 +99,8 @@ export interface BackendOptions {
   revealInFileManager?: RevealInFileManager;
   /** Audio downloads running at once (default 2). */
   audioConcurrency?: number;
+  /** Resolves webhook host names (default `dns.lookup`); tests give names the addresses they need. */
+  lookupHost?: HostLookup;
   /** Where log records go (tests keep them in memory); default `<dataDir>/logs/fielddesk.log`. */
   log?: LogWriter;
   /** How long after a change to the user's records their backup is taken, and how far apart (ms). */
@@ -306,7 +309,13 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     ...cacheHandlers({ accounts, cache }),
     ...connectivityHandlers({ connectivity }),
     ...settingsHandlers({ settings, notices, dataDir }),
-    ...webhookHandlers({ accounts, access, now, secrets }),
+    ...webhookHandlers({
+      accounts,
+      access,
+      now,
+      secrets,
+      ...(options.lookupHost === undefined ? {} : { lookupHost: options.lookupHost }),
+    }),
     ...diagnosticsHandlers({
       dataDir,
       appInfo: options.appInfo,

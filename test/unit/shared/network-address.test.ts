@@ -5,8 +5,14 @@
  * IPv6 text is also checked on its own for forms the URL parser never gives.
  */
 import { describe, expect, it } from 'vitest';
-import { classifyHost, parseIpv4, parseIpv6, type HostKind } from '../../../src/shared/network-address';
-import { webhookUrlProblem } from '../../../src/shared/webhooks';
+import {
+  classifyAddress,
+  classifyHost,
+  parseIpv4,
+  parseIpv6,
+  type HostKind,
+} from '../../../src/shared/network-address';
+import { resolvedAddressProblem, webhookUrlProblem } from '../../../src/shared/webhooks';
 
 const hostOf = (text: string) => new URL(text).hostname;
 const kindOf = (text: string): HostKind => classifyHost(hostOf(text)).kind;
@@ -178,6 +184,38 @@ describe('addresses on the open internet', () => {
     expect(webhookUrlProblem('https://user:pw@receiver.example.com/', { loopback: false })).toBe(
       'Leave the user name and password out of the address.',
     );
+  });
+});
+
+describe('addresses a name resolves to', () => {
+  it('are judged as the same address written in a URL: every literal above, without brackets', () => {
+    const literals = [...METADATA_SPELLINGS, ...REFUSED.map(([text]) => text), ...ACCEPTED]
+      .map(hostOf)
+      .filter((host) => host.startsWith('[') || parseIpv4(host.replace(/\.$/, '')) !== null);
+    expect(literals.length).toBeGreaterThan(40);
+    for (const host of literals)
+      expect(classifyAddress(host.replace(/^\[|\]$/g, '').replace(/\.$/, '')), host).toEqual(
+        classifyHost(host),
+      );
+    // As resolvers write them: IPv4-mapped in dotted form, a zone on a link-local address.
+    expect(classifyAddress('::ffff:169.254.169.254').kind).toBe('metadata');
+    expect(classifyAddress('fe80::1%eth0').kind).toBe('linkLocal');
+    expect(classifyAddress('not an address').kind).toBe('reserved');
+  });
+
+  it('refuse the name when any address is not on the open internet, saying which', () => {
+    expect(
+      resolvedAddressProblem('hooks.example.com', ['93.184.215.14', '2606:4700::1'], { loopback: false }),
+    ).toBeNull();
+    expect(
+      resolvedAddressProblem('hooks.example.com', ['93.184.215.14', '169.254.169.254'], { loopback: true }),
+    ).toBe(
+      'hooks.example.com resolves to 169.254.169.254, which is the cloud metadata address (AWS, Google Cloud, Azure, Oracle and others), where servers read their own credentials: FieldDesk never points a webhook there.',
+    );
+    expect(resolvedAddressProblem('me.example.com', ['127.0.0.1', '::1'], { loopback: false })).toMatch(
+      /^me\.example\.com resolves to 127\.0\.0\.1, which is this computer/,
+    );
+    expect(resolvedAddressProblem('me.example.com', ['127.0.0.1', '::1'], { loopback: true })).toBeNull();
   });
 });
 

@@ -3,7 +3,8 @@
  * console too, and are never cached). Secrets stay here: a list carries only whether a webhook has
  * one; the screen gets a secret once after creation and when the user asks to reveal it. A new
  * webhook's address is refused before the service is asked when it is not on the open internet
- * (shared/webhooks.ts), or on this computer for a service that does not deliver there.
+ * (shared/webhooks.ts), or on this computer for a service that does not deliver there — as written,
+ * and where its name resolves (webhook-target.ts); a test delivery checks the address again first.
  */
 import { FieldDeskError } from '../../../shared/errors';
 import type { WebhookRecord } from '../../../shared/service/webhook-schemas';
@@ -15,6 +16,7 @@ import type { ServiceAccess } from '../accounts/service-access';
 import type { HandlersOf } from '../core/handler-types';
 import type { SecretRegistry } from '../core/secrets';
 import type { ServiceClient } from '../service/client';
+import { resolvedTargetProblem, systemLookup, type HostLookup, type TargetProblem } from './webhook-target';
 
 function toWebhook({ secret, notes, ...record }: WebhookRecord): Webhook {
   return { ...record, hasSecret: secret !== null && secret !== '', ...(notes ? { notes } : {}) };
@@ -52,6 +54,8 @@ export interface WebhookHandlerDeps {
   now: () => number;
   /** Learns every secret read or given, so no event, log line or diagnostics file shows it. */
   secrets: SecretRegistry;
+  /** Resolves a webhook's host name (default `dns.lookup`, all addresses); tests inject fakes. */
+  lookupHost?: HostLookup;
 }
 
 export function webhookHandlers({
@@ -59,6 +63,7 @@ export function webhookHandlers({
   access,
   now,
   secrets,
+  lookupHost = systemLookup,
 }: WebhookHandlerDeps): HandlersOf<'webhooks'> {
   const offers = createDemoExtensionCheck();
   const canSendTest = (client: ServiceClient) => offers(client, 'webhookTest');
@@ -69,6 +74,18 @@ export function webhookHandlers({
     access.withAccount(accounts.requireActive(), work);
   const requireTestDelivery = async (client: ServiceClient) => {
     if (!(await canSendTest(client))) throw new FieldDeskError('invalidRequest', NO_TEST_DELIVERY);
+  };
+  /**
+   * Why `url` cannot take webhooks from this service: as written (a receiver on this computer only
+   * for a demo service that delivers there), then where its name resolves.
+   */
+  const targetProblem = async (client: ServiceClient, url: string): Promise<TargetProblem | null> => {
+    // A stored address may not parse (the service's record): webhookUrlProblem says so.
+    const onThisComputer = URL.canParse(url) && classifyHost(new URL(url).hostname).kind === 'loopback';
+    const loopback = onThisComputer && (await offers(client, 'loopbackWebhooks'));
+    const written = webhookUrlProblem(url, { loopback });
+    if (written !== null) return { message: written, retryable: false };
+    return resolvedTargetProblem(url, lookupHost, () => offers(client, 'loopbackWebhooks'));
   };
 
   return {
@@ -93,12 +110,14 @@ export function webhookHandlers({
     'webhooks.create': ({ type, instrument, url, secret }) =>
       withActive(async (client) => {
         known(secret);
-        // Checked again here, now knowing the service: a receiver on this computer only for a demo
-        // service that delivers there (the form's check leaves that to us).
-        const onThisComputer = classifyHost(new URL(url).hostname).kind === 'loopback';
-        const loopback = onThisComputer && (await offers(client, 'loopbackWebhooks'));
-        const problem = webhookUrlProblem(url, { loopback });
-        if (problem !== null) throw new FieldDeskError('invalidInput', problem, { field: 'url' });
+        // Checked again here, now knowing the service (the form's check leaves a receiver on this
+        // computer to us) and where the name resolves.
+        const problem = await targetProblem(client, url);
+        if (problem !== null)
+          throw new FieldDeskError('invalidInput', problem.message, {
+            field: 'url',
+            retryable: problem.retryable,
+          });
         const given = secret === undefined || secret === '' ? {} : { secret };
         const record = await client.webhooks.create({ type, instrument, url, ...given });
         if (record.secret === null || record.secret === '') {
@@ -130,6 +149,14 @@ export function webhookHandlers({
     'webhooks.sendTest': ({ id }) =>
       withActive(async (client) => {
         await requireTestDelivery(client);
+        // The demo service delivers from this computer: where the name points now (it may have
+        // changed since it was added, or been added in the web console) is checked first.
+        const { url } = await client.webhooks.get(id);
+        const problem = await targetProblem(client, url);
+        if (problem !== null)
+          throw new FieldDeskError('invalidRequest', `No test message was sent. ${problem.message}`, {
+            retryable: problem.retryable,
+          });
         // The demo's delivery record is already the app's shape (epoch ms, plain attempts).
         const delivery: WebhookDelivery = await client.webhooks.sendTest(id);
         return delivery;
