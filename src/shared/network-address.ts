@@ -152,6 +152,8 @@ export function classifyIpv6(groups: readonly number[]): HostClass {
   if (zerosBefore(7) && g7 === 1)
     return { kind: 'loopback', why: 'this computer (the IPv6 loopback address ::1)' };
   if (zerosBefore(5) && g5 === 0xffff) return viaIpv4(embeddedIpv4(g6, g7), 'an IPv4-mapped');
+  // ::ffff:0:a.b.c.d (RFC 2765's IPv4-translated form): SIIT translators reach the IPv4 address.
+  if (zerosBefore(4) && g4 === 0xffff && g5 === 0) return viaIpv4(embeddedIpv4(g6, g7), 'an IPv4-translated');
   if (zerosBefore(6)) {
     return {
       kind: 'reserved',
@@ -163,6 +165,13 @@ export function classifyIpv6(groups: readonly number[]): HostClass {
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 1)
     return { kind: 'private', why: 'a local-use NAT64 address (64:ff9b:1::/48)' };
   if (g0 === 0x2002) return viaIpv4(embeddedIpv4(g1, g2), 'a 6to4');
+  // Teredo (2001::/32) carries its client's IPv4 address inverted in the last groups: whatever it
+  // hides, a tunnel endpoint is no webhook receiver.
+  if (g0 === 0x2001 && g1 === 0)
+    return {
+      kind: 'reserved',
+      why: 'a Teredo tunnel address (2001::/32), with an IPv4 address hidden inside',
+    };
   if (g0 === 0xfd00 && g1 === 0x0ec2 && [g2, g3, g4, g5, g6].every((group) => group === 0) && g7 === 0x254)
     return { kind: 'metadata', why: 'the AWS metadata address (fd00:ec2::254)' };
   if ((g0 & 0xffc0) === 0xfe80)
