@@ -2,11 +2,14 @@
  * What "Save diagnostics…" puts in its zip, each text passed through the redactor: the log files,
  * the versions (app, Electron/Node, OS), settings.json as it is on disk, the accounts as the
  * renderer sees them (names, addresses, where each key is kept — never a key), and the data folder's
- * file list with sizes and dates (never a file's contents: no cached data, no user records).
+ * file list with sizes and dates (never a file's contents: no cached data, no user records). The
+ * data folder's absolute path and the home folder are written `<data folder>` and `~` everywhere in
+ * it: on a real laptop they carry the user's name, and support needs neither.
  */
-import { lstat, readdir, readFile } from 'node:fs/promises';
-import { arch, platform, release, type, version as osVersion } from 'node:os';
-import { basename, join } from 'node:path';
+import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
+import { arch, homedir, platform, release, type, version as osVersion } from 'node:os';
+import path, { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import type { AccountsState } from '../../../shared/accounts';
 import { DIAGNOSTICS_FILES } from '../../../shared/diagnostics';
@@ -86,6 +89,51 @@ async function settingsText(dataDir: string): Promise<string> {
   }
 }
 
+/** What the data folder is written as in the zip. */
+export const DATA_FOLDER_PLACEHOLDER = '<data folder>';
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Replaces the data folder with `<data folder>` and the home folder with `~` in a text, in each way
+ * a path can be written there: as given, with links resolved, JSON-escaped (a log line; Windows'
+ * backslashes doubled), with forward slashes, and percent-encoded as in a file URL. Longest first,
+ * so the data folder inside the home folder is named as the data folder. A path only counts whole:
+ * `/home/jo` is not replaced inside `/home/joan`.
+ */
+export async function pathHider(
+  dataDir: string,
+  home: string,
+  platformName: NodeJS.Platform = process.platform,
+): Promise<(text: string) => string> {
+  const api = platformName === 'win32' ? path.win32 : path.posix;
+  const spellings = async (folder: string): Promise<string[]> => {
+    const resolved = api.resolve(folder);
+    // The top of a disk (a home of `/`) would hide every path: never replaced.
+    if (folder === '' || api.dirname(resolved) === resolved) return [];
+    const real = await realpath(resolved).catch(() => resolved);
+    const forms = new Set<string>();
+    for (const form of [resolved, real]) {
+      forms.add(form);
+      forms.add(JSON.stringify(form).slice(1, -1));
+      forms.add(form.replaceAll('\\', '/'));
+      // A file URL's path (`/home/Jo%20Doe/…`): only this computer's platform can write one.
+      if (platformName === process.platform) forms.add(pathToFileURL(form).pathname);
+    }
+    return [...forms].filter((form) => form.length > 1);
+  };
+  const replacements = [
+    ...(await spellings(dataDir)).map((form) => [form, DATA_FOLDER_PLACEHOLDER] as const),
+    ...(await spellings(home)).map((form) => [form, '~'] as const),
+  ].sort(([a], [b]) => b.length - a.length);
+  const flags = platformName === 'win32' ? 'gi' : 'g';
+  const patterns = replacements.map(
+    // Whole paths only: `/home/jo` stays inside `/home/joan`, `/home/jo.x` and `/backup/home/jo`.
+    ([form, by]) => [new RegExp(`(?<![\\w.-])${escapeRegExp(form)}(?![\\w-]|\\.[\\w-])`, flags), by] as const,
+  );
+  return (text) => patterns.reduce((hidden, [pattern, by]) => hidden.replace(pattern, by), text);
+}
+
 export interface DiagnosticsSources {
   dataDir: string;
   appInfo: AppInfo;
@@ -93,15 +141,19 @@ export interface DiagnosticsSources {
   accounts: AccountsState;
   redact: Redact;
   now: number;
+  /** The user's home folder, written `~` (default the OS's). */
+  home?: string;
 }
 
 /** The zip's bytes. */
 export async function buildDiagnostics(sources: DiagnosticsSources): Promise<Uint8Array> {
   const { redact } = sources;
+  const hidePaths = await pathHider(sources.dataDir, sources.home ?? homedir());
   const mtime = new Date(sources.now);
   const files: Zippable = {};
   const add = (name: string, text: string) => {
-    files[name] = [strToU8(redact(text)), { mtime }];
+    // Secrets last: nothing a path replacement makes can bring one back.
+    files[name] = [strToU8(redact(hidePaths(text))), { mtime }];
   };
   for (const path of await logFiles(sources.dataDir)) {
     try {
