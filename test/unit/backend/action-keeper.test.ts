@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -190,6 +190,8 @@ describe('keeping action results on a real full or read-only disk', () => {
     // A result big enough not to fit in any page SQLite has free.
     keeper.keep({ ...calibration('op-1'), message: 'x'.repeat(200_000) });
     expect(keeper.history('acc', 'QT1').map((r) => r.id)).toEqual(['op-1', 'op-0']);
+    // The refused append left no empty journal behind.
+    expect(existsSync(join(disk.path, ACTION_JOURNAL_FILE_NAME))).toBe(false);
     expect(notices.list().find((n) => n.id === ACTION_NOTICE.memory)?.message).toMatch(
       new RegExp(`The disk holding ${disk.path} is full`),
     );
@@ -227,5 +229,83 @@ describe('keeping action results on a real full or read-only disk', () => {
     // Written to the journal (the records stay closed until the next start), and read back from the file.
     expect(readFileSync(join(disk.path, ACTION_JOURNAL_FILE_NAME), 'utf8')).toContain('"id":"op-1"');
     expect(keeper.history('acc', 'QT1').map((r) => r.id)).toEqual(['op-1']);
+  });
+});
+
+describe('the journal never left empty or cut short by a refused append', () => {
+  const record = (id: string, size = 0) => ({
+    ...recordOf(calibration(id))!,
+    ...(size > 0 ? { message: 'x'.repeat(size) } : {}),
+  });
+  /** Writes part of the text, then refuses the rest, as a disk that fills up part-way does. */
+  const partThenFull = (part: number) => (fd: number, text: string) => {
+    writeFileSync(fd, text.slice(0, part));
+    throw fsError('ENOSPC');
+  };
+
+  it('a refused first append leaves no file; a refused later one leaves the journal as it was', () => {
+    const path = join(dir.path, ACTION_JOURNAL_FILE_NAME);
+    for (const part of [0, 40]) {
+      const refusing = openActionJournal(dir.path, { writeText: partThenFull(part) });
+      expect(() => refusing.append(record('op-1'))).toThrow(/ENOSPC/);
+      expect(existsSync(path), `part ${part}`).toBe(false);
+    }
+    const journal = openActionJournal(dir.path);
+    journal.append(record('op-1'));
+    const before = readFileSync(path, 'utf8');
+    const refusing = openActionJournal(dir.path, { writeText: partThenFull(40) });
+    expect(() => refusing.append(record('op-2'))).toThrow(/ENOSPC/);
+    expect(readFileSync(path, 'utf8')).toBe(before);
+    // So the next append is a line of its own, and both are read back.
+    journal.append(record('op-3'));
+    expect(
+      journal
+        .read()
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(['op-1', 'op-3']);
+  });
+
+  it('an empty journal an earlier run left is swept at start', async () => {
+    const path = join(dir.path, ACTION_JOURNAL_FILE_NAME);
+    writeFileSync(path, '');
+    const { keeper } = keeperOn(dir.path, recordsIn(dir.path).view('actions'));
+    expect(existsSync(path)).toBe(false);
+    keeper.mergeJournal();
+    expect(keeper.history('acc', 'QT1')).toEqual([]);
+    // A journal with content is never swept.
+    writeFileSync(path, `${JSON.stringify(record('op-1'))}\n`);
+    openActionJournal(dir.path);
+    expect(existsSync(path)).toBe(true);
+  });
+
+  it('on a real disk filled to the last byte, and to a few kilobytes: no empty or half-written journal', async (ctx) => {
+    const disk = await mountTmpfs(1_024);
+    if (disk.path === null)
+      return ctx.skip(`skipped: ${disk.why}; the injected ENOSPC tests above cover the logic`);
+    const path = join(disk.path, ACTION_JOURNAL_FILE_NAME);
+    const filler = join(disk.path, 'filler');
+    writeFileSync(filler, '');
+    try {
+      for (;;) writeFileSync(filler, Buffer.alloc(4_096, 1), { flag: 'a' });
+    } catch (error) {
+      expect((error as NodeJS.ErrnoException).code).toBe('ENOSPC');
+    }
+    const journal = openActionJournal(disk.path);
+    expect(() => journal.append(record('op-1', 100_000))).toThrow(/ENOSPC/);
+    expect(existsSync(path)).toBe(false);
+    // Room for part of the line only: the kernel takes 8 KB of it, then refuses the rest.
+    truncateSync(filler, statSync(filler).size - 8_192);
+    expect(() => journal.append(record('op-1', 100_000))).toThrow(/ENOSPC/);
+    expect(existsSync(path)).toBe(false);
+    rmSync(filler);
+    journal.append(record('op-1', 100_000));
+    journal.append(record('op-2', 100_000));
+    expect(
+      journal
+        .read()
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(['op-1', 'op-2']);
   });
 });

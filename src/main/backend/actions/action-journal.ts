@@ -3,10 +3,27 @@
  * (damaged, unavailable): a calibration's result is never lost. One JSON line per action in
  * `<dataDir>/action-journal.jsonl`, private to the user and flushed to disk before the action is
  * reported done; merged into the database when it is available again, then removed.
+ *
+ * An append the disk refuses leaves the file as it was: on a full disk the kernel creates the file
+ * or takes part of the line before refusing the rest, and an empty journal, or a half line the next
+ * append would be glued onto (losing both), must not stay behind.
  */
-import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { ActionRecord } from '../../../shared/operations';
+import { errorCode } from '../core/json-file-store';
 import { actionRecordSchema, type ActionRecords } from './action-records';
 
 export const ACTION_JOURNAL_FILE_NAME = 'action-journal.jsonl';
@@ -20,8 +37,31 @@ export interface ActionJournal {
   mergeInto(records: ActionRecords): number;
 }
 
-export function openActionJournal(dataDir: string): ActionJournal {
+export interface ActionJournalOptions {
+  /** Writes the text at the end of the open file (tests fail it part-way, as a full disk does). */
+  writeText?: (fd: number, text: string) => void;
+}
+
+/** Removes the journal when it is an empty file; anything else (a folder, a link, content) stays. */
+function removeIfEmpty(path: string): void {
+  try {
+    const info = lstatSync(path);
+    if (info.isFile() && info.size === 0) rmSync(path, { force: true });
+  } catch (error) {
+    // Gone already is what was wanted; anything else leaves an empty file the next start sweeps.
+    if (errorCode(error) !== 'ENOENT') throw error;
+  }
+}
+
+export function openActionJournal(dataDir: string, options: ActionJournalOptions = {}): ActionJournal {
   const path = join(dataDir, ACTION_JOURNAL_FILE_NAME);
+  const writeText = options.writeText ?? ((fd: number, text: string) => writeFileSync(fd, text));
+  // An empty journal a full disk left behind in an earlier run holds nothing: swept at start.
+  try {
+    removeIfEmpty(path);
+  } catch {
+    // A read-only folder keeps it until the disk allows: an empty journal is read as no records.
+  }
 
   function read(): ActionRecord[] {
     if (!existsSync(path)) return [];
@@ -41,8 +81,31 @@ export function openActionJournal(dataDir: string): ActionJournal {
 
   return {
     append(record) {
-      // `flush` makes the write durable before the engineer is told the action is done.
-      appendFileSync(path, `${JSON.stringify(record)}\n`, { mode: 0o600, flush: true });
+      const fd = openSync(path, 'a', 0o600);
+      let before: number | null = null;
+      try {
+        before = fstatSync(fd).size;
+        writeText(fd, `${JSON.stringify(record)}\n`);
+        // Durable before the engineer is told the action is done.
+        fsyncSync(fd);
+      } catch (error) {
+        // Back to what it held before this append: no half line, no empty file.
+        try {
+          if (before !== null) ftruncateSync(fd, before);
+        } catch {
+          // The line could not be cut back; the reader skips a half line, and the error thrown below says why.
+        }
+        closeSync(fd);
+        if (before === null || before === 0) {
+          try {
+            removeIfEmpty(path);
+          } catch {
+            // The append's own error, thrown below, is what the caller must hear; the next start sweeps.
+          }
+        }
+        throw error;
+      }
+      closeSync(fd);
     },
     read,
     mergeInto(records) {
