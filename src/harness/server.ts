@@ -3,7 +3,8 @@
  * so the renderer's browser build (and Playwright) can drive the real product in Chromium.
  *
  *   POST /api/invoke/:channel  → the request's envelope (always 200; 400 only for a non-JSON body,
- *                                413 for a body past `maxRequestBytes`, refused without reading it)
+ *                                413 for a body past `maxRequestBytes`: answered at once, the rest
+ *                                of the body read and dropped, never kept, the connection kept)
  *   GET  /api/events           → Server-Sent Events, one named event per backend event
  *   GET  /audio-library/:key   → a library recording, with HTTP ranges (what `fielddesk-audio:` is in the app)
  *   GET  /*                    → the web build (`web.html` at `/`)
@@ -14,13 +15,12 @@
  * holds nothing secret and is served to anyone on loopback.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
-import { getRequestListener } from '@hono/node-server';
+import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { createBackend, createKeyVault } from '../main/backend/index';
 import { startDemoService, type DemoActionControl, type RunningDemoService } from '../simulator/index';
@@ -29,6 +29,7 @@ import type { EventChannel } from '../shared/ipc/channels';
 import type { FieldDeskErrorData } from '../shared/errors';
 import { bytesText } from '../shared/format';
 import { MAX_IMAGE_BASE64 } from '../shared/ipc/data-requests';
+import { PHOTO_MAX_BYTES, THUMBNAIL_MAX_BYTES } from '../shared/visits';
 import { encodeAnswer, FRAME_CONTENT_TYPE } from '../shared/ipc/binary-frame';
 import { HARNESS_AUDIO_PATH, PLAYER_STYLE_HASH } from '../shared/audio';
 import { createBackgroundNotifier, type Notice } from '../main/notifications';
@@ -95,12 +96,16 @@ export interface RunningHarness {
 const HOST = '127.0.0.1';
 /** The keychain entry name the harness uses unless told otherwise: never the app's own. */
 export const DEV_KEYCHAIN_SERVICE = 'FieldDesk-dev';
+/** The length of `bytes` bytes as base64 text. */
+const base64Length = (bytes: number): number => Math.ceil(bytes / 3) * 4;
 /**
- * The largest request body the harness takes: the largest request of the contract is a chart image
- * (`data.saveImage`, at most `MAX_IMAGE_BASE64` of base64), and a MiB more holds its file name and
- * the JSON around it. A body past it is refused before it is read, never buffered whole.
+ * The largest request body the harness takes: the contract's largest requests are a site photo
+ * with its thumbnail (`visits.addPhoto`: `PHOTO_MAX_BYTES` and `THUMBNAIL_MAX_BYTES` as base64, some
+ * 35 MiB) and a chart image (`data.saveImage`, at most `MAX_IMAGE_BASE64`); a MiB more holds the
+ * names, caption and JSON around them. A body past it is refused, never buffered whole.
  */
-export const MAX_REQUEST_BYTES = MAX_IMAGE_BASE64 + 1024 * 1024;
+export const MAX_REQUEST_BYTES =
+  Math.max(MAX_IMAGE_BASE64, base64Length(PHOTO_MAX_BYTES) + base64Length(THUMBNAIL_MAX_BYTES)) + 1024 * 1024;
 
 /** A comment line now and then keeps idle SSE connections from being cut by proxies. */
 const SSE_KEEPALIVE_MS = 15_000;
@@ -139,6 +144,47 @@ function refuseTypedArrays(key: string, value: unknown): unknown {
 function refusal(message: string, code: FieldDeskErrorData['code'] = 'forbidden'): Envelope<never> {
   const error: FieldDeskErrorData = { code, message, retryable: false };
   return { ok: false, error };
+}
+
+/**
+ * A request's body, up to `max` bytes; null when it is larger (declared so, or once past `max`).
+ * The rest of a larger body is then read and dropped, never kept, and the connection stays open:
+ * a server that closes it while the client is still sending makes the client's system reset it,
+ * and a browser then reports a dropped connection instead of the 413 answer. (Node's request
+ * timeout still ends a body that never ends.)
+ */
+function readBodyWithin(incoming: IncomingMessage, max: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    function finish(body: Buffer | null): void {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onError);
+      if (body === null && !incoming.readableEnded) {
+        // The client may stop sending or go away: nothing is left to answer either way.
+        incoming.on('error', () => undefined);
+        incoming.resume();
+      }
+      resolve(body);
+    }
+    function onData(chunk: Buffer): void {
+      size += chunk.length;
+      if (size > max) finish(null);
+      else chunks.push(chunk);
+    }
+    const onEnd = (): void => finish(Buffer.concat(chunks, size));
+    function onError(error: Error): void {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      reject(error);
+    }
+    const declared = Number(incoming.headers['content-length']);
+    if (incoming.headers['transfer-encoding'] === undefined && declared > max) return finish(null);
+    incoming.on('data', onData);
+    incoming.on('end', onEnd);
+    incoming.on('error', onError);
+  });
 }
 
 /** Whether a request carries the token, compared in constant time. */
@@ -225,7 +271,7 @@ export async function startHarness(options: HarnessOptions): Promise<RunningHarn
   /** Open event streams, ended by `close()` so the server can stop at once. */
   const streams = new Set<{ stream: SSEStreamingApi; end: () => void }>();
 
-  const app = new Hono();
+  const app = new Hono<{ Bindings: HttpBindings }>();
 
   // A DNS-rebinding page reaches us under its own host name: answer only to our own.
   app.use('*', async (c, next) => {
@@ -257,27 +303,23 @@ export async function startHarness(options: HarnessOptions): Promise<RunningHarn
   };
 
   const maxRequestBytes = options.maxRequestBytes ?? MAX_REQUEST_BYTES;
-  // A Content-Length past the limit is refused unread; a body without one is read up to the limit.
-  const requestLimit = bodyLimit({
-    maxSize: maxRequestBytes,
-    onError: (c) => {
-      // Closing the connection drops the rest of the body instead of reading it to keep the socket.
-      c.header('Connection', 'close');
+
+  app.post('/api/invoke/:channel', async (c) => {
+    if (!originAllowed(c)) return c.json(refusal('Request refused: it came from another web page.'), 403);
+    // Read from Node's request itself (not the web Request), so a body past the limit can be
+    // dropped as it arrives rather than cut off with the connection.
+    const bytes = await readBodyWithin(c.env.incoming, maxRequestBytes);
+    if (bytes === null)
       return c.json(
         refusal(
-          `The request is larger than the harness takes (${bytesText(maxRequestBytes)}); FieldDesk's own requests are far smaller.`,
+          `The request is larger than the harness takes (${bytesText(maxRequestBytes)}); FieldDesk's own requests are smaller.`,
           'invalidInput',
         ),
         413,
       );
-    },
-  });
-
-  app.post('/api/invoke/:channel', requestLimit, async (c) => {
-    if (!originAllowed(c)) return c.json(refusal('Request refused: it came from another web page.'), 403);
     let body: unknown;
     try {
-      const text = await c.req.text();
+      const text = bytes.toString('utf8');
       body = text.trim() === '' ? {} : JSON.parse(text);
     } catch {
       return c.json(
@@ -361,7 +403,12 @@ export async function startHarness(options: HarnessOptions): Promise<RunningHarn
   app.get('/', serveStatic({ root: staticDir, path: 'web.html' }));
   app.use('*', serveStatic({ root: staticDir }));
 
-  const server = createServer(getRequestListener(app.fetch, { overrideGlobalObjects: false }));
+  // No clean-up of unread bodies by the adapter: it closes a connection whose body is still coming
+  // after half a second, which is the dropped connection the 413 above must not be. Node itself
+  // reads and drops a body no route read (a refused token, origin or route).
+  const server = createServer(
+    getRequestListener(app.fetch, { overrideGlobalObjects: false, autoCleanupIncoming: false }),
+  );
   try {
     await new Promise<void>((resolveListen, reject) => {
       server.once('error', reject);

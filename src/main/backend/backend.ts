@@ -65,6 +65,7 @@ import { openSyncProfileStore } from './sync/sync-profiles';
 import { webhookHandlers } from './webhooks/handlers';
 import type { HostLookup } from './webhooks/webhook-target';
 import { visitHandlers } from './visits/handlers';
+import { sweepVisitPhotos } from './visits/visit-photos';
 
 export interface BackendOptions {
   dataDir: string;
@@ -370,7 +371,20 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     unfinished,
     (path) => !isTemporaryPath(path) && audioRecords.usesPart(path),
   );
-  const sweptMessage = sweepMessage(swept);
+  // Visit photos a stop left half-added are settled and said once, by visit, in words (visits/
+  // visit-photos.ts); the temporary files that notice tells of are not named again in this one.
+  const photoSweep = await sweepVisitPhotos({
+    dataDir,
+    visits: records.view('visits'),
+    notices,
+    log,
+    now,
+    removedParts: swept.removed.map((entry) => entry.path),
+  });
+  const sweptMessage = sweepMessage({
+    ...swept,
+    removed: swept.removed.filter((entry) => !photoSweep.accounted.has(entry.path)),
+  });
   if (sweptMessage !== null)
     notices.raise({ id: UNFINISHED_NOTICE_ID, tone: 'warning', message: sweptMessage });
   // Downloads a previous run left queued or running continue now.

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { strToU8, zipSync } from 'fflate';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DATABASE_FILE_NAME } from '../../../src/main/backend/core/database';
 import { RECORDS_FILE_NAME, RECORDS_NOTICE } from '../../../src/main/backend/records/records-database';
@@ -176,7 +177,7 @@ describe('a site visit from start to sheet', () => {
     }
   });
 
-  it('refuses a file that is not a picture, a thumbnail that is not a JPEG and an end before the start', async () => {
+  it('refuses a file that is not a picture (or not only one), a thumbnail that is not a JPEG and an end before the start', async () => {
     const made = await open();
     try {
       await made.handlers['accounts.tryDemo']({});
@@ -202,6 +203,44 @@ describe('a site visit from start to sheet', () => {
           thumbnailBase64: text,
         }),
       ).rejects.toThrow('The thumbnail FieldDesk made of the photo is not a JPEG');
+      // Only starting like a JPEG is not enough: the picture is read whole, to its end.
+      await expect(
+        made.handlers['visits.addPhoto']({
+          visitId: visit.id,
+          fileName: 'cut.jpg',
+          caption: '',
+          imageBase64: Buffer.from([0xff, 0xd8, 0xff]).toString('base64'),
+          thumbnailBase64: photo,
+        }),
+      ).rejects.toThrow(
+        '“cut.jpg” is not a picture FieldDesk can read: it ends before its image data. It was not added; export it from the phone or camera again as JPEG.',
+      );
+      const html = Buffer.from('<html><body><script>alert(1)</script></body></html>');
+      const zip = Buffer.from(zipSync({ 'readme.txt': strToU8('hello') }));
+      const polyglot = Buffer.concat([await readFile(PHOTO), html, zip]).toString('base64');
+      const extra = (html.length + zip.length).toLocaleString('en-GB');
+      await expect(
+        made.handlers['visits.addPhoto']({
+          visitId: visit.id,
+          fileName: 'mast.jpg',
+          caption: '',
+          imageBase64: polyglot,
+          thumbnailBase64: photo,
+        }),
+      ).rejects.toThrow(
+        `“mast.jpg” is not a picture FieldDesk can read: it has ${extra} bytes of something else after the picture.`,
+      );
+      await expect(
+        made.handlers['visits.addPhoto']({
+          visitId: visit.id,
+          fileName: 'mast.jpg',
+          caption: '',
+          imageBase64: photo,
+          thumbnailBase64: polyglot,
+        }),
+      ).rejects.toThrow(
+        `The thumbnail FieldDesk made of “mast.jpg” is not a picture FieldDesk can read: it has ${extra} bytes of something else after the picture. The photo was not added`,
+      );
       await expect(
         made.handlers['visits.update']({ id: visit.id, leftAt: visit.arrivedAt - 60_000 }),
       ).rejects.toThrow('The visit cannot end before it began.');

@@ -135,13 +135,13 @@ describe('browser harness', () => {
       ok: false,
       error: {
         code: 'invalidInput',
-        message: `The request is larger than the harness takes (${bytesText(MAX_REQUEST_BYTES)}); FieldDesk's own requests are far smaller.`,
+        message: `The request is larger than the harness takes (${bytesText(MAX_REQUEST_BYTES)}); FieldDesk's own requests are smaller.`,
         retryable: false,
       },
     });
   });
 
-  it('refuses a body without a length once it passes the limit, never reading it all', async () => {
+  it('refuses a body without a length once it passes the limit, never keeping it', async () => {
     const { status, text, request, written } = await postUnfinished({}, true);
     request.destroy();
     expect(status).toBe(413);

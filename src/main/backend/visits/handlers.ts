@@ -27,7 +27,7 @@ import type { ChooseExportPath } from '../core/export-path';
 import type { Logger } from '../core/log';
 import type { UnfinishedFiles } from '../core/unfinished-files';
 import type { FleetService } from '../instruments/fleet';
-import { imageTypeOf } from '../instruments/instrument-image';
+import { readPicture } from './picture-check';
 import { photoFolder, readThumbnail, removePhotoFiles, storePhoto } from './visit-photos';
 import { visitSheetName, writeVisitSheet } from './visit-sheet';
 import { visitList, type VisitStore } from './visit-store';
@@ -52,7 +52,11 @@ const MESSAGES = {
   tooManyPhotos: `A visit keeps at most ${VISIT_PHOTOS_MAX} photos. Remove one to add another.`,
   notPhoto: (name: string) =>
     `“${name}” is not a JPEG, PNG, GIF or WebP picture, so it was not added. Export it from the phone or camera as JPEG.`,
+  unreadablePhoto: (name: string, problem: string) =>
+    `“${name}” is not a picture FieldDesk can read: ${problem}. It was not added; export it from the phone or camera again as JPEG.`,
   notThumbnail: 'The thumbnail FieldDesk made of the photo is not a JPEG, so the photo was not added.',
+  unreadableThumbnail: (name: string, problem: string) =>
+    `The thumbnail FieldDesk made of “${name}” is not a picture FieldDesk can read: ${problem}. The photo was not added; try adding it again.`,
 } as const;
 
 export function visitHandlers(deps: VisitDeps): HandlersOf<'visits'> {
@@ -206,12 +210,25 @@ export function visitHandlers(deps: VisitDeps): HandlersOf<'visits'> {
       if (visit.photos.length >= VISIT_PHOTOS_MAX)
         throw new FieldDeskError('invalidInput', MESSAGES.tooManyPhotos);
       const name = basename(fileName);
+      // Both are read whole by their structure before anything is written (picture-check.ts): a
+      // file that only starts like a picture, or a picture with something else after it, is refused.
       const image = Buffer.from(imageBase64, 'base64');
-      const type = imageTypeOf(image);
-      if (type === null) throw new FieldDeskError('invalidInput', MESSAGES.notPhoto(name));
+      const read = readPicture(image);
+      if (read.kind === 'unknown') throw new FieldDeskError('invalidInput', MESSAGES.notPhoto(name));
+      if (read.kind === 'unreadable')
+        throw new FieldDeskError('invalidInput', MESSAGES.unreadablePhoto(name, read.problem));
+      const { type } = read.picture;
       const thumbnail = Buffer.from(thumbnailBase64, 'base64');
-      if (imageTypeOf(thumbnail) !== 'image/jpeg')
+      const thumb = readPicture(thumbnail);
+      if (thumb.kind === 'unknown' || (thumb.kind === 'picture' && thumb.picture.type !== 'image/jpeg'))
         throw new FieldDeskError('invalidInput', MESSAGES.notThumbnail);
+      if (thumb.kind === 'unreadable')
+        throw new FieldDeskError(
+          'invalidInput',
+          thumb.type === 'image/jpeg'
+            ? MESSAGES.unreadableThumbnail(name, thumb.problem)
+            : MESSAGES.notThumbnail,
+        );
       const id = randomUUID();
       const folder = photoFolder(deps.dataDir, account.id, visit.id);
       let storedName: string;
