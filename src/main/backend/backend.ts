@@ -187,6 +187,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     dataDir,
   });
   kept.mergeJournal();
+  kept.recoverHeld();
   const operations = createOperationRegistry({
     onChange: (snapshot) => events.emit('operations.progress', snapshot),
     onFinished: (snapshot) => kept.keep(snapshot),

@@ -6,7 +6,17 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -15,6 +25,7 @@ import {
 } from '../../../src/main/backend/actions/action-journal';
 import { ACTION_NOTICE, createActionKeeper } from '../../../src/main/backend/actions/action-keeper';
 import { recordOf, type ActionRecords } from '../../../src/main/backend/actions/action-records';
+import { heldResultsFolder, openHeldResults } from '../../../src/main/backend/actions/held-results';
 import { createEventHub } from '../../../src/main/backend/core/events';
 import { createNoticeBoard } from '../../../src/main/backend/core/notices';
 import { openDatabase } from '../../../src/main/backend/core/database';
@@ -34,6 +45,8 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  // Results a test left held in the temporary folder (by default the one of its data folder).
+  rmSync(heldResultsFolder(dir.path), { recursive: true, force: true });
   await dir.remove();
 });
 
@@ -160,12 +173,15 @@ describe('keeping action results', () => {
       expect(notice?.message).toMatch(/could not write a field action result to disk/);
       expect(notice?.message).toMatch(wording);
       expect(notice?.message).toContain(dir.path);
-      expect(notice?.message).toMatch(/do not quit FieldDesk/);
+      expect(notice?.message).toContain(`a copy is kept in ${heldResultsFolder(dir.path)}`);
+      expect(notice?.message).toMatch(/added at the next start if you quit FieldDesk first/);
       expect(log.records.some((l) => l.level === 'error' && l['id'] === 'op-1')).toBe(true);
 
       refuse = false;
       await vi.waitFor(() => expect(written).toEqual(['op-1']));
       expect(notices.list().find((n) => n.id === ACTION_NOTICE.memory)).toBeUndefined();
+      // Written, so its copy is gone, and the folder with it.
+      expect(existsSync(heldResultsFolder(dir.path))).toBe(false);
     },
   );
 });
@@ -307,5 +323,217 @@ describe('the journal never left empty or cut short by a refused append', () => 
         .map((r) => r.id)
         .sort(),
     ).toEqual(['op-1', 'op-2']);
+  });
+});
+
+describe('results held when FieldDesk quits', () => {
+  /** Records and a journal that refuse as a read-only disk does, until `writable` is set. */
+  function refusingKeeper(dataDir: string) {
+    const state = { writable: false };
+    const notices = createNoticeBoard(createEventHub(), () => T0);
+    const log = memoryLogger();
+    const journal = openActionJournal(dataDir);
+    const keeper = createActionKeeper({
+      records: {
+        put: () => {
+          throw Object.assign(new Error('attempt to write a readonly database'), { code: 'SQLITE_READONLY' });
+        },
+        record: () => undefined,
+        list: () => [],
+      },
+      journal: {
+        ...journal,
+        append: () => {
+          throw fsError('EROFS');
+        },
+      },
+      notices,
+      log,
+      dataDir,
+      retryEveryMs: 60_000,
+    });
+    return { keeper, notices, log, state };
+  }
+
+  it('two results held (EROFS) survive a quit: merged at the next start, the copies removed', async () => {
+    const first = refusingKeeper(dir.path);
+    first.keeper.keep(calibration('op-1'));
+    first.keeper.keep({ ...calibration('op-2'), startedAt: 50_000, updatedAt: 90_000 });
+    expect(first.keeper.history('acc', 'QT1').map((r) => r.id)).toEqual(['op-2', 'op-1']);
+    const folder = heldResultsFolder(dir.path);
+    expect(first.notices.list().find((n) => n.id === ACTION_NOTICE.memory)?.message).toMatch(
+      /^FieldDesk could not write 2 field action results to disk: .*is on a read-only disk.* a copy is kept in /,
+    );
+    // The second place is the user's alone.
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    const files = readdirSync(folder);
+    expect(files).toHaveLength(2);
+    for (const name of files) expect(statSync(join(folder, name)).mode & 0o777).toBe(0o600);
+    first.keeper.close();
+    expect(
+      first.log.records.find((l) => l.level === 'warn' && l.message.includes('next start')),
+    ).toMatchObject({
+      ids: ['op-1', 'op-2'],
+      folder,
+    });
+    expect(first.log.records.some((l) => l.message.includes('lost'))).toBe(false);
+
+    // The next start, on a writable data folder.
+    const records = recordsIn(dir.path);
+    const second = keeperOn(dir.path, records.view('actions'));
+    second.keeper.mergeJournal();
+    second.keeper.recoverHeld();
+    expect(
+      records
+        .view('actions')
+        .list('acc', 'QT1')
+        .map((r) => r.id),
+    ).toEqual(['op-2', 'op-1']);
+    expect(second.keeper.history('acc', 'QT1').map((r) => r.id)).toEqual(['op-2', 'op-1']);
+    expect(second.notices.list().find((n) => n.id === ACTION_NOTICE.held)?.message).toBe(
+      '2 field action results FieldDesk held when it was last closed (the data folder could not take them) were added to the action history.',
+    );
+    expect(existsSync(folder)).toBe(false);
+  });
+
+  it('a start on a disk that still refuses holds them again, copies kept, until it takes them', async () => {
+    const first = refusingKeeper(dir.path);
+    first.keeper.keep(calibration('op-1'));
+    first.keeper.close();
+    const second = refusingKeeper(dir.path);
+    second.keeper.recoverHeld();
+    expect(second.keeper.history('acc', 'QT1').map((r) => r.id)).toEqual(['op-1']);
+    expect(second.notices.list().map((n) => n.id)).toEqual([ACTION_NOTICE.memory]);
+    second.keeper.close();
+    expect(readdirSync(heldResultsFolder(dir.path))).toHaveLength(1);
+    const records = recordsIn(dir.path);
+    const third = keeperOn(dir.path, records.view('actions'));
+    third.keeper.recoverHeld();
+    expect(
+      records
+        .view('actions')
+        .list('acc', 'QT1')
+        .map((r) => r.id),
+    ).toEqual(['op-1']);
+    expect(existsSync(heldResultsFolder(dir.path))).toBe(false);
+  });
+
+  it.skipIf(process.platform === 'win32')(
+    'a second place others could reach is not used (a link, a folder open to others): then quitting is said to lose it',
+    async () => {
+      const elsewhere = join(dir.path, 'elsewhere');
+      mkdirSync(elsewhere, { mode: 0o700 });
+      const open = join(dir.path, 'open');
+      mkdirSync(open);
+      // chmod, as mkdir's mode is cut by the umask.
+      execFileSync('chmod', ['0755', open]);
+      const link = join(dir.path, 'link');
+      symlinkSync(elsewhere, link);
+      for (const folder of [open, link]) {
+        const notices = createNoticeBoard(createEventHub(), () => T0);
+        const log = memoryLogger();
+        const keeper = createActionKeeper({
+          records: {
+            put: () => {
+              throw fsError('EROFS');
+            },
+            record: () => undefined,
+            list: () => [],
+          },
+          journal: {
+            ...openActionJournal(dir.path),
+            append: () => {
+              throw fsError('EROFS');
+            },
+          },
+          notices,
+          log,
+          dataDir: dir.path,
+          held: openHeldResults(folder, log),
+        });
+        cleanups.push(() => keeper.close());
+        keeper.keep(calibration('op-1'));
+        expect(notices.list()[0]?.message, folder).toMatch(
+          /do not quit FieldDesk while this notice is shown/,
+        );
+        expect(log.records.some((l) => l.level === 'error' && l.message.includes('not copied'))).toBe(true);
+        expect(readdirSync(folder)).toEqual([]);
+        // Nor is anything read from one at start.
+        writeFileSync(join(elsewhere, 'planted.json'), JSON.stringify(recordOf(calibration('op-9'))));
+        keeper.recoverHeld();
+        expect(keeper.history('acc', 'QT1').map((r) => r.id)).toEqual(['op-1']);
+        rmSync(join(elsewhere, 'planted.json'));
+      }
+    },
+  );
+
+  it('a real read-only disk: two results held, FieldDesk closed, the disk writable again: both in the history', async (ctx) => {
+    const disk = await mountTmpfs(4_096);
+    if (disk.path === null)
+      return ctx.skip(`skipped: ${disk.why}; the injected EROFS test above covers the logic`);
+    cleanups.push(() => rmSync(heldResultsFolder(disk.path), { recursive: true, force: true }));
+    const before = recordsIn(disk.path);
+    before.view('actions').put(recordOf(calibration('op-0'))!);
+    await before.close();
+    execFileSync('mount', ['-o', 'remount,ro', disk.path]);
+    const records = recordsIn(disk.path);
+    const first = keeperOn(disk.path, records.view('actions'));
+    first.keeper.keep({ ...calibration('op-1'), startedAt: 50_000, updatedAt: 90_000 });
+    first.keeper.keep({ ...calibration('op-2'), startedAt: 100_000, updatedAt: 140_000 });
+    expect(first.keeper.history('acc', 'QT1').map((r) => r.id)).toEqual(['op-2', 'op-1']);
+    // Closed as the backend closes: the keeper, then the records.
+    first.keeper.close();
+    await records.close();
+    execFileSync('mount', ['-o', 'remount,rw', disk.path]);
+    const again = recordsIn(disk.path);
+    const second = keeperOn(disk.path, again.view('actions'));
+    second.keeper.mergeJournal();
+    second.keeper.recoverHeld();
+    expect(second.keeper.history('acc', 'QT1').map((r) => r.id)).toEqual(['op-2', 'op-1', 'op-0']);
+    expect(existsSync(heldResultsFolder(disk.path))).toBe(false);
+  });
+
+  it('a nearly full disk: a refused append’s part no longer swallows the next line (1 of 2 was kept)', async (ctx) => {
+    const disk = await mountTmpfs(1_024);
+    if (disk.path === null)
+      return ctx.skip(`skipped: ${disk.why}; the injected part-way refusal above covers the logic`);
+    cleanups.push(() => rmSync(heldResultsFolder(disk.path), { recursive: true, force: true }));
+    // Records that cannot be written (from a newer FieldDesk): every result goes to the journal.
+    writeNewerRecords(disk.path);
+    const records = recordsIn(disk.path);
+    const { keeper, notices } = keeperOn(disk.path, records.view('actions'), 5);
+    const filler = join(disk.path, 'filler');
+    writeFileSync(filler, '');
+    try {
+      for (;;) writeFileSync(filler, Buffer.alloc(4_096, 1), { flag: 'a' });
+    } catch {
+      // Full to the last block.
+    }
+    truncateSync(filler, statSync(filler).size - 8_192);
+    keeper.keep({ ...calibration('op-1'), message: 'x'.repeat(100_000) });
+    keeper.keep({
+      ...calibration('op-2'),
+      startedAt: 50_000,
+      updatedAt: 90_000,
+      message: 'y'.repeat(100_000),
+    });
+    expect(notices.list().find((n) => n.id === ACTION_NOTICE.memory)?.message).toMatch(
+      /2 field action results/,
+    );
+    rmSync(filler);
+    // Space freed: the retry writes both to the journal, each on a line of its own.
+    await vi.waitFor(() => expect(notices.list().find((n) => n.id === ACTION_NOTICE.memory)).toBeUndefined());
+    keeper.close();
+    await records.close();
+    rmSync(join(disk.path, RECORDS_FILE_NAME));
+    const again = recordsIn(disk.path);
+    const next = keeperOn(disk.path, again.view('actions'));
+    next.keeper.mergeJournal();
+    expect(
+      again
+        .view('actions')
+        .list('acc', 'QT1')
+        .map((r) => r.id),
+    ).toEqual(['op-2', 'op-1']);
   });
 });

@@ -81,11 +81,16 @@ export function openActionJournal(dataDir: string, options: ActionJournalOptions
 
   return {
     append(record) {
-      const fd = openSync(path, 'a', 0o600);
+      // Read and append: the last byte says whether the file ends with a whole line.
+      const fd = openSync(path, 'a+', 0o600);
       let before: number | null = null;
       try {
         before = fstatSync(fd).size;
-        writeText(fd, `${JSON.stringify(record)}\n`);
+        // A half line a crash left (or one that could not be cut back) must not swallow this line:
+        // glued to it, this one could not be read either.
+        const last = Buffer.alloc(1);
+        const glued = before > 0 && readSync(fd, last, 0, 1, before - 1) === 1 && last[0] !== 0x0a;
+        writeText(fd, `${glued ? '\n' : ''}${JSON.stringify(record)}\n`);
         // Durable before the engineer is told the action is done.
         fsyncSync(fd);
       } catch (error) {

@@ -3,7 +3,8 @@
  * that cannot take it, in the append-only journal (action-journal.ts), merged into the database when
  * it works again; and when not even the journal can be written (a read-only or full disk), in memory,
  * shown in the history and said in a notice, written as soon as the disk allows (tried again at every
- * new result and every half minute). Nothing is reported kept that is not.
+ * new result and every half minute), with a copy in the system's temporary folder (held-results.ts)
+ * that a quit does not lose and the next start merges. Nothing is reported kept that is not.
  */
 import type { ActionRecord, OperationSnapshot } from '../../../shared/operations';
 import { diskFailure } from '../core/disk-errors';
@@ -12,10 +13,12 @@ import type { NoticeBoard } from '../core/notices';
 import type { ActionJournal } from './action-journal';
 import { ACTION_JOURNAL_FILE_NAME } from './action-journal';
 import { recordOf, type ActionRecords } from './action-records';
+import { heldResultsFolder, openHeldResults, type HeldResults } from './held-results';
 
 export const ACTION_NOTICE = {
   journal: 'actions-journal',
   memory: 'actions-memory',
+  held: 'actions-held',
 } as const;
 
 /** How often results held in memory are tried on the disk again. */
@@ -28,7 +31,9 @@ export interface ActionKeeper {
   history(accountId: string, serial: string): ActionRecord[];
   /** Moves what the journal holds into the database (at start, and when the database works again). */
   mergeJournal(): void;
-  /** Tries once more to write what is held in memory, and stops trying. */
+  /** Writes the results an earlier run held when it quit (at start); what the disk still refuses stays held. */
+  recoverHeld(): void;
+  /** Tries once more to write what is held in memory, and stops trying (the held copies stay for the next start). */
   close(): void;
 }
 
@@ -40,12 +45,17 @@ export interface ActionKeeperOptions {
   log: Logger;
   dataDir: string;
   retryEveryMs?: number;
+  /** The second place of results held in memory (default: the temporary folder's, for `dataDir`). */
+  held?: HeldResults;
 }
 
 export function createActionKeeper(options: ActionKeeperOptions): ActionKeeper {
   const { records, journal, notices, log, dataDir } = options;
-  /** Results no file could take yet, by id. */
+  const held = options.held ?? openHeldResults(heldResultsFolder(dataDir), log);
+  /** Results the data folder could not take yet, by id. */
   const inMemory = new Map<string, ActionRecord>();
+  /** Ids of those of them with a copy in `held`, which a quit does not lose. */
+  const copied = new Set<string>();
   let retryTimer: NodeJS.Timeout | null = null;
 
   /** Writes a record to the database, else the journal; throws the journal's error when neither could. */
@@ -67,10 +77,11 @@ export function createActionKeeper(options: ActionKeeperOptions): ActionKeeper {
     for (const [id, record] of inMemory) {
       try {
         write(record);
-        inMemory.delete(id);
       } catch {
         break; // The disk still refuses: keep them all and try later.
       }
+      inMemory.delete(id);
+      if (copied.delete(id)) held.release(id);
     }
     if (inMemory.size === 0) {
       notices.dismiss(ACTION_NOTICE.memory);
@@ -79,30 +90,50 @@ export function createActionKeeper(options: ActionKeeperOptions): ActionKeeper {
     }
   }
 
-  function holdInMemory(record: ActionRecord, error: unknown): void {
-    inMemory.set(record.id, record);
+  /** Says what is held, and whether a quit would lose any of it. */
+  function raiseMemoryNotice(error: unknown): void {
     const disk = diskFailure(error, {
       folder: dataDir,
       what: 'it',
       advice: 'FieldDesk writes it as soon as the disk takes it.',
     });
-    log.error('action result kept in memory only: neither the database nor the journal could be written', {
-      id: record.id,
-      error,
-    });
-    const what = inMemory.size === 1 ? 'a field action result' : `${inMemory.size} field action results`;
+    const one = inMemory.size === 1;
+    const what = one ? 'a field action result' : `${inMemory.size} field action results`;
+    const safe = [...inMemory.keys()].every((id) => copied.has(id));
     notices.raise({
       id: ACTION_NOTICE.memory,
       tone: 'warning',
       message:
-        `FieldDesk could not write ${what} to disk: neither its records database nor its journal could take ${inMemory.size === 1 ? 'it' : 'them'}. ` +
+        `FieldDesk could not write ${what} to disk: neither its records database nor its journal could take ${one ? 'it' : 'them'}. ` +
         (disk === null ? '' : `${disk.message} `) +
-        `Until then ${inMemory.size === 1 ? 'it is' : 'they are'} kept in memory and shown in the history: do not quit FieldDesk while this notice is shown.`,
+        (safe
+          ? `Until then ${one ? 'it is' : 'they are'} shown in the history, and a copy is kept in ${held.folder}, added at the next start if you quit FieldDesk first: do not restart the computer while this notice is shown (it may empty that folder).`
+          : `Until then ${one ? 'it is' : 'they are'} kept in memory and shown in the history: do not quit FieldDesk while this notice is shown.`),
     });
     if (retryTimer === null) {
       retryTimer = setInterval(flushMemory, options.retryEveryMs ?? RETRY_EVERY_MS);
       retryTimer.unref();
     }
+  }
+
+  /** Keeps a result the data folder refused in memory, and a copy in the second place. */
+  function holdInMemory(record: ActionRecord, error: unknown): void {
+    inMemory.set(record.id, record);
+    try {
+      held.hold(record);
+      copied.add(record.id);
+    } catch (holdError) {
+      log.error('held action result not copied to the temporary folder: a quit would lose it', {
+        id: record.id,
+        folder: held.folder,
+        error: holdError,
+      });
+    }
+    log.error('action result kept in memory: neither the database nor the journal could be written', {
+      id: record.id,
+      error,
+    });
+    raiseMemoryNotice(error);
   }
 
   function mergeJournal(): void {
@@ -119,6 +150,40 @@ export function createActionKeeper(options: ActionKeeperOptions): ActionKeeper {
         id: ACTION_NOTICE.journal,
         tone: 'info',
         message: `${merged} field action result${merged === 1 ? '' : 's'} kept while the local database could not be written ${merged === 1 ? 'was' : 'were'} added to the action history.`,
+      });
+    }
+  }
+
+  function recoverHeld(): void {
+    let found: ActionRecord[];
+    try {
+      found = held.list();
+    } catch (error) {
+      // Not this user's own folder, or unreadable: nothing of it is trusted; said in the log.
+      log.error('held action results not read', { folder: held.folder, error });
+      return;
+    }
+    let added = 0;
+    for (const record of found) {
+      if (inMemory.has(record.id)) continue;
+      try {
+        write(record);
+      } catch (error) {
+        // The disk still refuses: held again (its copy stays), said, and tried with the others.
+        inMemory.set(record.id, record);
+        copied.add(record.id);
+        log.error('held action result still not written', { id: record.id, error });
+        raiseMemoryNotice(error);
+        continue;
+      }
+      held.release(record.id);
+      added++;
+    }
+    if (added > 0) {
+      notices.raise({
+        id: ACTION_NOTICE.held,
+        tone: 'info',
+        message: `${added} field action result${added === 1 ? '' : 's'} FieldDesk held when it was last closed (the data folder could not take ${added === 1 ? 'it' : 'them'}) ${added === 1 ? 'was' : 'were'} added to the action history.`,
       });
     }
   }
@@ -162,12 +227,22 @@ export function createActionKeeper(options: ActionKeeperOptions): ActionKeeper {
 
     mergeJournal,
 
+    recoverHeld,
+
     close() {
       if (retryTimer !== null) clearInterval(retryTimer);
       retryTimer = null;
       if (inMemory.size > 0) flushMemory();
-      if (inMemory.size > 0)
-        log.error('field action results lost at close: the disk refused them', { ids: [...inMemory.keys()] });
+      const ids = [...inMemory.keys()];
+      const kept = ids.filter((id) => copied.has(id));
+      const lost = ids.filter((id) => !copied.has(id));
+      if (kept.length > 0)
+        log.warn('field action results the disk refused are kept for the next start', {
+          ids: kept,
+          folder: held.folder,
+        });
+      if (lost.length > 0)
+        log.error('field action results lost at close: the disk refused them', { ids: lost });
     },
   };
 }
