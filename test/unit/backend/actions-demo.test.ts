@@ -265,6 +265,50 @@ describe('field actions against the demo service', () => {
     expect(after.at(-1)).toMatchObject({ state: 'online' });
   });
 
+  it('the demo service killed mid-calibration and started again without the run: the service is the named cause', async () => {
+    // Real time here: the calibration (40 s) must still be running when the service goes.
+    const slow = await startDemoService({ port: 0, keys: { [DEMO_TEST_KEY]: '*' }, rateLimit: 10_000 });
+    let restarted: RunningDemoService | null = null;
+    try {
+      const made = await createRecordingBackend({
+        ...demoBackendOptions(dataDir.path, slow),
+        ...FAST_ACTION_OPTIONS,
+      });
+      backends.push(made.backend);
+      await made.handlers['accounts.tryDemo']({});
+      const [entry] = onlineNoise((await made.handlers['instruments.list']({})).entries);
+      const op = await made.handlers['actions.start']({
+        serial: entry?.instrument.serialNumber as string,
+        action: 'Calibration',
+      });
+      const phase = async () =>
+        (await made.handlers['operations.list']({})).find((s) => s.id === op.id)?.phase;
+      await expect.poll(phase, { timeout: 10_000 }).toBe('Waiting for the instrument');
+      await slow.close();
+      await expect.poll(phase, { timeout: 10_000 }).toBe('Waiting for the connection');
+      // Started again on the same address: it knows of no calibration running, and has no new result.
+      restarted = await startDemoService({
+        port: slow.port,
+        keys: { [DEMO_TEST_KEY]: '*' },
+        rateLimit: 10_000,
+      });
+      // The result's grace (15 s) runs out before the calibration's time-out (2 min).
+      const outcome = await finished(made.backend, op.id, 30_000);
+      expect(outcome.state).toBe('failed');
+      expect(outcome.message).toMatch(
+        /^The service stopped answering during the calibration; its result is unknown — when it answered again it had no result from this run/,
+      );
+      expect(outcome.message).not.toMatch(/calibrator/);
+      // The history keeps the same words.
+      const [kept] = await made.handlers['actions.history']({
+        serial: entry?.instrument.serialNumber as string,
+      });
+      expect(kept).toMatchObject({ id: op.id, state: 'failed', message: outcome.message });
+    } finally {
+      await restarted?.close();
+    }
+  }, 60_000);
+
   it('stops watching on close and keeps the stopped action in the history for the next start', async () => {
     const { backend, handlers } = await makeBackend({
       polling: { fastIntervalMs: 5_000, slowIntervalMs: 5_000 },

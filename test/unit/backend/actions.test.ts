@@ -254,6 +254,43 @@ describe('action runner with polling', () => {
     expect(current(op.id)).toMatchObject({ state: 'succeeded', result: { level: 94.4 } });
   });
 
+  it('a service that stops answering mid-calibration and comes back without the run names the service, not the calibrator', async () => {
+    const instrument = fakeInstrument();
+    const op = launch(instrument);
+    await vi.advanceTimersByTimeAsync(6_000);
+    expect(current(op.id)).toMatchObject({ state: 'running', phase: 'Waiting for the instrument' });
+    // The service is killed: every read is refused.
+    instrument.fake.readError = new FieldDeskError(
+      'offline',
+      'Cannot reach 127.0.0.1: the connection was refused.',
+    );
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(current(op.id).phase).toBe('Waiting for the connection');
+    // Started again, it knows of no run in progress and has no new result.
+    instrument.fake.readError = null;
+    instrument.fake.status = { ...instrument.fake.status, calibrationInProgress: false };
+    await vi.advanceTimersByTimeAsync(25_000);
+    const outcome = current(op.id);
+    expect(outcome.state).toBe('failed');
+    expect(outcome.message).toMatch(
+      /^The service stopped answering during the calibration; its result is unknown — /,
+    );
+    expect(outcome.message).not.toMatch(/calibrator/);
+    expect(finished.map((s) => s.id)).toEqual([op.id]);
+  });
+
+  it('a service that never answers again until the time-out is named too', async () => {
+    const instrument = fakeInstrument();
+    const op = launch(instrument);
+    await vi.advanceTimersByTimeAsync(10_000);
+    instrument.fake.readError = new FieldDeskError('timeout', 'The service did not answer within 2 s.');
+    await vi.advanceTimersByTimeAsync(110_000);
+    expect(current(op.id)).toMatchObject({ state: 'timedOut' });
+    expect(current(op.id).message).toMatch(
+      /^The service stopped answering during the calibration; its result is unknown — FieldDesk could not reach it again within 2 min\./,
+    );
+  });
+
   it('fails at once, without polling, when the service refuses the start', async () => {
     const instrument = fakeInstrument();
     instrument.fake.startError = new FieldDeskError(

@@ -263,7 +263,56 @@ describe('reduceAction: watching a calibration', () => {
       at: T0 + 120_000,
     });
     expect(state.snapshot.state).toBe('timedOut');
-    expect(state.snapshot.message).toMatch(/could not reach the service/);
+    expect(state.snapshot.message).toMatch(/could not reach it again within 2 min\. Check your connection/);
+  });
+
+  it('a service that stopped answering mid-run is the named cause, never the calibrator', () => {
+    const offline = { code: 'offline' as const, message: 'Cannot reach host.', retryable: true };
+    const lost = run(
+      running(),
+      observed(T0 + 6_000, { kind: 'inProgress' }),
+      observed(T0 + 20_000, { kind: 'unreachable', error: offline }),
+    );
+    // Back, but the service knows of no run and no result (restarted): after the grace, its fault.
+    const backIdle = run(
+      lost,
+      observed(T0 + 40_000, { kind: 'idle' }),
+      observed(T0 + 40_000 + RESULT_GRACE_MS, { kind: 'idle' }),
+    );
+    expect(backIdle.snapshot.state).toBe('failed');
+    expect(backIdle.snapshot.message).toBe(
+      "The service stopped answering during the calibration; its result is unknown — when it answered again it had no result from this run, so FieldDesk cannot tell whether the instrument finished it. Check the instrument's status and its calibration log before starting another.",
+    );
+    // Never answering again until the time-out.
+    const stillLost = run(lost, { type: 'tick', at: T0 + 120_000 });
+    expect(stillLost.snapshot).toMatchObject({ state: 'timedOut', error: { code: 'timeout' } });
+    expect(stillLost.snapshot.message).toBe(
+      "The service stopped answering during the calibration; its result is unknown — FieldDesk could not reach it again within 2 min. Check your connection, then check the instrument's status before starting another.",
+    );
+    // Answering again (the run still shown as going) but no result before the time-out.
+    const backRunning = run(lost, observed(T0 + 50_000, { kind: 'inProgress' }), {
+      type: 'tick',
+      at: T0 + 120_000,
+    });
+    expect(backRunning.snapshot.message).toBe(
+      "The service stopped answering during the calibration; its result is unknown — it answered again, but no result came within 2 min. Check the instrument's status and its calibration log before starting another.",
+    );
+    for (const state of [backIdle, stillLost, backRunning])
+      expect(state.snapshot.message).not.toMatch(/calibrator/);
+    // A result after the loss is still the result.
+    const found = run(lost, observed(T0 + 45_000, { kind: 'result', record: calibration(44_000, 94) }));
+    expect(found.snapshot.state).toBe('succeeded');
+    // SIC alike.
+    const sic = run(
+      start('SIC'),
+      accepted(),
+      observed(T0 + 9_000, { kind: 'unreachable', error: offline }),
+      observed(T0 + 20_000, { kind: 'idle' }),
+      observed(T0 + 20_000 + RESULT_GRACE_MS, { kind: 'idle' }),
+    );
+    expect(sic.snapshot.message).toMatch(
+      /^The service stopped answering during the system integrity check; its result is unknown — .* its SIC history before starting another\.$/,
+    );
   });
 
   it('cancels with a plain warning, and ignores everything once finished', () => {

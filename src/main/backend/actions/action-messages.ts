@@ -24,6 +24,16 @@ const WHAT: Record<ActionName, string> = {
   SIC: 'the system integrity check',
 };
 
+/** Where the instrument's own record of an action is read, for the engineer to check. */
+const HISTORY: Record<'Calibration' | 'SIC', string> = {
+  Calibration: 'calibration log',
+  SIC: 'SIC history',
+};
+
+/** The lead of every message about a service lost mid-run. */
+const serviceStopped = (action: 'Calibration' | 'SIC') =>
+  `The service stopped answering during ${WHAT[action]}; its result is unknown —`;
+
 /** Plain messages; functions where the words depend on the action or the numbers. */
 export const ACTION_MESSAGES = {
   sending: (action: ActionName) => `Asking the service to start ${WHAT[action]}…`,
@@ -51,12 +61,27 @@ export const ACTION_MESSAGES = {
       'The instrument stopped calibrating without reporting a new result. Check that the calibrator was fitted and switched on, then look at the calibration log.',
     SIC: 'The instrument stopped its system integrity check without reporting a new result. Check its status, then try again.',
   },
+  /**
+   * The service stopped answering while the instrument ran the action and no result followed: the
+   * named cause, never the calibrator or the instrument, which nothing says were at fault.
+   */
+  serviceLost: {
+    noResult: (action: 'Calibration' | 'SIC') =>
+      `${serviceStopped(action)} when it answered again it had no result from this run, so FieldDesk cannot tell whether the instrument finished it. Check the instrument's status and its ${HISTORY[action]} before starting another.`,
+  },
   cannotFollow: (action: ActionName, error: FieldDeskErrorData) =>
     `FieldDesk cannot follow ${WHAT[action]}: ${error.message} The instrument may still be running it; check its status.`,
-  timedOut: (action: ActionName, timeoutMs: number, lostContact: boolean) => {
+  /**
+   * `lostContact`: the service does not answer now; `lostDuringRun`: it stopped answering at some
+   * point while the action ran (it may have answered again since). Identify is never watched.
+   */
+  timedOut: (action: ActionName, timeoutMs: number, lostContact: boolean, lostDuringRun: boolean) => {
     const within = durationWords(timeoutMs);
-    if (lostContact) {
-      return `FieldDesk could not reach the service and did not learn the result within ${within}. Check your connection, then check the instrument's status.`;
+    if (action !== 'Identify' && lostContact) {
+      return `${serviceStopped(action)} FieldDesk could not reach it again within ${within}. Check your connection, then check the instrument's status before starting another.`;
+    }
+    if (action !== 'Identify' && lostDuringRun) {
+      return `${serviceStopped(action)} it answered again, but no result came within ${within}. Check the instrument's status and its ${HISTORY[action]} before starting another.`;
     }
     if (action === 'Calibration') {
       return `The instrument did not report a result in ${within}. Check it is online and the calibrator is fitted, then check its status.`;

@@ -63,6 +63,11 @@ export interface ActionOperationState {
   idleSince: number | null;
   /** When the service stopped answering (reset by any answer). */
   lostContactSince: number | null;
+  /**
+   * The service stopped answering at some point while the action ran (never reset): a run that then
+   * ends without a result is put down to the service, not the calibrator or the instrument.
+   */
+  lostContactDuringRun: boolean;
 }
 
 export type ActionEvent =
@@ -120,6 +125,7 @@ export function initialActionState(init: NewActionOperation): ActionOperationSta
     sawInProgress: false,
     idleSince: null,
     lostContactSince: null,
+    lostContactDuringRun: false,
   };
 }
 
@@ -181,10 +187,13 @@ function observe(
     case 'idle': {
       const idleSince = state.idleSince ?? at;
       if (at - idleSince >= RESULT_GRACE_MS) {
+        const message = state.lostContactDuringRun
+          ? ACTION_MESSAGES.serviceLost.noResult(action)
+          : ACTION_MESSAGES.noResult[action];
         return change(
           state,
           at,
-          { state: 'failed', phase: PHASES.failed, message: ACTION_MESSAGES.noResult[action] },
+          { state: 'failed', phase: PHASES.failed, message },
           { idleSince, lostContactSince: null },
         );
       }
@@ -200,7 +209,7 @@ function observe(
         state,
         at,
         { phase: PHASES.reconnecting, message: ACTION_MESSAGES.lostContact(observation.error) },
-        { lostContactSince: state.lostContactSince ?? at },
+        { lostContactSince: state.lostContactSince ?? at, lostContactDuringRun: true },
       );
     case 'failed':
       return change(state, at, {
@@ -266,7 +275,12 @@ export function reduceAction(state: ActionOperationState, event: ActionEvent): A
       return observe(state, event.at, event.observation);
     case 'tick': {
       if (event.at - snapshot.startedAt < state.timeoutMs) return state;
-      const message = ACTION_MESSAGES.timedOut(action, state.timeoutMs, state.lostContactSince !== null);
+      const message = ACTION_MESSAGES.timedOut(
+        action,
+        state.timeoutMs,
+        state.lostContactSince !== null,
+        state.lostContactDuringRun,
+      );
       return change(state, event.at, {
         state: 'timedOut',
         phase: PHASES.timedOut,
