@@ -7,7 +7,7 @@ import {
   type ServiceClientOptions,
   type ServiceExchange,
 } from '../../../src/main/backend/service/requester';
-import { parseRetryAfter } from '../../../src/main/backend/service/failures';
+import { parseRetryAfter, SERVICE_TEXT_MAX_LENGTH } from '../../../src/main/backend/service/failures';
 import { scopesInDescription } from '../../../src/main/backend/service/answers';
 import {
   dropConnection,
@@ -512,6 +512,77 @@ describe('service client: failures become specific FieldDeskErrors', () => {
       expect(error.message).not.toMatch(/^\s*\d{3}\s*$/);
       expect(error.message).not.toMatch(/\n\s+at /);
     }
+  });
+});
+
+/** Every run of five or more of the key's characters `text` holds (none: at most its last four show). */
+const keyPiecesIn = (text: string) =>
+  Array.from({ length: API_KEY.length - 4 }, (_, i) => API_KEY.slice(i, i + 5)).filter((piece) =>
+    text.includes(piece),
+  );
+
+describe("service client: the service's words in a message", () => {
+  it('a 429 that names the first 12 characters of the key shows none of them, nor any piece of it', async () => {
+    const descriptions = [
+      `Too many requests with key ${API_KEY.slice(0, 12)}…; try again in 1 s.`,
+      `Too many requests with key …${API_KEY.slice(-12)}; try again in 1 s.`,
+      `Too many requests with key ${API_KEY.slice(4, 10)}; try again in 1 s.`,
+      `Too many requests with key ${encodeURIComponent(API_KEY).slice(0, 20)}; try again in 1 s.`,
+    ];
+    let index = 0;
+    const server = await serve((_req, res) =>
+      sendJson(res, 429, {
+        error: 'TooManyRequests',
+        description: descriptions[index++ % descriptions.length],
+      }),
+    );
+    for (const description of descriptions) {
+      const error = await failureOf(clientFor(server.baseUrl, { retry: { limit: 0 } }).listInstruments());
+      expect(error.code).toBe('rateLimited');
+      expect(error.message).toContain(description.slice(0, 'Too many requests with key '.length));
+      expect(error.message).toContain('[API key]');
+      expect(error.message).toContain('try again in 1 s.');
+      expect(keyPiecesIn(JSON.stringify(error.toData()))).toEqual([]);
+    }
+  });
+
+  it("keeps the key's last four characters, which say which key without giving it away", async () => {
+    const server = await serve((_req, res) =>
+      sendJson(res, 429, {
+        error: 'TooManyRequests',
+        description: `Key …${API_KEY.slice(-4)} is over its quota.`,
+      }),
+    );
+    const error = await failureOf(clientFor(server.baseUrl, { retry: { limit: 0 } }).listInstruments());
+    expect(error.message).toContain(`“Key …${API_KEY.slice(-4)} is over its quota.”`);
+  });
+
+  it(`shows at most ${SERVICE_TEXT_MAX_LENGTH} characters of a description, redacted first, and a short error code`, async () => {
+    const long = `${'The service explains at length. '.repeat(40)}${API_KEY}`;
+    const server = await serve((req, res) => {
+      if (req.url.endsWith('/a')) sendJson(res, 400, { error: 'Invalid', description: long });
+      else
+        sendJson(res, 429, { error: `Limit${'x'.repeat(300)}${API_KEY}`, description: `${API_KEY} ${long}` });
+    });
+    const client = clientFor(server.baseUrl, { retry: { limit: 0 } });
+    const invalid = await failureOf(client.getInstrument('a'));
+    expect(invalid.code).toBe('invalidRequest');
+    expect(invalid.message).toHaveLength(SERVICE_TEXT_MAX_LENGTH);
+    expect(invalid.message).toBe(`${long.slice(0, SERVICE_TEXT_MAX_LENGTH - 1).trimEnd()}…`);
+    const limited = await failureOf(client.getInstrument('b'));
+    expect(limited.message).toContain(
+      `“[API key] ${long.slice(0, SERVICE_TEXT_MAX_LENGTH - 11).trimEnd()}…”`,
+    );
+    expect(limited.serverCode!.length).toBeLessThanOrEqual(100);
+    expect(limited.serverCode).toMatch(/^Limitx+…$/);
+    expect(keyPiecesIn(JSON.stringify([invalid.toData(), limited.toData()]))).toEqual([]);
+  });
+
+  it('says nothing of a description of only spaces: its own words stand', async () => {
+    const server = await serve((_req, res) => sendJson(res, 404, { error: 'NotFound', description: '   ' }));
+    const error = await failureOf(clientFor(server.baseUrl).getInstrument('QT1'));
+    expect(error.code).toBe('notFound');
+    expect(error.message).toMatch(/does not know/);
   });
 });
 

@@ -24,7 +24,8 @@ import { allSpellings, tracesIn } from './secret-encodings';
 
 const KEY = 'Zq4+w/Er=t~Yu&I!o*Pa.Sd_Fg-Hj8';
 const SPELLINGS = allSpellings(KEY);
-const ECHO = Object.values(SPELLINGS).join(' | ');
+// Line breaks (of wrapped base64) escaped, as JSON needs them.
+const ECHO = Object.values(SPELLINGS).join(' | ').replace(/\r/g, '\\r').replace(/\n/g, '\\n');
 
 /** A service that accepts the key and repeats it: in the one instrument's name, and in a refusal. */
 async function echoingService(): Promise<TestServer> {

@@ -19,6 +19,52 @@ const jsonEscapeSome = (secret: string) =>
     .map((c, i) => (i % 2 === 0 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c))
     .join('');
 
+/** HTML's names for the characters a key may hold (a few have two: either may be met). */
+const HTML_NAMES: Readonly<Record<string, string>> = {
+  '!': '&excl;',
+  '"': '&quot;',
+  '#': '&num;',
+  $: '&dollar;',
+  '%': '&percnt;',
+  '&': '&amp;',
+  "'": '&apos;',
+  '(': '&lpar;',
+  ')': '&rpar;',
+  '*': '&ast;',
+  '+': '&plus;',
+  ',': '&comma;',
+  '.': '&period;',
+  '/': '&sol;',
+  ':': '&colon;',
+  ';': '&semi;',
+  '<': '&LT;',
+  '=': '&equals;',
+  '>': '&gt;',
+  '?': '&quest;',
+  '@': '&commat;',
+  '[': '&lbrack;',
+  '\\': '&bsol;',
+  ']': '&rsqb;',
+  '^': '&Hat;',
+  _: '&lowbar;',
+  '`': '&grave;',
+  '{': '&lcub;',
+  '|': '&verbar;',
+  '}': '&rbrace;',
+};
+const htmlEach = (secret: string, reference: (code: number) => string) =>
+  [...secret].map((c) => reference(c.codePointAt(0)!)).join('');
+/** What an HTML template does to text: `&`, `<`, `>`, `"` and `'` escaped, the rest as it is. */
+const htmlEscaped = (secret: string) =>
+  secret.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
+/** Line breaks every `width` characters (MIME wraps base64 at 76; short here, so one falls inside a key). */
+export const wrapped = (text: string, width: number, lineBreak: string) =>
+  text.match(new RegExp(`[^]{1,${width}}`, 'g'))!.join(lineBreak);
+
 /**
  * The secret in `bytesBefore` random bytes and 3 after, as base64 (or base64url): what a token or a
  * blob holding the secret looks like.
@@ -29,7 +75,10 @@ export function embeddedBase64(secret: string, bytesBefore: number, url: boolean
   return bytes.toString(url ? 'base64url' : 'base64').replace(/=+$/, '');
 }
 
-/** Text spellings of the secret: each one decodes (URL, form, JSON string) to the secret itself. */
+/**
+ * Text spellings of the secret: each one decodes (URL once or twice, form, JSON string, HTML, hex)
+ * to the secret itself.
+ */
 export function textSpellings(secret: string): Record<string, string> {
   return {
     literal: secret,
@@ -40,16 +89,40 @@ export function textSpellings(secret: string): Record<string, string> {
     jsonEscapedLower: jsonEscapeEach(secret, false),
     jsonEscapedUpper: jsonEscapeEach(secret, true),
     jsonEscapedSome: jsonEscapeSome(secret),
+    hexLower: Buffer.from(secret).toString('hex'),
+    hexUpper: Buffer.from(secret).toString('hex').toUpperCase(),
+    encodeURIComponentTwice: encodeURIComponent(encodeURIComponent(secret)),
+    percentTwiceUpper: percentEach(secret, true).replace(/%/g, '%25'),
+    percentTwiceLower: percentEach(secret, false).replace(/%/g, '%25'),
+    htmlEscaped: htmlEscaped(secret),
+    htmlNamed: [...secret].map((c) => HTML_NAMES[c] ?? c).join(''),
+    htmlDecimal: htmlEach(secret, (code) => `&#${code};`),
+    htmlDecimalPadded: htmlEach(secret, (code) => `&#${String(code).padStart(5, '0')};`),
+    // HTML reads a numeric reference without its `;` when no digit follows (here the next `&`).
+    htmlDecimalBare: htmlEach(secret, (code) => `&#${code}`),
+    htmlHexLower: htmlEach(secret, (code) => `&#x${code.toString(16)};`),
+    htmlHexUpper: htmlEach(secret, (code) => `&#X${code.toString(16).toUpperCase()};`),
+    htmlHexPadded: htmlEach(secret, (code) => `&#x${code.toString(16).padStart(6, '0')};`),
   };
 }
 
-/** The text spellings and the base64 ones at every byte alignment, by name. */
+/** How much of a key a cut-short echo holds (a 429 named the first 12 characters). */
+export const FRAGMENT_LENGTH = 12;
+
+/**
+ * The text spellings; the base64 ones at every byte alignment, also wrapped with CR-LF or LF line
+ * breaks; and the key's first and last `FRAGMENT_LENGTH` characters alone; by name.
+ */
 export function allSpellings(secret: string): Record<string, string> {
   const spellings: Record<string, string> = { ...textSpellings(secret) };
   for (const before of [0, 1, 2]) {
     spellings[`base64+${before}`] = embeddedBase64(secret, before, false);
     spellings[`base64url+${before}`] = embeddedBase64(secret, before, true);
+    spellings[`base64 wrapped CR-LF+${before}`] = wrapped(embeddedBase64(secret, before, false), 16, '\r\n');
+    spellings[`base64url wrapped LF+${before}`] = wrapped(embeddedBase64(secret, before, true), 16, '\n');
   }
+  spellings['prefix'] = secret.slice(0, FRAGMENT_LENGTH);
+  spellings['suffix'] = secret.slice(-FRAGMENT_LENGTH);
   return spellings;
 }
 

@@ -1,7 +1,9 @@
 /**
  * The API key in no spelling anywhere FieldDesk keeps or shows text: a service that echoes the key
- * (literal, URL- and form-encoded, percent-escaped in either case, JSON-escaped, base64 and
- * base64url at each byte alignment) into error descriptions and into records' text fields — the
+ * (every spelling of secret-encodings.ts: literal, URL- and form-encoded once or twice,
+ * percent-escaped in either case, JSON-escaped, HTML character references, hex, base64 and
+ * base64url at each byte alignment, also wrapped in lines, and its first or last 12 characters
+ * alone) into error descriptions and into records' text fields — the
  * demo service behind a fetch that rewrites some of its answers — and then the answers the backend
  * returns, the events it pushes, every file of its data folder (the SQLite database, the log) and
  * the diagnostics zip are searched for every spelling.
@@ -25,8 +27,11 @@ import { allSpellings, tracesIn } from './secret-encodings';
 /** A key with characters every encoding spells differently (no `"` or `\`: they are tested in secrets.test.ts). */
 const KEY = 'fD7+q/Z9=k~Lm&T!r*8sP.QeN4_x';
 const SPELLINGS = allSpellings(KEY);
-/** Every spelling, as raw JSON string content (the JSON-escaped ones decode to the key when parsed). */
-const ECHO = Object.values(SPELLINGS).join(' | ');
+/**
+ * Every spelling, as raw JSON string content (the JSON-escaped ones decode to the key when parsed;
+ * line breaks are escaped, as JSON needs them).
+ */
+const ECHO = Object.values(SPELLINGS).join(' | ').replace(/\r/g, '\\r').replace(/\n/g, '\\n');
 const ECHO_ERROR = `{"error":"Echo ${ECHO}","description":"Your key ${ECHO} is not valid for this."}`;
 
 const NOISE = 'QT930998';
@@ -127,6 +132,12 @@ describe('an API key the service echoes in every spelling', () => {
       expect(
         (await call('history.calibrationLog', { serial: NOISE, start: END - 10 * DAY, end: END })).ok,
       ).toBe(true);
+      const calibrationLog = { serial: NOISE, dataset: 'calibrationLog', start: END - 10 * DAY, end: END };
+      expect((await call('data.read', calibrationLog)).ok).toBe(true);
+      const refused = { serial: AIR, dataset: 'particulates', start: END - DAY, end: END };
+      // The service's refusal is said in the answer (partial, with why): redacted there too.
+      await call('data.read', refused);
+      expect(answers.at(-1)).toContain('[API key]');
       const sync = await call<SyncSnapshot>('sync.start', {
         serials: [AIR],
         datasets: {},

@@ -1,17 +1,20 @@
 /**
  * The redactor (core/secrets.ts): a secret in every spelling a service or a URL may carry it —
- * literal, URL- and form-encoded, JSON-escaped, base64 and base64url at each byte alignment — is
- * replaced, and nothing else is touched.
+ * literal, URL- and form-encoded (once or twice), JSON-escaped, HTML character references, hex,
+ * base64 and base64url at each byte alignment (also wrapped in lines), and a long enough prefix or
+ * suffix of any of them — is replaced, and nothing else is touched.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  apiKeyRedactor,
   createRedactor,
   createSecretRegistry,
+  MIN_FRAGMENT_LENGTH,
   MIN_SECRET_LENGTH,
   redactStrings,
 } from '../../../src/main/backend/core/secrets';
-import { allSpellings, textSpellings, tracesIn } from './secret-encodings';
+import { allSpellings, textSpellings, tracesIn, wrapped } from './secret-encodings';
 
 /**
  * That `redacted` is `before + spelling + after` with the spelling replaced by one label: all of a
@@ -25,8 +28,10 @@ function expectReplacedOnce(redacted: string, before: string, after: string, nam
   const [head, tail, ...more] = middle.split('[API key]');
   expect(more).toEqual([]);
   const base64 = name.startsWith('base64');
-  expect(head!.length).toBeLessThanOrEqual(base64 ? 3 : 0);
-  expect(tail!.length).toBeLessThanOrEqual(base64 ? 5 : 0);
+  // Of base64 wrapped in lines, the characters count: a line break may stay next to them.
+  const length = (part: string) => part.replace(/\r?\n/g, '').length;
+  expect(length(head!)).toBeLessThanOrEqual(base64 ? 3 : 0);
+  expect(length(tail!)).toBeLessThanOrEqual(base64 ? 5 : 0);
 }
 
 /** Printable ASCII without space, as an API key may be (apiKeySchema). */
@@ -109,11 +114,107 @@ describe('redaction, for any key', () => {
   it('changes no text that does not hold the key', () => {
     fc.assert(
       fc.property(keyArbitrary, fc.string({ unit: 'grapheme-ascii', maxLength: 200 }), (key, text) => {
-        fc.pre(!text.includes(key));
+        // Nor its first or last characters: a long enough prefix or suffix is redacted on its own.
+        fc.pre(
+          ![key.slice(0, MIN_FRAGMENT_LENGTH), key.slice(-MIN_FRAGMENT_LENGTH)].some((p) => text.includes(p)),
+        );
         expect(createRedactor([[key, 'API key']])(text)).toBe(text);
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('a fragment of a key standing alone (an echo cut short)', () => {
+  const around = (text: string) => `The service said: “too many requests for ${text}…” (request 42).`;
+  for (const key of [KEYS[0]!, KEYS[3]!]) {
+    const redact = createRedactor([[key, 'API key']]);
+    const fragments = {
+      [`first ${MIN_FRAGMENT_LENGTH}`]: key.slice(0, MIN_FRAGMENT_LENGTH),
+      'first 12': key.slice(0, 12),
+      [`last ${MIN_FRAGMENT_LENGTH}`]: key.slice(-MIN_FRAGMENT_LENGTH),
+      'last 15': key.slice(-15),
+    };
+    for (const [which, fragment] of Object.entries(fragments)) {
+      for (const [name, spelling] of Object.entries(allSpellings(fragment))) {
+        // The fragment's own first or last characters would be a piece from the key's middle.
+        if (name === 'prefix' || name === 'suffix') continue;
+        it(`removes the ${which} characters of ${JSON.stringify(key)} spelled ${name}`, () => {
+          const redacted = redact(around(spelling));
+          expect(tracesIn(redacted, { [name]: spelling })).toEqual([]);
+          expectReplacedOnce(redacted, 'The service said: “too many requests for ', '…” (request 42).', name);
+        });
+      }
+    }
+
+    it(`leaves shorter pieces of ${JSON.stringify(key)}, and pieces from its middle, as they are`, () => {
+      const short = MIN_FRAGMENT_LENGTH - 1;
+      for (const piece of [key.slice(0, short), key.slice(-short), key.slice(1, -1)]) {
+        expect(redact(around(piece))).toBe(around(piece));
+      }
+    });
+  }
+
+  it('removes two keys made alike (the same first characters) whole, each where it is', () => {
+    const first = 'sk_live_AAAAAAAAAAAAAAAA';
+    const second = 'sk_live_BBBBBBBBBBBBBBBB';
+    const redact = createRedactor([
+      [first, 'API key'],
+      [second, 'API key'],
+    ]);
+    expect(redact(`1 ${second} 2 ${first} 3 ${encodeURIComponent(second)}`)).toBe(
+      '1 [API key] 2 [API key] 3 [API key]',
+    );
+  });
+});
+
+describe('base64 wrapped in lines', () => {
+  const key = KEYS[3]!;
+  const redact = createRedactor([[key, 'API key']]);
+  // The user name puts the key's base64 across the 76th column.
+  const token = Buffer.from(`field.engineer@example.org:${key}`).toString('base64');
+  const header = `Authorization: Basic ${token}`;
+  /** Where the characters the key's bits decide begin: the user name's 27 bytes decide 36. */
+  const keyStart = header.length - token.length + 36;
+
+  for (const [name, lineBreak] of Object.entries({
+    'CR-LF': '\r\n',
+    'CR-LF and a space': '\r\n ',
+    LF: '\n',
+  })) {
+    it(`removes a key from a Basic authorization header folded at 76 columns with ${name}`, () => {
+      const folded = wrapped(header, 76, lineBreak);
+      expect(folded.indexOf(lineBreak)).toBeGreaterThan(keyStart);
+      expect(folded.indexOf(lineBreak)).toBeLessThan(keyStart + 40);
+      // As it is, and inside JSON (the line breaks escaped) as an answer carries it.
+      for (const redacted of [
+        redact(folded),
+        (JSON.parse(redact(JSON.stringify({ folded }))) as { folded: string }).folded,
+      ]) {
+        const unfolded = redacted.replaceAll(lineBreak, '');
+        expect(unfolded.slice(0, keyStart)).toBe(header.slice(0, keyStart));
+        expect(unfolded.slice(keyStart)).toMatch(/^\[API key\][A-Za-z0-9+/=]{0,4}$/);
+      }
+    });
+  }
+});
+
+describe('what a message shows of a key', () => {
+  const key = KEYS[3]!;
+  const { inMessage } = apiKeyRedactor(key);
+
+  it('is at most its last four characters: any run of five or more is removed', () => {
+    for (let start = 0; start + 5 <= key.length; start += 3) {
+      const piece = key.slice(start, start + 5);
+      expect(inMessage(`key ${piece} refused`)).toBe('key [API key] refused');
+    }
+    expect(inMessage(`key …${key.slice(-4)} refused`)).toBe(`key …${key.slice(-4)} refused`);
+  });
+
+  it('still removes the key in every spelling', () => {
+    for (const spelling of Object.values(allSpellings(key))) {
+      expect(inMessage(`key ${spelling} refused`)).toMatch(/^key \S{0,3}\[API key\]\S{0,5} refused$/);
+    }
   });
 });
 

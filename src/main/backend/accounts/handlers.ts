@@ -2,11 +2,19 @@ import type { AccountCheck } from '../../../shared/accounts';
 import { FieldDeskError } from '../../../shared/errors';
 import type { ConnectivityService } from '../connectivity/connectivity';
 import type { HandlersOf } from '../core/handler-types';
+import { apiKeyRedactor } from '../core/secrets';
 import type { AccountState } from './account-state';
 import { DEMO_ACCOUNT_NAME, type DemoRunner } from './demo';
 import { checkKey } from './key-check';
 import type { ServiceAccess } from './service-access';
 import type { KeyVault } from './vault';
+
+const MESSAGES = {
+  keyInName:
+    "This name contains the account's API key (or part of it). Choose a name without it: names are saved as plain text, and a key must never be.",
+  nameHoldsKey:
+    "The account's name contains this API key (or part of it). Rename the account first: names are saved as plain text, and a key must never be.",
+} as const;
 
 export interface AccountHandlerDeps {
   accounts: AccountState;
@@ -22,6 +30,18 @@ export interface AccountHandlerDeps {
 export function accountHandlers(deps: AccountHandlerDeps): HandlersOf<'accounts'> {
   const { accounts, access, vault, demo, connectivity, now } = deps;
   const { store, saving } = accounts;
+  /**
+   * Refuses a name that holds `apiKey` in any spelling the redactor knows, or a long piece of it: a
+   * name is written in plain text to accounts.json (and its backups), a key never is.
+   */
+  function refuseKeyInName(name: string, apiKey: string | undefined, field: 'name' | 'apiKey'): void {
+    if (apiKey === undefined || apiKeyRedactor(apiKey)(name) === name) return;
+    // The refused request is logged with the name it was given: the log must know the key first.
+    access.rememberKey(apiKey);
+    const message = field === 'name' ? MESSAGES.keyInName : MESSAGES.nameHoldsKey;
+    throw new FieldDeskError('invalidInput', message, { field });
+  }
+
   /** A second "Try the demo" click while the first runs joins it instead of adding a second account. */
   let tryingDemo: Promise<AccountCheck> | null = null;
 
@@ -59,6 +79,7 @@ export function accountHandlers(deps: AccountHandlerDeps): HandlersOf<'accounts'
     'accounts.getState': () => accounts.get(),
 
     'accounts.add': async ({ name, baseUrl, apiKey }) => {
+      refuseKeyInName(name, apiKey, 'name');
       // Test before saving anything: a failed add leaves no trace.
       const instrumentCount = await checkKey(access, null, { baseUrl, apiKey });
       const checkedAt = now();
@@ -99,7 +120,10 @@ export function accountHandlers(deps: AccountHandlerDeps): HandlersOf<'accounts'
     },
 
     'accounts.rename': async ({ id, name }) => {
-      accounts.require(id);
+      const account = accounts.require(id);
+      // The demo's key is no secret; a service account's is checked when the vault holds it.
+      const held = account.kind === 'service' ? await vault.get(id) : null;
+      refuseKeyInName(name, held?.key, 'name');
       const updated = await saving(store.update(id, (a) => ({ ...a, name })));
       await accounts.publish();
       return accounts.summarize(updated ?? accounts.require(id));
@@ -109,6 +133,7 @@ export function accountHandlers(deps: AccountHandlerDeps): HandlersOf<'accounts'
       const account = accounts.require(id);
       if (account.kind === 'demo')
         throw new FieldDeskError('invalidInput', 'The demo account needs no key.', { field: 'apiKey' });
+      refuseKeyInName(account.name, apiKey, 'apiKey');
       // The old key stays until the new one has proven itself.
       const instrumentCount = await checkKey(access, null, { baseUrl: account.baseUrl, apiKey });
       await vault.set(id, apiKey);

@@ -64,6 +64,11 @@ export interface ServiceAccess {
   serviceOptionsFor(account: StoredAccount): Promise<ServiceClientOptions>;
   /** One light request without retries, to notice the service's return while offline. */
   probe(accountId: string): Promise<void>;
+  /**
+   * Makes a key known to the redaction of events, the log and the diagnostics before any client is
+   * made with it (a request refused for it is logged with its argument).
+   */
+  rememberKey(apiKey: string): void;
 }
 
 export function createServiceAccess(options: ServiceAccessOptions): ServiceAccess {
@@ -154,6 +159,7 @@ export function createServiceAccess(options: ServiceAccessOptions): ServiceAcces
       return make(await watchingOptions(account));
     },
     serviceOptionsFor: watchingOptions,
+    rememberKey: (apiKey) => options.secrets?.add(apiKey, 'API key'),
     async probe(accountId) {
       const account = store.get(accountId);
       if (account === undefined) return;

@@ -7,6 +7,7 @@ import { isHTTPError, isKyError, isNetworkError, isTimeoutError } from 'ky';
 import { FieldDeskError } from '../../../shared/errors';
 import { durationWords } from '../../../shared/format';
 import { findEndpointRule, SCOPE_PURPOSE, type Scope } from '../../../shared/service/scopes';
+import type { KeyRedactor } from '../core/secrets';
 import { readErrorBody, scopesInDescription } from './answers';
 
 export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE';
@@ -15,8 +16,27 @@ export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE';
 export interface Endpoint {
   host: string;
   baseUrl: string;
-  /** Removes the API key from text that came from elsewhere. */
-  redact(text: string): string;
+  /** Removes the API key from text that came from elsewhere; `inMessage` for words a message shows. */
+  redact: KeyRedactor;
+}
+
+/** The most of the service's own words (an error's description) a message shows. */
+export const SERVICE_TEXT_MAX_LENGTH = 500;
+
+/**
+ * The service's words as a message shows them, the one way they get there: with the key removed in
+ * every spelling and every run of more than its last four characters (`KeyRedactor.inMessage`), then
+ * cut to `max` characters with an ellipsis.
+ */
+export function serviceText(text: string, endpoint: Endpoint, max: number = SERVICE_TEXT_MAX_LENGTH): string {
+  // Redacted whole before any cut (a cut could split a spelling of the key); only a generous start
+  // is then searched for runs of the key's characters (a description may be megabytes).
+  const start = endpoint.redact(text).slice(0, 4 * max);
+  const redacted = endpoint.redact.inMessage(start).trim();
+  if (redacted.length <= max) return redacted;
+  // Never end on half of a surrogate pair.
+  const cut = /[\uD800-\uDBFF]/.test(redacted.charAt(max - 2)) ? max - 2 : max - 1;
+  return `${redacted.slice(0, cut).trimEnd()}…`;
 }
 
 /**
@@ -174,9 +194,15 @@ export function httpFailure(
   const { host, baseUrl } = endpoint;
   const status = error.response.status;
   const body = readErrorBody(error.data);
-  const description = body.description === undefined ? undefined : endpoint.redact(body.description.trim());
-  // No `cause`: the HTTPError holds the request headers, and with them the key.
-  const extra = { status, ...(body.error === undefined ? {} : { serverCode: endpoint.redact(body.error) }) };
+  const shown = body.description === undefined ? '' : serviceText(body.description, endpoint);
+  // A description of only spaces says nothing: the message's own words stand instead.
+  const description = shown === '' ? undefined : shown;
+  // No `cause`: the HTTPError holds the request headers, and with them the key. A service's error
+  // code is a word: 100 characters are plenty.
+  const extra = {
+    status,
+    ...(body.error === undefined ? {} : { serverCode: serviceText(body.error, endpoint, 100) }),
+  };
   const said = description ? ` The service said: “${description}”` : '';
 
   if (status >= 300 && status < 400) {
