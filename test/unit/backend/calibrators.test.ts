@@ -7,14 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createEventHub } from '../../../src/main/backend/core/events';
-import { createNoticeBoard } from '../../../src/main/backend/core/notices';
-import {
-  openRecordsDatabase,
-  RECORDS_FILE_NAME,
-  RECORDS_NOTICE,
-  type RecordsDatabase,
-} from '../../../src/main/backend/records/records-database';
+import { RECORDS_FILE_NAME, RECORDS_NOTICE } from '../../../src/main/backend/records/records-database';
 import { recordOf } from '../../../src/main/backend/actions/action-records';
 import { dispatchRequest } from '../../../src/shared/ipc/contract';
 import { isFinishedState, type OperationSnapshot } from '../../../src/shared/operations';
@@ -22,7 +15,8 @@ import type { CalibratorChange } from '../../../src/shared/calibrators';
 import type { Backend } from '../../../src/main/backend/backend';
 import { startDemoService, type RunningDemoService } from '../../../src/simulator';
 import { createRecordingBackend, DEMO_TEST_KEY, demoBackendOptions } from './backend-helpers';
-import { damageTablePage, failureOf, finishedCalibration, makeTempDir, memoryLogger } from './helpers';
+import { damageTablePage, failureOf, finishedCalibration } from './helpers';
+import { useTestRecords } from './records-helpers';
 
 const T0 = Date.UTC(2026, 10, 23, 9, 0, 0);
 const CR515: CalibratorChange = {
@@ -34,35 +28,10 @@ const CR515: CalibratorChange = {
   dueDate: '2027-03-01',
 };
 
-let dir: { path: string; remove(): Promise<void> };
-const opened: RecordsDatabase[] = [];
-beforeEach(async () => {
-  dir = await makeTempDir();
-});
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((records) => records.close()));
-  await dir.remove();
-});
-
-function openRecords(at: number) {
-  const notices = createNoticeBoard(createEventHub(), () => at);
-  const records = openRecordsDatabase({
-    dataDir: dir.path,
-    notices,
-    log: memoryLogger(),
-    now: () => at,
-    backupDelayMs: 60_000,
-    backupSpacingMs: 0,
-  });
-  opened.push(records);
-  return { records, notices };
-}
-
-/** Closes the file as a crash would: no last backup. */
-function crash(records: RecordsDatabase): void {
-  records.current()!.close();
-  opened.splice(opened.indexOf(records), 1);
-}
+const testRecords = useTestRecords();
+const folder = testRecords.folder;
+const crash = testRecords.crash;
+const openRecords = (at: number) => testRecords.open(at);
 
 describe('the calibrator register in records.db', () => {
   it('keeps what was saved, changed, retired and removed across a reopen', async () => {
@@ -75,8 +44,8 @@ describe('the calibrator register in records.db', () => {
     store.setRetired(other.id, true);
     expect(store.remove(gone.id)).toBe(true);
     store.markUsed(cr515.id);
+    // Closed whole (a last backup taken); closing it again after the test does nothing.
     await first.records.close();
-    opened.splice(0);
 
     const { records } = openRecords(T0 + 1_000);
     const list = records.view('calibrators').list();
@@ -131,8 +100,8 @@ describe('the calibrator register in records.db', () => {
     // After the backup: a second calibrator, then the file is cut short.
     first.records.view('calibrators').save({ ...CR515, model: 'CAL200', serial: '12345' });
     crash(first.records);
-    const bytes = await readFile(join(dir.path, RECORDS_FILE_NAME));
-    await writeFile(join(dir.path, RECORDS_FILE_NAME), bytes.subarray(0, Math.floor(bytes.length / 2)));
+    const bytes = await readFile(join(folder(), RECORDS_FILE_NAME));
+    await writeFile(join(folder(), RECORDS_FILE_NAME), bytes.subarray(0, Math.floor(bytes.length / 2)));
 
     const { records, notices } = openRecords(T0 + 60_000);
     expect(
@@ -162,7 +131,7 @@ describe('the calibrator register in records.db', () => {
     first.records.view('calibrators').save({ ...CR515, model: 'CAL200', serial: '12345' });
     crash(first.records);
     // Damage one other table's page only: the calibrators' own page still reads.
-    await damageTablePage(join(dir.path, RECORDS_FILE_NAME), 'audio_downloads');
+    await damageTablePage(join(folder(), RECORDS_FILE_NAME), 'audio_downloads');
 
     const { records, notices } = openRecords(T0 + 60_000);
     expect(
@@ -197,7 +166,7 @@ describe('calibrators through the backend', () => {
 
   async function makeBackend() {
     const made = await createRecordingBackend({
-      ...demoBackendOptions(dir.path, service),
+      ...demoBackendOptions(folder(), service),
       polling: { fastIntervalMs: 40, slowIntervalMs: 80, fastPhaseMs: 1_000 },
     });
     backends.push(made.backend);

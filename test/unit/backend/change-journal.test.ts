@@ -10,57 +10,31 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SiteVisit } from '../../../src/shared/visits';
 import { recordOf } from '../../../src/main/backend/actions/action-records';
 import { BACKUP_FOLDER, listCopies } from '../../../src/main/backend/core/backups';
-import { createEventHub } from '../../../src/main/backend/core/events';
-import { createNoticeBoard } from '../../../src/main/backend/core/notices';
 import { CHANGE_JOURNAL_FILE_NAME } from '../../../src/main/backend/records/change-journal';
 import {
-  openRecordsDatabase,
   RECORDS_FILE_NAME,
   RECORDS_NOTICE,
   type RecordsDatabase,
 } from '../../../src/main/backend/records/records-database';
-import { damageTablePage, finishedCalibration, makeTempDir, memoryLogger } from './helpers';
+import { damageTablePage, finishedCalibration } from './helpers';
+import { useTestRecords } from './records-helpers';
 
 const T0 = Date.UTC(2026, 10, 23, 9, 0, 0);
-let dir: { path: string; remove(): Promise<void> };
-const opened: RecordsDatabase[] = [];
-
-beforeEach(async () => {
-  dir = await makeTempDir();
-});
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((records) => records.close()));
-  await dir.remove();
-});
+const testRecords = useTestRecords();
+const folder = testRecords.folder;
+const crash = testRecords.crash;
 
 function openRecords(at: number = T0) {
-  const notices = createNoticeBoard(createEventHub(), () => at);
-  const log = memoryLogger();
-  const records = openRecordsDatabase({
-    dataDir: dir.path,
-    notices,
-    log,
-    now: () => at,
-    backupDelayMs: 3_600_000,
-    backupSpacingMs: 0,
-  });
-  opened.push(records);
-  const notice = () => notices.list().find((n) => n.id === RECORDS_NOTICE.restored)?.message ?? '';
-  return { records, notices, log, notice };
+  const opened = testRecords.open(at, 3_600_000);
+  return { ...opened, notice: opened.restoreNotice };
 }
 
-/** Closes the file as a crash would: no last backup, every change durable. */
-function crash(records: RecordsDatabase): void {
-  records.current()!.close();
-  opened.splice(opened.indexOf(records), 1);
-}
-
-const recordsPath = () => join(dir.path, RECORDS_FILE_NAME);
-const journalPath = () => join(dir.path, CHANGE_JOURNAL_FILE_NAME);
+const recordsPath = () => join(folder(), RECORDS_FILE_NAME);
+const journalPath = () => join(folder(), CHANGE_JOURNAL_FILE_NAME);
 
 function visit(id: string, notes: string): SiteVisit {
   return {
@@ -204,8 +178,8 @@ describe('a restore replays the change journal over the newest copy', () => {
     await records.backupNow();
     records.view('sites').save('acc', { name: 'Only in the journal', timeZone: 'UTC', serials: [] });
     crash(records);
-    for (const name of await readdir(join(dir.path, BACKUP_FOLDER)))
-      await writeFile(join(dir.path, BACKUP_FOLDER, name), 'garbage');
+    for (const name of await readdir(join(folder(), BACKUP_FOLDER)))
+      await writeFile(join(folder(), BACKUP_FOLDER, name), 'garbage');
     await writeFile(recordsPath(), Buffer.alloc(8192));
 
     const again = openRecords(T0 + 60_000);
@@ -293,7 +267,7 @@ function runChild(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'records-child.ts')], {
       cwd: join(__dirname, '../../..'),
-      env: { ...process.env, DATA_DIR: dir.path, MODE: mode },
+      env: { ...process.env, DATA_DIR: folder(), MODE: mode },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const lines: Array<Record<string, unknown>> = [];
@@ -342,7 +316,7 @@ describe('killed (SIGKILL), then started again', () => {
 
   it('amid a backup: the unfinished copy is removed at start and a copy holding every change is taken', async () => {
     await runChild('backup', (said) => said.some((line) => line.held === true));
-    const backups = join(dir.path, BACKUP_FOLDER);
+    const backups = join(folder(), BACKUP_FOLDER);
     const left = (await readdir(backups)).filter((name) => name.includes('.part'));
     expect(left.length).toBeGreaterThan(0);
     // SQLite's rollback journal of a copy being checked, as a kill a moment later leaves it.

@@ -4,17 +4,15 @@
  * whatever it still held merged back, a damage met mid-session does the same, the notice says what
  * was restored and from when, and an earlier version's records move out of the cache file.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createEventHub } from '../../../src/main/backend/core/events';
-import { createNoticeBoard, type NoticeBoard } from '../../../src/main/backend/core/notices';
 import { DATABASE_FILE_NAME, MIGRATIONS, openDatabase } from '../../../src/main/backend/core/database';
 import { MOVED_TABLES } from '../../../src/main/backend/core/migrations';
 import {
-  openRecordsDatabase,
   RECORDS_FILE_NAME,
   RECORDS_NOTICE,
   type RecordsDatabase,
@@ -25,37 +23,17 @@ import { openCacheDatabase } from '../../../src/main/backend/cache/cache-databas
 import { createMemoryVault } from '../../../src/main/backend/accounts/vault';
 import { createRecordingBackend, DEMO_TEST_KEY, demoBackendOptions, TEST_APP_INFO } from './backend-helpers';
 import { startDemoService } from '../../../src/simulator';
-import { damageTablePage, finishedCalibration, makeTempDir, memoryLogger } from './helpers';
+import { damageTablePage, finishedCalibration } from './helpers';
+import { useTestRecords } from './records-helpers';
 import { recordOf } from '../../../src/main/backend/actions/action-records';
 
 const T0 = Date.UTC(2026, 10, 23, 9, 0, 0);
-let dir: { path: string; remove(): Promise<void> };
-const opened: RecordsDatabase[] = [];
+const testRecords = useTestRecords();
+const folder = testRecords.folder;
+const crash = testRecords.crash;
+const openRecords = (at: number = T0, backupDelayMs = 60_000) => testRecords.open(at, backupDelayMs);
 
-beforeEach(async () => {
-  dir = await makeTempDir();
-});
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((records) => records.close()));
-  await dir.remove();
-});
-
-function openRecords(at: number = T0, backupDelayMs = 60_000) {
-  const notices: NoticeBoard = createNoticeBoard(createEventHub(), () => at);
-  const log = memoryLogger();
-  const records = openRecordsDatabase({
-    dataDir: dir.path,
-    notices,
-    log,
-    now: () => at,
-    backupDelayMs,
-    backupSpacingMs: 0,
-  });
-  opened.push(records);
-  return { records, notices, log };
-}
-
-const recordsPath = () => join(dir.path, RECORDS_FILE_NAME);
+const recordsPath = () => join(folder(), RECORDS_FILE_NAME);
 
 /** A site with one exclusion, one action result and one library recording. */
 function fill(records: RecordsDatabase, name = 'Mill Lane') {
@@ -74,12 +52,6 @@ function fill(records: RecordsDatabase, name = 'Mill Lane') {
     )
     .run(`key-${name}`, `/tmp/${name}.wav`);
   return site;
-}
-
-/** Closes the file as a crash would: no last backup, the data durable in the file. */
-function crash(records: RecordsDatabase): void {
-  records.current()!.close();
-  opened.splice(opened.indexOf(records), 1);
 }
 
 const DAMAGES: Array<[string, (bytes: Buffer) => Buffer]> = [
@@ -121,7 +93,7 @@ describe('records.db on a damaged disk', () => {
       expect(notice?.message).toContain('restored them from the backup of 2026-11-23 09:00 UTC');
       expect(notice?.message).toContain('. Your records now hold 1 site, 1 action result and 1 recording.');
       // The damaged file is kept, never overwritten.
-      expect((await readdir(dir.path)).filter((n) => n.startsWith('records.db.corrupt-'))).toHaveLength(1);
+      expect((await readdir(folder())).filter((n) => n.startsWith('records.db.corrupt-'))).toHaveLength(1);
     },
   );
 
@@ -137,7 +109,7 @@ describe('records.db on a damaged disk', () => {
       .db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'audio_library'")
       .get() as { rootpage: number };
     crash(first.records);
-    await rm(join(dir.path, CHANGE_JOURNAL_FILE_NAME));
+    await rm(join(folder(), CHANGE_JOURNAL_FILE_NAME));
     const bytes = await readFile(recordsPath());
     bytes.fill(0x5a, (rootpage - 1) * 4096, rootpage * 4096);
     await writeFile(recordsPath(), bytes);
@@ -171,7 +143,7 @@ describe('records.db on a damaged disk', () => {
     await first.records.backupNow();
     first.records.view('sites').remove('acc', site.id);
     crash(first.records);
-    await rm(join(dir.path, CHANGE_JOURNAL_FILE_NAME));
+    await rm(join(folder(), CHANGE_JOURNAL_FILE_NAME));
     // The download queue's page is damaged: the sites' table still reads whole.
     await damageTablePage(recordsPath(), 'audio_downloads');
 
@@ -192,8 +164,8 @@ describe('records.db on a damaged disk', () => {
     // No copy was ever taken (the first copy at start is removed to play a first-ever run).
     await first.records.backupNow();
     crash(first.records);
-    for (const name of await readdir(join(dir.path, BACKUP_FOLDER)))
-      await writeFile(join(dir.path, BACKUP_FOLDER, name), 'garbage');
+    for (const name of await readdir(join(folder(), BACKUP_FOLDER)))
+      await writeFile(join(folder(), BACKUP_FOLDER, name), 'garbage');
     // Damage one table's page only (the download queue's): the others still read.
     await damageTablePage(recordsPath(), 'audio_downloads');
 
@@ -229,17 +201,17 @@ describe('records.db on a damaged disk', () => {
     const { records } = openRecords(T0, 0);
     // The first copy of the day, taken at start.
     await records.backupNow();
-    const before = listCopies(join(dir.path, BACKUP_FOLDER), 'records', '.db').length;
+    const before = listCopies(join(folder(), BACKUP_FOLDER), 'records', '.db').length;
     expect(before).toBeGreaterThan(0);
     records.view('sites').save('acc', { name: 'A', timeZone: 'UTC', serials: [] });
     await vi.waitFor(() =>
-      expect(listCopies(join(dir.path, BACKUP_FOLDER), 'records', '.db').length).toBeGreaterThan(before),
+      expect(listCopies(join(folder(), BACKUP_FOLDER), 'records', '.db').length).toBeGreaterThan(before),
     );
     // The newest copy turns out unsound: the one before it is used.
     records.view('sites').save('acc', { name: 'B', timeZone: 'UTC', serials: [] });
     await records.backupNow();
-    const copies = listCopies(join(dir.path, BACKUP_FOLDER), 'records', '.db');
-    await writeFile(join(dir.path, BACKUP_FOLDER, copies[0]!.name), 'garbage');
+    const copies = listCopies(join(folder(), BACKUP_FOLDER), 'records', '.db');
+    await writeFile(join(folder(), BACKUP_FOLDER, copies[0]!.name), 'garbage');
     crash(records);
     await writeFile(recordsPath(), 'not a database');
     const again = openRecords(T0 + 1_000);
@@ -280,7 +252,7 @@ describe('the records through the backend, as the app uses them', () => {
   it('a site and its exclusion made in the app are there after records.db is zeroed, and the notice says so', async () => {
     const service = await startDemoService({ port: 0, keys: { [DEMO_TEST_KEY]: '*' }, rateLimit: 10_000 });
     try {
-      const first = await createRecordingBackend(demoBackendOptions(dir.path, service));
+      const first = await createRecordingBackend(demoBackendOptions(folder(), service));
       await first.handlers['accounts.tryDemo']({});
       const serial = (await first.handlers['instruments.list']({})).entries[0]!.instrument.serialNumber;
       const site = await first.handlers['assessment.saveSite']({
@@ -298,7 +270,7 @@ describe('the records through the backend, as the app uses them', () => {
       await first.backend.close();
       await writeFile(recordsPath(), Buffer.alloc((await readFile(recordsPath())).length));
 
-      const second = await createRecordingBackend(demoBackendOptions(dir.path, service));
+      const second = await createRecordingBackend(demoBackendOptions(folder(), service));
       try {
         const { sites } = await second.handlers['assessment.sites']({});
         expect(sites.map((s) => [s.name, s.exclusions.map((e) => e.reason)])).toEqual([
@@ -322,7 +294,7 @@ describe('the records through the backend, as the app uses them', () => {
 describe('records kept by an earlier version in the cache file', () => {
   /** A cache file as FieldDesk left it before records.db: at migration 8, records inside. */
   function legacyCache(): void {
-    const old = openDatabase(dir.path, { migrations: MIGRATIONS.slice(0, 8) });
+    const old = openDatabase(folder(), { migrations: MIGRATIONS.slice(0, 8) });
     old.db
       .prepare(
         "INSERT INTO action_history VALUES ('op-1','acc','QT1','Identify','succeeded',1,2,'ok',NULL,NULL)",
@@ -352,7 +324,7 @@ describe('records kept by an earlier version in the cache file', () => {
     legacyCache();
     const { records, notices, log } = openRecords();
     const cache = openCacheDatabase({
-      dataDir: dir.path,
+      dataDir: folder(),
       events: createEventHub(),
       notices,
       log,
@@ -365,14 +337,14 @@ describe('records kept by an earlier version in the cache file', () => {
     expect(db.prepare('SELECT id FROM action_history').all()).toEqual([{ id: 'op-1' }]);
     expect(db.prepare('SELECT site_json FROM assessment_sites').all()).toHaveLength(1);
     expect(records.view('audio').setting('folder')).toBe('/home/me/Audio');
-    expect(tablesOf(join(dir.path, DATABASE_FILE_NAME))).toEqual([]);
+    expect(tablesOf(join(folder(), DATABASE_FILE_NAME))).toEqual([]);
     expect(notices.list()).toEqual([]);
   });
 
   it('keeps the cache copies while records.db cannot take them, and moves them at the next start', async () => {
     legacyCache();
     // A records.db from a newer FieldDesk: refused, so nothing moves today.
-    const newer = openDatabase(dir.path, { fileName: RECORDS_FILE_NAME, migrations: [] });
+    const newer = openDatabase(folder(), { fileName: RECORDS_FILE_NAME, migrations: [] });
     newer.db.exec(
       "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT, applied_at INTEGER); INSERT INTO schema_migrations VALUES (99, 'future', 0)",
     );
@@ -380,7 +352,7 @@ describe('records kept by an earlier version in the cache file', () => {
     const first = openRecords();
     expect(first.records.problem()?.message).toMatch(/newer version of FieldDesk/);
     const cache = openCacheDatabase({
-      dataDir: dir.path,
+      dataDir: folder(),
       events: createEventHub(),
       notices: first.notices,
       log: first.log,
@@ -389,12 +361,11 @@ describe('records kept by an earlier version in the cache file', () => {
     if (first.records.legacyImported()) cache.dropImportedRecords();
     await cache.close();
     // Migration 9 put them aside under their waiting names, rows and all.
-    expect(tablesOf(join(dir.path, DATABASE_FILE_NAME)).sort()).toEqual(
+    expect(tablesOf(join(folder(), DATABASE_FILE_NAME)).sort()).toEqual(
       ['moved_action_history', 'moved_assessment_sites', 'moved_audio_settings'].sort(),
     );
 
     await first.records.close();
-    opened.splice(0);
     const { rmSync } = await import('node:fs');
     rmSync(recordsPath());
     const second = openRecords();
@@ -413,11 +384,10 @@ describe('the data cache on a damaged disk', () => {
     const first = openRecords();
     fill(first.records);
     await first.records.close();
-    opened.splice(0);
-    await writeFile(join(dir.path, DATABASE_FILE_NAME), 'SQLite format 3\0 but then nothing useful');
+    await writeFile(join(folder(), DATABASE_FILE_NAME), 'SQLite format 3\0 but then nothing useful');
 
     const { backend, handlers } = await createRecordingBackend({
-      dataDir: dir.path,
+      dataDir: folder(),
       vault: createMemoryVault('tests keep keys in memory'),
       appInfo: TEST_APP_INFO,
       startDemo: () => Promise.reject(new Error('no demo in this test')),
@@ -429,7 +399,7 @@ describe('the data cache on a damaged disk', () => {
       expect(notices[0]?.message).toContain(
         'your sites, exclusions, action history and audio library are kept apart',
       );
-      expect(existsSync(join(dir.path, 'fielddesk.db.corrupt-2026-11-23T09-00-00-000Z'))).toBe(true);
+      expect(existsSync(join(folder(), 'fielddesk.db.corrupt-2026-11-23T09-00-00-000Z'))).toBe(true);
     } finally {
       await backend.close();
     }
