@@ -284,6 +284,7 @@ export function openRecordsDatabase(options: RecordsDatabaseOptions): RecordsDat
   let lastBackupAt = Number.NEGATIVE_INFINITY;
   const legacy: LegacyImport = { path: null, report: null };
   const migrations = recordsMigrations(join(dataDir, DATABASE_FILE_NAME), legacy);
+  const journal = openChangeJournal(join(dataDir, CHANGE_JOURNAL_FILE_NAME));
   const openFile = (): FieldDeskDatabase =>
     openDatabase(dataDir, {
       fileName: RECORDS_FILE_NAME,
@@ -294,6 +295,16 @@ export function openRecordsDatabase(options: RecordsDatabaseOptions): RecordsDat
       verify: true,
       ifDamaged: 'fail',
     });
+
+  /** The journal as it reads; one that cannot be read at all (a folder refusing reads) as none. */
+  function readJournal(): JournalRead {
+    try {
+      return journal.read();
+    } catch (error) {
+      log.error('the change journal could not be read', { error });
+      return { exists: false, base: 0, changes: [], unreadable: 0, missing: [], lastSeq: 0 };
+    }
+  }
 
   /** The copies that open and check out, newest first, each with the journal number it holds. */
   function soundCopies(): Array<BackupCopy & { seq: number | null }> {
@@ -352,13 +363,7 @@ export function openRecordsDatabase(options: RecordsDatabaseOptions): RecordsDat
    */
   function restore(problem: string): string {
     const asideName = moveDatabaseAside(path, dataDir, RECORDS_FILE_NAME, now());
-    let journalRead: JournalRead;
-    try {
-      journalRead = journal.read();
-    } catch (error) {
-      log.error('the change journal could not be read at a restore', { error });
-      journalRead = { exists: false, base: 0, changes: [], unreadable: 0, missing: [], lastSeq: 0 };
-    }
+    const journalRead = readJournal();
     const copies = soundCopies();
     const reached = journalRead.exists
       ? copies.find((c) => c.seq !== null && c.seq >= journalRead.base)
@@ -456,7 +461,6 @@ export function openRecordsDatabase(options: RecordsDatabaseOptions): RecordsDat
     return body;
   }
 
-  const journal = openChangeJournal(join(dataDir, CHANGE_JOURNAL_FILE_NAME));
   /** The highest change number given out: records.db's, or the journal's past a commit that failed. */
   let lastSeq = 0;
   /** A restore rebuilt the file: copy it soon, so the next damage starts from it. */
@@ -477,13 +481,7 @@ export function openRecordsDatabase(options: RecordsDatabaseOptions): RecordsDat
   function startJournal(database: FieldDeskDatabase): void {
     const { db } = database;
     let fileSeq = seqOf(db);
-    let read: JournalRead;
-    try {
-      read = journal.read();
-    } catch (error) {
-      log.error('the change journal could not be read', { error });
-      read = { exists: false, base: 0, changes: [], unreadable: 0, missing: [], lastSeq: 0 };
-    }
+    const read = readJournal();
     try {
       if (fileSeq === null) {
         // The journal begins with this file (new, or from before the journal).
