@@ -116,9 +116,10 @@ test('a key without instruments:write cannot rename, and the app says why', asyn
   harness,
   externalService,
 }) => {
-  const service = await externalService({ keys: { 'read-only': ['instruments:read'] } });
+  // (A key that is not spelled in the account's name: such a name is refused.)
+  const service = await externalService({ keys: { 'viewer-key': ['instruments:read'] } });
   await page.goto(harness.url);
-  await addAccount(page, { name: 'Read-only client', baseUrl: service.baseUrl, apiKey: 'read-only' });
+  await addAccount(page, { name: 'Read-only client', baseUrl: service.baseUrl, apiKey: 'viewer-key' });
   await page.getByRole('table').getByRole('row').nth(1).getByRole('link').click();
   // Wait for the instrument's own page (it loads when first opened) before reading its name.
   await expect(page.getByRole('button', { name: 'Rename' })).toBeVisible();
