@@ -430,6 +430,23 @@ export interface ReportProgress {
   stage: string;
   fraction: number;
 }
+/**
+ * Pushed while a period is assessed (`assessment.progress`): reading the data, instrument by
+ * instrument and day by day, then computing each instrument's figures.
+ */
+export interface AssessmentProgress {
+  siteId: string;
+  /** The period being assessed, so an answer to an earlier period is told apart. */
+  start: number;
+  end: number;
+  /** "Reading the data" or "Computing the figures". */
+  stage: string;
+  /** What is being done, in words: "QT930998 (1 of 3): 45 of 365 days read". */
+  detail: string;
+  /** How far the whole assessment is, 0…1. */
+  fraction: number;
+}
+
 
 /**
  * A coverage as said beside a figure: whole percent rounded down, so a share just below the

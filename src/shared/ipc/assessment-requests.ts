@@ -173,6 +173,12 @@ export const ASSESSMENT_REQUESTS = {
   ),
   /** The figures of a period, with and without exclusions, against the site's limits (offline from the cache). */
   'assessment.compute': request<AssessmentResult>()(assessmentQuerySchema),
+  /**
+   * Stops the site's assessment being computed (progress pushed as `assessment.progress`): its
+   * reads and computing end, and `assessment.compute` fails with `cancelled`. Answers whether one
+   * was running.
+   */
+  'assessment.cancelCompute': request<{ cancelled: boolean }>()(z.object({ siteId: siteIdSchema }).strict()),
   /** Writes the report of a period as PDF, Excel or CSV where the user chooses. */
   'assessment.report': request<ReportResult>()(reportRequestSchema),
   /**

@@ -72,6 +72,7 @@ export const REQUEST_CHANNELS = [
   'assessment.addExclusion',
   'assessment.removeExclusion',
   'assessment.compute',
+  'assessment.cancelCompute',
   'assessment.report',
   'assessment.cancelReport',
   'visits.list',
@@ -101,6 +102,7 @@ export const EVENT_CHANNELS = [
   'data.exportProgress',
   'audio.progress',
   'assessment.reportProgress',
+  'assessment.progress',
 ] as const;
 
 export type RequestChannel = (typeof REQUEST_CHANNELS)[number];

@@ -14,7 +14,7 @@ import { AUDIO_REQUESTS } from './audio-requests';
 import { ASSESSMENT_REQUESTS } from './assessment-requests';
 import { VISIT_REQUESTS } from './visit-requests';
 import { CALIBRATOR_REQUESTS, calibratorIdSchema } from './calibrator-requests';
-import type { ReportProgress } from '../assessment';
+import type { AssessmentProgress, ReportProgress } from '../assessment';
 import {
   ATTENTION_THRESHOLD_KEYS,
   ATTENTION_THRESHOLD_RULES,
@@ -339,6 +339,7 @@ export interface EventPayloads {
   'audio.progress': DownloadSnapshot;
   /** How far a report is (stage and fraction), while it is written. */
   'assessment.reportProgress': ReportProgress;
+  'assessment.progress': AssessmentProgress;
 }
 
 export type RequestArg<C extends RequestChannel> = z.input<(typeof REQUESTS)[C]['arg']>;

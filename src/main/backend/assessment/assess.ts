@@ -2,9 +2,14 @@
  * An assessment from what was read: the excluded periods, every instrument's figures by its type,
  * the calibration evidence, the exceedances of the site's limits and the charts. Pure over its
  * inputs, so it gives the same answer online, offline from the cache and in tests.
+ *
+ * Formed in steps, one instrument at a time: `assess()` runs them at once; `assessInSteps()`
+ * gives the event loop a turn between them, says how far it is and stops when cancelled, so a
+ * year of a large site never holds the backend (and its Cancel) for the whole computation.
  */
 import type { AssessmentResult, Exceedance, Figure, HourlyRow, Site } from '../../../shared/assessment';
 import type { ActionRecord } from '../../../shared/operations';
+import { FieldDeskError } from '../../../shared/errors';
 import type { AssessmentInputs } from './assessment-inputs';
 import { checkEvidence, type VisitOnRecord } from './evidence';
 import { excludedPeriods } from './exclusions';
@@ -56,20 +61,36 @@ function exceedancesOf(figures: Figure[], hourly: HourlyRow[], site: Site): Exce
   return [...fromFigures, ...fromHours].sort((a, b) => a.start - b.start || a.serial.localeCompare(b.serial));
 }
 
-export function assess(
+export interface AssessOptions {
+  toleranceDb: number;
+  sicToleranceDb?: number;
+  computedAt: number;
+  /** FieldDesk's own action records of an instrument (the calibrator of a calibration it ran). */
+  actionRecords?: (serial: string) => readonly ActionRecord[];
+  /** FieldDesk's site visits to an instrument (the engineer of a calibration made during one). */
+  visitRecords?: (serial: string) => readonly VisitOnRecord[];
+}
+
+/** How far the computing is: `done` of `total` instruments, the next one being `serial`. */
+export interface AssessStep {
+  done: number;
+  total: number;
+  /** The instrument computed next; null once all are. */
+  serial: string | null;
+}
+
+/**
+ * The assessment, yielding after the excluded periods and after each instrument. The result is
+ * whole only once the generator returns it.
+ */
+function* assessmentSteps(
   site: Site,
   inputs: AssessmentInputs,
-  options: {
-    toleranceDb: number;
-    sicToleranceDb?: number;
-    computedAt: number;
-    /** FieldDesk's own action records of an instrument (the calibrator of a calibration it ran). */
-    actionRecords?: (serial: string) => readonly ActionRecord[];
-    /** FieldDesk's site visits to an instrument (the engineer of a calibration made during one). */
-    visitRecords?: (serial: string) => readonly VisitOnRecord[];
-  },
-): AssessmentResult {
+  options: AssessOptions,
+): Generator<AssessStep, AssessmentResult> {
   const { range } = inputs;
+  const total = inputs.instruments.length;
+  yield { done: 0, total, serial: inputs.instruments[0]?.instrument.serial ?? null };
   const exclusions = excludedPeriods(site, inputs);
   const result: AssessmentResult = {
     siteId: site.id,
@@ -91,7 +112,8 @@ export function assess(
     fromCache: inputs.fromCache,
     dataFetchedAt: inputs.dataFetchedAt,
   };
-  for (const instrument of inputs.instruments) {
+  for (const [index, instrument] of inputs.instruments.entries()) {
+    if (index > 0) yield { done: index, total, serial: instrument.instrument.serial };
     switch (instrument.kind) {
       case 'noise': {
         const noise = assessNoise(site, instrument, range, exclusions);
@@ -131,4 +153,38 @@ export function assess(
   }
   result.exceedances = exceedancesOf(result.figures, result.hourly, site);
   return result;
+}
+
+export function assess(site: Site, inputs: AssessmentInputs, options: AssessOptions): AssessmentResult {
+  const steps = assessmentSteps(site, inputs, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/** Gives the event loop a turn: pending I/O, a Cancel among it, is handled before going on. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The same assessment as `assess()`, giving the event loop a turn before each step and calling
+ * `onStep` with how far it is. Throws `cancelled` at the first step after `signal` is aborted.
+ */
+export async function assessInSteps(
+  site: Site,
+  inputs: AssessmentInputs,
+  options: AssessOptions,
+  how: { signal?: AbortSignal; onStep?: (step: AssessStep) => void } = {},
+): Promise<AssessmentResult> {
+  const steps = assessmentSteps(site, inputs, options);
+  for (;;) {
+    await turn();
+    if (how.signal?.aborted === true) throw new FieldDeskError('cancelled', 'The assessment was cancelled.');
+    const step = steps.next();
+    if (step.done === true) {
+      how.onStep?.({ done: inputs.instruments.length, total: inputs.instruments.length, serial: null });
+      return step.value;
+    }
+    how.onStep?.(step.value);
+  }
 }

@@ -96,6 +96,39 @@ function wanted(
   }
 }
 
+/**
+ * A period longer than this is read in pieces of it, oldest first, so the progress can say how
+ * many days are read and a Cancel falls between pieces. The service's own longest request for
+ * interval values (31 days), so reading in pieces asks it no more often than one read would.
+ */
+export const READ_PIECE_MS = 31 * 86_400_000;
+
+/** How far the reading is: each instrument in turn, the days of the period read so far. */
+export interface ReadProgress {
+  serial: string;
+  /** 0-based place of the instrument being read, of `instruments`. */
+  instrument: number;
+  instruments: number;
+  /** Whole days of the period read for this instrument (every dataset it needs). */
+  daysRead: number;
+  days: number;
+  /** Reads done of all reads planned (pieces included), for the fraction. */
+  done: number;
+  total: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The pieces a dataset over the period is read in; one piece for the evidence's wider range. */
+function piecesOf(range: TimeInterval, period: TimeInterval): TimeInterval[] {
+  if (range.start !== period.start || range.end !== period.end || range.end - range.start <= READ_PIECE_MS)
+    return [range];
+  const pieces: TimeInterval[] = [];
+  for (let from = range.start; from < range.end; from += READ_PIECE_MS)
+    pieces.push({ start: from, end: Math.min(from + READ_PIECE_MS, range.end) });
+  return pieces;
+}
+
 const missingText = (result: DataReadResult): string | null => {
   if (result.provenance.source !== 'partial') return null;
   return result.provenance.reason.message;
@@ -104,7 +137,9 @@ const missingText = (result: DataReadResult): string | null => {
 /**
  * Reads what every instrument of the site needs over `range`. `fleet` is the account's instrument
  * list (live, or as last known offline); an instrument missing from it is assessed as far as its
- * data allows and said so.
+ * data allows and said so. A period longer than `READ_PIECE_MS` is first read piece by piece
+ * (each piece kept by the cache), then whole from the cache, so progress says the days read.
+ * Stops with `cancelled` once `signal` is aborted.
  */
 export async function readAssessmentInputs(
   site: Site,
@@ -112,7 +147,8 @@ export async function readAssessmentInputs(
   fleet: readonly InstrumentEntry[],
   read: ReadOne,
   now: number,
-  onProgress: (done: number, total: number) => void = () => {},
+  onProgress: (progress: ReadProgress) => void = () => {},
+  signal?: AbortSignal,
 ): Promise<AssessmentInputs> {
   const notes: string[] = [];
   let fromCache = false;
@@ -132,18 +168,54 @@ export async function readAssessmentInputs(
       model: entry?.instrument.model ?? '',
       position: entry?.instrument.position ?? null,
     };
-    return { instrument, kind, items: wanted(kind, entry, site, range, now) };
+    const items = wanted(kind, entry, site, range, now).map((item) => {
+      const pieces = piecesOf(item.range, range);
+      // The whole read after the pieces answers from the cache.
+      return { ...item, pieces: pieces.length > 1 ? pieces : [] };
+    });
+    return { instrument, kind, items };
   });
-  const total = plans.reduce((sum, plan) => sum + plan.items.length, 0);
+  const total = plans.reduce(
+    (sum, plan) => sum + plan.items.reduce((n, item) => n + item.pieces.length + 1, 0),
+    0,
+  );
+  const days = Math.max(1, Math.round((range.end - range.start) / DAY_MS));
   let done = 0;
+  const throwIfCancelled = () => {
+    if (signal?.aborted === true) throw new FieldDeskError('cancelled', 'The assessment was cancelled.');
+  };
   const instruments: InstrumentInputs[] = [];
-  for (const plan of plans) {
+  for (const [index, plan] of plans.entries()) {
+    throwIfCancelled();
     const reads: InstrumentInputs['reads'] = {};
+    // How far each dataset of the period is read, for the days this instrument has read.
+    const readTo = plan.items.map(() => range.start);
+    const say = () =>
+      onProgress({
+        serial: plan.instrument.serial,
+        instrument: index,
+        instruments: plans.length,
+        daysRead: Math.min(days, Math.floor((Math.min(...readTo, range.end) - range.start) / DAY_MS)),
+        days,
+        done,
+        total,
+      });
+    say();
     // One instrument's datasets at once; instruments one after another, so a large site does not
     // flood the service (the client's own limiter keeps within its rate too).
     await Promise.all(
-      plan.items.map(async (item) => {
+      plan.items.map(async (item, itemIndex) => {
+        let piecesRead = 0;
         try {
+          for (const piece of item.pieces) {
+            throwIfCancelled();
+            await read(plan.instrument.serial, item.dataset, piece, item.options);
+            readTo[itemIndex] = piece.end;
+            piecesRead += 1;
+            done += 1;
+            say();
+          }
+          throwIfCancelled();
           const result = await read(plan.instrument.serial, item.dataset, item.range, item.options);
           reads[item.dataset] = result;
           if (result.provenance.source !== 'fresh') fromCache = true;
@@ -155,14 +227,19 @@ export async function readAssessmentInputs(
               `${DATASET_LABELS[item.dataset]} of ${plan.instrument.serial} is incomplete: ${missing}`,
             );
         } catch (error) {
+          // Cancelled: the assessment ends, it is not a dataset that could not be read.
+          if (signal?.aborted === true || (error instanceof FieldDeskError && error.code === 'cancelled'))
+            throw error;
           reads[item.dataset] = null;
           const reason = error instanceof FieldDeskError ? error.message : 'it could not be read';
           notes.push(
             `${DATASET_LABELS[item.dataset]} of ${plan.instrument.serial} could not be read: ${reason}`,
           );
-        } finally {
-          onProgress(++done, total);
         }
+        // Done with this dataset, its pieces not read after a failure included.
+        readTo[itemIndex] = range.end;
+        done += 1 + item.pieces.length - piecesRead;
+        say();
       }),
     );
     instruments.push({ instrument: plan.instrument, kind: plan.kind, reads });

@@ -25,7 +25,8 @@ import type { SaveTarget, UnfinishedFiles } from '../core/unfinished-files';
 import type { ReadThroughCache } from '../data/read-through-cache';
 import type { Logger } from '../core/log';
 import type { FleetService } from '../instruments/fleet';
-import { assess } from './assess';
+import { assessInSteps } from './assess';
+import { computingProgress, maximaProgress, readingProgress, type ComputeProgress } from './compute-progress';
 import { intervalMsOf, readAssessmentInputs, type AssessmentInputs, type ReadOne } from './assessment-inputs';
 import { refineMaximaTimes } from './maxima-times';
 import { withEventDetails } from './report/event-details';
@@ -87,58 +88,108 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
     }
   }
 
-  /** Reads the site's data over the period and assesses it; a read stops once `signal` is aborted. */
+  /**
+   * Reads the site's data over the period and assesses it, saying how far it is; stops with
+   * `cancelled` once `signal` is aborted (between reads, pieces and instruments).
+   */
   async function computeWithInputs(
     siteId: string,
     start: number,
     end: number,
-    onProgress: (fraction: number) => void = () => {},
+    onProgress: (progress: ComputeProgress) => void = () => {},
     signal?: AbortSignal,
   ): Promise<{ site: Site; inputs: AssessmentInputs; result: AssessmentResult }> {
     const account = accounts.requireActive();
     const site = siteOf(account, siteId);
     const fleet = (await fleetOf(account, site.serials)) ?? [];
+    const throwIfCancelled = () => {
+      if (signal?.aborted === true) throw cancelled();
+    };
     const read: ReadOne = (serial, dataset, range, options) => {
-      if (signal?.aborted) throw cancelled();
+      throwIfCancelled();
       return deps.read(
         account,
         { serial, dataset, ...range, ...(options === undefined ? {} : { options }) },
         signal === undefined ? {} : { signal },
       );
     };
-    const inputs = await readAssessmentInputs(site, { start, end }, fleet, read, deps.now(), (done, total) =>
-      onProgress(total === 0 ? 1 : done / total),
+    const inputs = await readAssessmentInputs(
+      site,
+      { start, end },
+      fleet,
+      read,
+      deps.now(),
+      (progress) => onProgress(readingProgress(progress)),
+      signal,
     );
-    if (signal?.aborted) throw cancelled();
-    const result = assess(site, inputs, {
-      toleranceDb: deps.toleranceDb(),
-      sicToleranceDb: deps.sicToleranceDb(),
-      computedAt: deps.now(),
-      actionRecords: (serial) => {
-        try {
-          return deps.actionHistory(account.id, serial);
-        } catch (error) {
-          // Records unavailable: the evidence says the calibrator is not recorded, the rest stands.
-          deps.log.warn('action history not read for the calibration evidence', { serial, error });
-          return [];
-        }
+    throwIfCancelled();
+    const result = await assessInSteps(
+      site,
+      inputs,
+      {
+        toleranceDb: deps.toleranceDb(),
+        sicToleranceDb: deps.sicToleranceDb(),
+        computedAt: deps.now(),
+        actionRecords: (serial) => {
+          try {
+            return deps.actionHistory(account.id, serial);
+          } catch (error) {
+            // Records unavailable: the evidence says the calibrator is not recorded, the rest stands.
+            deps.log.warn('action history not read for the calibration evidence', { serial, error });
+            return [];
+          }
+        },
+        visitRecords: (serial) => {
+          try {
+            return deps.visitHistory(account.id, serial);
+          } catch (error) {
+            // Records unavailable: the evidence names no engineer, the rest stands.
+            deps.log.warn('site visits not read for the calibration evidence', { serial, error });
+            return [];
+          }
+        },
       },
-      visitRecords: (serial) => {
-        try {
-          return deps.visitHistory(account.id, serial);
-        } catch (error) {
-          // Records unavailable: the evidence names no engineer, the rest stands.
-          deps.log.warn('site visits not read for the calibration evidence', { serial, error });
-          return [];
-        }
-      },
-    });
-    await refineMaximaTimes(result, (serial) => intervalMsOf(inputs, serial), read);
+      { ...(signal === undefined ? {} : { signal }), onStep: (step) => onProgress(computingProgress(step)) },
+    );
+    await refineMaximaTimes(
+      result,
+      (serial) => intervalMsOf(inputs, serial),
+      read,
+      (done, total) => onProgress(maximaProgress(done, total)),
+    );
+    // A cancel during the look-ups ends them quietly (as offline would): the assessment still ends.
+    throwIfCancelled();
     return { site, inputs, result };
   }
 
-  const compute = async (siteId: string, start: number, end: number) =>
-    (await computeWithInputs(siteId, start, end)).result;
+  /** The assessments being computed, by site: what `assessment.cancelCompute` aborts. */
+  const assessing = new Map<string, AbortController>();
+
+  /**
+   * Assesses a period of a site with its progress pushed. A newer assessment of the same site
+   * (another period, rules changed) stops the older one: only the newest is waited for.
+   */
+  async function compute(siteId: string, start: number, end: number): Promise<AssessmentResult> {
+    assessing.get(siteId)?.abort();
+    const abort = new AbortController();
+    assessing.set(siteId, abort);
+    try {
+      const computed = await computeWithInputs(
+        siteId,
+        start,
+        end,
+        (progress) => deps.events.emit('assessment.progress', { siteId, start, end, ...progress }),
+        abort.signal,
+      );
+      return computed.result;
+    } catch (error) {
+      // However the abort surfaced (a read, a step), a cancelled assessment is said as one.
+      if (abort.signal.aborted) throw new FieldDeskError('cancelled', 'The assessment was cancelled.');
+      throw error;
+    } finally {
+      if (assessing.get(siteId) === abort) assessing.delete(siteId);
+    }
+  }
 
   /** The reports being written, by site: what `assessment.cancelReport` aborts. */
   const writing = new Map<string, AbortController>();
@@ -225,6 +276,12 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
 
     'assessment.compute': ({ siteId, start, end }) => compute(siteId, start, end),
 
+    'assessment.cancelCompute': async ({ siteId }) => {
+      const abort = assessing.get(siteId);
+      abort?.abort();
+      return { cancelled: abort !== undefined };
+    },
+
     'assessment.report': async ({ siteId, start, end, format, appendices }) => {
       const account = accounts.requireActive();
       const site = siteOf(account, siteId);
@@ -247,7 +304,7 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
           siteId,
           start,
           end,
-          (fraction) => emit('Reading the data', fraction * 0.5),
+          (progress) => emit(progress.stage, progress.fraction * 0.5),
           abort.signal,
         );
         const report: ReportDocument = {

@@ -27,11 +27,18 @@ export async function refineMaximaTimes(
   result: AssessmentResult,
   intervalMsOf: (serial: string) => number | null,
   read: ReadOne,
+  /** Called after each figure looked up, with how many of how many (a year has a night a day). */
+  onProgress: (done: number, total: number) => void = () => {},
 ): Promise<void> {
-  for (const figure of result.figures) {
-    if (figure.label !== 'LAFMax,night' || figure.state !== 'ok' || figure.at === undefined) continue;
+  const wanted = result.figures.filter((figure) => {
+    if (figure.label !== 'LAFMax,night' || figure.state !== 'ok' || figure.at === undefined) return false;
     const intervalMs = intervalMsOf(figure.serial);
-    if (intervalMs === null || intervalMs <= 1000 || intervalMs > LONGEST_INTERVAL_MS) continue;
+    return intervalMs !== null && intervalMs > 1000 && intervalMs <= LONGEST_INTERVAL_MS;
+  });
+  for (const [index, figure] of wanted.entries()) {
+    if (index > 0) onProgress(index, wanted.length);
+    const intervalMs = intervalMsOf(figure.serial);
+    if (intervalMs === null || figure.at === undefined) continue;
     const range = { start: figure.at, end: figure.at + intervalMs };
     let second: number | null;
     try {
