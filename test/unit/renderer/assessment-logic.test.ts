@@ -10,6 +10,7 @@ import {
   dailyTable,
   groupFigures,
   lastWholeDays,
+  monthlyRows,
   noiseLimitLines,
   parseLimit,
   parseSiteTime,
@@ -134,5 +135,37 @@ describe('the daily table of an instrument', () => {
       figure('PPV Z vs DIN', 'Fri 20 Nov 2026', 9, 7.5),
     ]);
     expect(table.columns[0]!.limit).toBeNull();
+  });
+
+  it('groups a long day table by month on the site’s clock: the highest stated figure, days stated and over', () => {
+    /** LAeq,day of each day from 20 Jan 2026 (UTC, so the site's clock in winter): 50 + day dB. */
+    const days = Array.from({ length: 20 }, (_, i) => {
+      const start = Date.UTC(2026, 0, 20 + i, 7);
+      const date = new Date(start).toUTCString().slice(0, 16).replace(',', '');
+      const valid = 50 + i;
+      return {
+        label: 'LAeq,day',
+        period: `${date}, day 07:00–23:00`,
+        start,
+        end: start + 16 * 3_600_000,
+        unit: 'dB',
+        limit: 60,
+        decimals: 1,
+        id: `d${i}`,
+        // The 3rd of February has too little data; the days from the 7th of February are over 60 dB.
+        state: i === 14 ? 'insufficient' : 'ok',
+        valid: i === 14 ? null : valid,
+        exceeds: i !== 14 && valid > 60,
+      } as Figure;
+    });
+    const months = monthlyRows(dailyTable(days), 'Europe/London');
+    expect(months.map((m) => [m.key, m.label, m.days.length])).toEqual([
+      ['2026-01', 'January 2026', 12],
+      ['2026-02', 'February 2026', 8],
+    ]);
+    // January: 20–31 Jan, 50–61 dB, one day (31 Jan, 61 dB) over.
+    expect(months[0]!.cells[0]).toMatchObject({ days: 12, stated: 12, over: 1, highest: { id: 'd11' } });
+    // February: 1–8 Feb, the 3rd not stated; the highest is the 8th (69 dB), 7 days over.
+    expect(months[1]!.cells[0]).toMatchObject({ days: 8, stated: 7, over: 7, highest: { id: 'd19' } });
   });
 });

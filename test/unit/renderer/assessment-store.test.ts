@@ -360,3 +360,76 @@ describe('assessment store on an account switch', () => {
     expect(fake.assessment.sites).not.toHaveBeenCalled();
   });
 });
+
+describe('assessment store: progress and Cancel of an assessment', () => {
+  const YEAR = { start: 0, end: 365 * 86_400_000 };
+  const reading = (
+    siteId: string,
+    range: { start: number; end: number },
+    detail: string,
+    fraction: number,
+  ) => ({
+    siteId,
+    ...range,
+    stage: 'Reading the data',
+    detail,
+    fraction,
+  });
+
+  it('follows the progress of the period being assessed, and only while it is', async () => {
+    const store = useAssessmentStore();
+    const answer = deferred<AssessmentResult>();
+    fake.assessment.compute.mockReturnValueOnce(answer.promise);
+    const computing = store.compute('mill-lane', YEAR);
+    expect(store.computeProgress).toMatchObject({ stage: 'Starting', fraction: 0 });
+
+    backend.emit('assessment.progress', reading('mill-lane', YEAR, 'QT1 (1 of 3): 62 of 365 days read', 0.1));
+    expect(store.computeProgress).toMatchObject({
+      detail: 'QT1 (1 of 3): 62 of 365 days read',
+      fraction: 0.1,
+    });
+    // Another period's or another site's progress is not this one's.
+    backend.emit('assessment.progress', reading('mill-lane', RANGE, 'QT1 (1 of 1): 7 of 7 days read', 0.8));
+    backend.emit('assessment.progress', reading('harbour', YEAR, 'QT9 (1 of 1): 300 of 365 days read', 0.7));
+    expect(store.computeProgress).toMatchObject({ fraction: 0.1 });
+
+    answer.resolve(result('mill-lane'));
+    await computing;
+    expect(store.computing).toBe(false);
+    expect(store.computeProgress).toBeNull();
+    expect(backend.listenerCount('assessment.progress')).toBe(0);
+  });
+
+  it('a cancelled assessment keeps the result shown before it and says Cancelled, not an error', async () => {
+    const store = useAssessmentStore();
+    fake.assessment.compute.mockResolvedValueOnce(result('mill-lane', 3));
+    await store.compute('mill-lane', RANGE);
+
+    const answer = deferred<AssessmentResult>();
+    fake.assessment.compute.mockReturnValueOnce(answer.promise);
+    fake.assessment.cancelCompute.mockResolvedValueOnce({ cancelled: true });
+    const computing = store.compute('mill-lane', YEAR);
+    await store.cancelCompute('mill-lane');
+    expectCalledWith(fake.assessment.cancelCompute, { siteId: 'mill-lane' });
+    answer.reject(new FieldDeskError('cancelled', 'The assessment was cancelled.'));
+    await computing;
+
+    expect(store.computeCancelled).toBe(true);
+    expect(store.computeError).toBeNull();
+    expect(store.result?.computedAt).toBe(3);
+    expect(store.computing).toBe(false);
+  });
+
+  it('clears the last error and "Cancelled" as soon as a new assessment starts', async () => {
+    const store = useAssessmentStore();
+    fake.assessment.compute.mockRejectedValueOnce(new FieldDeskError('offline', 'No connection.'));
+    await store.compute('mill-lane', YEAR);
+    expect(store.computeError?.code).toBe('offline');
+
+    fake.assessment.compute.mockReturnValueOnce(new Promise(() => undefined));
+    void store.compute('mill-lane', YEAR);
+    // While it runs, the old failure is not shown over its progress.
+    expect(store.computeError).toBeNull();
+    expect(store.computing).toBe(true);
+  });
+});

@@ -39,7 +39,7 @@ export function valueText(value: number | null, unit: string): string {
 export const numberText = (value: number | null, unit: string): string =>
   value === null ? '—' : value.toFixed(decimalsOf(unit, value));
 
-/** A figure's kept value as stated everywhere: "54.2 dB", "insufficient data (41 %)", "no data". */
+/** A figure's kept value as stated everywhere: "54.2 dB", "insufficient data (41 %)", "no readings". */
 export const figureText = (figure: Figure): string => figureValueText(figure);
 
 /** The same without the unit, for a table whose column head carries it. */
@@ -47,7 +47,7 @@ export const figureNumber = (figure: Figure): string => figureValueText(figure, 
 
 /** The figure from all data, at the figure's own precision (its unit left out when `unit` is false). */
 export function figureAllText(figure: Figure, unit = true): string {
-  if (figure.all === null) return 'no data';
+  if (figure.all === null) return 'no readings';
   return quantityText(figure.all, figure.decimals, unit ? figure.unit : '');
 }
 
@@ -207,7 +207,19 @@ export interface DailyTable {
 export function dailyTable(figures: readonly Figure[]): DailyTable {
   const labels = [...new Set(figures.map((f) => f.label))];
   const dateOf = (figure: Figure) => figure.period.split(',')[0]!.replace(' (part)', '');
-  const dates = [...new Set([...figures].sort((a, b) => a.start - b.start).map(dateOf))];
+  // Indexed once: a year of a monitor is thousands of figures, looked up per row and column.
+  const byDateAndLabel = new Map<string, Figure>();
+  const dates: string[] = [];
+  const seen = new Set<string>();
+  for (const figure of [...figures].sort((a, b) => a.start - b.start)) {
+    const date = dateOf(figure);
+    if (!seen.has(date)) {
+      seen.add(date);
+      dates.push(date);
+    }
+    const key = `${date}\u0000${figure.label}`;
+    if (!byDateAndLabel.has(key)) byDateAndLabel.set(key, figure);
+  }
   const columns = labels.map((label) => {
     const own = figures.filter((f) => f.label === label);
     const limits = new Set(own.map((f) => f.limit));
@@ -217,9 +229,67 @@ export function dailyTable(figures: readonly Figure[]): DailyTable {
   });
   const rows = dates.map((date) => ({
     date,
-    cells: labels.map((label) => figures.find((f) => f.label === label && dateOf(f) === date) ?? null),
+    cells: labels.map((label) => byDateAndLabel.get(`${date}\u0000${label}`) ?? null),
   }));
   return { columns, rows };
+}
+
+/** A day table of more rows than this is shown by month, each month opening into its days. */
+export const DAYS_SHOWN_WITHOUT_MONTHS = 62;
+
+/** One column of a month: its highest stated figure, how many days were stated and were over. */
+export interface MonthCell {
+  /** The highest figure stated (enough data) in the month; null when none was. */
+  highest: Figure | null;
+  /** Days of the month with this figure (stated or not). */
+  days: number;
+  /** Days with enough data for it to be stated. */
+  stated: number;
+  /** Days over the limit. */
+  over: number;
+}
+
+export interface MonthRow {
+  /** "2026-01", on the site's clock. */
+  key: string;
+  /** "January 2026". */
+  label: string;
+  days: DailyTable['rows'];
+  cells: MonthCell[];
+}
+
+/**
+ * A day table by month on the site's clock (a day is in the month of its first period's start):
+ * per column the month's highest stated figure, its stated days and the days over the limit.
+ */
+export function monthlyRows(table: DailyTable, zone: DisplayZone): MonthRow[] {
+  const months = new Map<string, MonthRow>();
+  for (const row of table.rows) {
+    const first = row.cells.find((cell) => cell !== null);
+    if (first === undefined || first === null) continue;
+    const key = formatIn(first.start, 'yyyy-MM', zone);
+    let month = months.get(key);
+    if (month === undefined) {
+      month = {
+        key,
+        label: formatIn(first.start, 'MMMM yyyy', zone),
+        days: [],
+        cells: table.columns.map(() => ({ highest: null, days: 0, stated: 0, over: 0 })),
+      };
+      months.set(key, month);
+    }
+    month.days.push(row);
+    row.cells.forEach((figure, index) => {
+      const cell = month.cells[index]!;
+      if (figure === null) return;
+      cell.days += 1;
+      if (figure.exceeds) cell.over += 1;
+      if (figure.state !== 'ok' || figure.valid === null) return;
+      cell.stated += 1;
+      if (cell.highest === null || (cell.highest.valid ?? -Infinity) < figure.valid) cell.highest = figure;
+    });
+  }
+  return [...months.values()];
 }
 
 /**

@@ -1,5 +1,6 @@
 /**
- * features/assessment — assessment.*: the active account's sites, the one being assessed, its last
+ * features/assessment — assessment.*: the active account's sites, the one being assessed with its
+ * progress (pushed by the backend while it reads and computes; Cancel keeps the last result), its last
  * result, and the reports of the sites (each one's progress pushed by the backend while it is
  * written, then how it ended: report-state.ts).
  */
@@ -7,6 +8,7 @@ import { defineStore } from 'pinia';
 import { ref, shallowRef, watch } from 'vue';
 import {
   DEFAULT_REPORT_APPENDICES,
+  type AssessmentProgress,
   type AssessmentResult,
   type ReportAppendices,
   type ReportFormat,
@@ -36,6 +38,10 @@ export const useAssessmentStore = defineStore('assessment', () => {
   const result = shallowRef<AssessmentResult | null>(null);
   const computing = ref(false);
   const computeError = ref<FieldDeskError | null>(null);
+  /** How far the assessment being computed is; null when none is. */
+  const computeProgress = shallowRef<AssessmentProgress | null>(null);
+  /** The last assessment was cancelled by the user (the result before it, if any, stays). */
+  const computeCancelled = ref(false);
   const reports = shallowRef<SiteReports>({});
   /** Answers to older reads and computes that arrive late are dropped. */
   let sitesRound = 0;
@@ -81,20 +87,43 @@ export const useAssessmentStore = defineStore('assessment', () => {
     return replace(await api.assessment.removeExclusion({ siteId, id }));
   }
 
+  /**
+   * Assesses a period of a site, following its progress. A new assessment clears how the last one
+   * ended (its error banner, "Cancelled"); a cancelled one keeps the result shown before it.
+   */
   async function compute(siteId: string, range: TimeInterval): Promise<void> {
     const round = ++computeRound;
     computing.value = true;
+    computeError.value = null;
+    computeCancelled.value = false;
+    computeProgress.value = { siteId, ...range, stage: 'Starting', detail: '', fraction: 0 };
+    // Subscribed before asking, so no event is missed; only this period's events count.
+    const stop = api.assessment.onProgress((progress) => {
+      if (round !== computeRound) return;
+      if (progress.siteId !== siteId || progress.start !== range.start || progress.end !== range.end) return;
+      computeProgress.value = progress;
+    });
     try {
       const answer = await api.assessment.compute({ siteId, ...range });
       if (round !== computeRound) return;
       result.value = answer;
-      computeError.value = null;
     } catch (failure) {
       if (round !== computeRound) return;
-      computeError.value = asFieldDeskError(failure);
+      const error = asFieldDeskError(failure);
+      if (error.code === 'cancelled') computeCancelled.value = true;
+      else computeError.value = error;
     } finally {
-      if (round === computeRound) computing.value = false;
+      stop();
+      if (round === computeRound) {
+        computing.value = false;
+        computeProgress.value = null;
+      }
     }
+  }
+
+  /** Stops the site's assessment; it then ends as cancelled, the result shown before it kept. */
+  async function cancelCompute(siteId: string): Promise<void> {
+    await api.assessment.cancelCompute({ siteId });
   }
 
   /** The report of a site being written (with its progress), or how its last one ended. */
@@ -144,6 +173,8 @@ export const useAssessmentStore = defineStore('assessment', () => {
       computeRound += 1;
       result.value = null;
       computeError.value = null;
+      computeCancelled.value = false;
+      computeProgress.value = null;
       computing.value = false;
       // Read the new account's sites if this account's were read (or tried).
       if (sites.value === null && sitesError.value === null) return;
@@ -161,6 +192,8 @@ export const useAssessmentStore = defineStore('assessment', () => {
     result,
     computing,
     computeError,
+    computeProgress,
+    computeCancelled,
     reports,
     reportOf,
     loadSites,
@@ -169,6 +202,7 @@ export const useAssessmentStore = defineStore('assessment', () => {
     addExclusion,
     removeExclusion,
     compute,
+    cancelCompute,
     report,
     cancelReport,
   };
