@@ -78,3 +78,27 @@ export function dbText(value: number | null, options: DbTextOptions = {}): strin
   const sign = rounded > 0 ? '+' : rounded < 0 ? MINUS : '±';
   return `${sign}${Math.abs(rounded).toFixed(decimals)}${unit}`;
 }
+
+const groupedNumbers = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A figure as FieldDesk writes numbers on screen, one way everywhere: thousands separated
+ * ("1,847,702"), to `decimals` places ("3.0") or, with `maxDecimals`, to at most that many (a
+ * Float32's tail cut: "64.2"). A value that rounds to zero reads "0", never "-0". Exports write
+ * plain numbers instead (a spreadsheet reads "1847702", not "1,847,702", as a number).
+ */
+export function numberText(value: number, places: { decimals: number } | { maxDecimals: number }): string {
+  const key = 'decimals' in places ? `=${places.decimals}` : `<${places.maxDecimals}`;
+  let format = groupedNumbers.get(key);
+  if (format === undefined) {
+    format = new Intl.NumberFormat('en-GB', {
+      ...('decimals' in places
+        ? { minimumFractionDigits: places.decimals, maximumFractionDigits: places.decimals }
+        : { maximumFractionDigits: places.maxDecimals }),
+      // No sign for a value shown as zero: a reading of -0.01 at one decimal is "0.0", not "-0.0".
+      signDisplay: 'negative',
+    });
+    groupedNumbers.set(key, format);
+  }
+  return format.format(value);
+}

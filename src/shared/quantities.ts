@@ -12,15 +12,29 @@
  *     the sum of fourth powers, so the range has its own VDV, and a highest;
  *   - `signal`: radio signal quality (LTE RSRP, RSRQ, SINR): arithmetic mean, highest, lowest —
  *     dB here is a ratio of powers read off a modem, not a sound level to average energetically;
+ *   - `counter`: a running total that only grows (data received and sent): the increase over the
+ *     range and the last value, never a mean (the mean of a running total says nothing);
+ *   - `direction`: a compass direction in degrees (wind direction): the mean direction of the unit
+ *     vectors, so 350° and 10° average to 0°, not 180°; highest, lowest;
  *   - `plain`: any other quantity (particulates, gases, weather, storage, supply…): arithmetic
- *     mean (the mean direction for degrees), highest, lowest;
+ *     mean, highest, lowest;
  * - its precision: the one way its values are written everywhere (chart tooltips, range figures,
  *   record tables, exports of what is shown);
  * - its plausible range, where one is known: a reading outside it cannot be a measurement.
  */
+import { numberText } from './format';
 import { PLAUSIBLE } from './service/reading';
 
-export const QUANTITY_KINDS = ['level', 'exposure', 'peak', 'dose', 'signal', 'plain'] as const;
+export const QUANTITY_KINDS = [
+  'level',
+  'exposure',
+  'peak',
+  'dose',
+  'signal',
+  'counter',
+  'direction',
+  'plain',
+] as const;
 export type QuantityKind = (typeof QUANTITY_KINDS)[number];
 
 /**
@@ -57,11 +71,12 @@ export function quantityOf(channel: {
 
 /**
  * A channel nothing declares (a field the service added, a series made in a test): dB as a sound
- * level to a tenth, anything else a plain quantity as it came. No plausible range: what it
- * measures is not known.
+ * level to a tenth, degrees as a direction, anything else a plain quantity as it came. No
+ * plausible range: what it measures is not known.
  */
 export function undeclaredQuantity(unit: string | null): Quantity {
-  return unit === 'dB' ? { kind: 'level', precision: { decimals: 1 } } : { kind: 'plain', precision: null };
+  if (unit === 'dB') return { kind: 'level', precision: { decimals: 1 } };
+  return { kind: unit === '°' ? 'direction' : 'plain', precision: null };
 }
 
 /** The decimals a value is written with under `precision`: for significant digits, from the value's size. */
@@ -72,17 +87,15 @@ export function decimalsFor(precision: Precision, value: number | null): number 
   return Math.max(0, precision.significant - 1 - magnitude);
 }
 
-/** A value of no declared precision: as it came, to four decimals at most (a Float32's tail cut). */
-const asCame = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 4, useGrouping: false });
-
 /** What a missing value reads as. */
 export const NO_VALUE = '—';
 
 /**
- * A value at its channel's precision, with the unit when given: "58.1 dB", "3.0 µg/m³", "5560 MB",
- * "0.00213 m/s¹·⁷⁵", "-9 dB". The one formatter of the data explorer's numbers, so a channel's
- * values read alike in the tooltip, the range figures and the record table. A value that rounds to
- * zero reads "0.0", never "-0.0".
+ * A value at its channel's precision, with the unit when given: "58.1 dB", "3.0 µg/m³", "5,560 MB",
+ * "0.00213 m/s¹·⁷⁵", "-9 dB"; of no declared precision, as it came to four decimals at most (a
+ * Float32's tail cut). The one formatter of the data explorer's numbers (through `numberText`), so
+ * a channel's values read alike in the tooltip, the range figures and the record table. A value
+ * that rounds to zero reads "0.0", never "-0.0".
  */
 export function quantityValueText(
   value: number | null,
@@ -90,8 +103,10 @@ export function quantityValueText(
   unit: string | null = null,
 ): string {
   if (value === null || !Number.isFinite(value)) return NO_VALUE;
-  let text = precision === null ? asCame.format(value) : value.toFixed(decimalsFor(precision, value));
-  if (/^-0(\.0*)?$/.test(text)) text = text.slice(1);
+  const text = numberText(
+    value,
+    precision === null ? { maxDecimals: 4 } : { decimals: decimalsFor(precision, value) },
+  );
   return unit ? `${text} ${unit}` : text;
 }
 
@@ -137,5 +152,7 @@ export const COMBINED_FIGURE_NAMES: Readonly<Record<QuantityKind, string | null>
   peak: null,
   dose: 'VDV of the range',
   signal: 'Mean',
+  counter: 'Increase',
+  direction: 'Mean direction',
   plain: 'Mean',
 };

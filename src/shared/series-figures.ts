@@ -7,7 +7,9 @@
  * - exposure levels (LAE): the total exposure, 10·log10 of the sum of 10^(L/10);
  * - peaks and maxima (LCPeak, LAFMax, PPV): nothing more (the highest is their figure);
  * - doses (VDV): the range's own VDV, the fourth root of the sum of fourth powers (BS 6472-1);
- * - signal quality and plain quantities: the arithmetic mean (for degrees, the mean direction).
+ * - counters (running totals): the increase over the range and the last value, never a mean;
+ * - directions (wind): the mean direction, from unit vectors (350° and 10° make 0°, not 180°);
+ * - signal quality and plain quantities: the arithmetic mean.
  *
  * L10 and L90 by nearest rank: LN is the lowest level reached or exceeded by N % of the readings
  * (sorted from the highest, the reading at rank ⌈N·n/100⌉). From 1-second time history this is
@@ -33,6 +35,8 @@ export interface ChannelFigures {
   last: number | null;
   min: { value: number; time: number } | null;
   max: { value: number; time: number } | null;
+  /** The last reading in the range and when: a counter's running total at the range's end. */
+  latest: { value: number; time: number } | null;
   /**
    * The mean, where the kind has one: energetic (Leq) for levels, arithmetic for signal quality
    * and plain quantities, the mean direction for degrees (359° and 1° average to 0°, not 180°;
@@ -43,10 +47,11 @@ export interface ChannelFigures {
   meanKind: 'energetic' | 'circular' | 'arithmetic' | null;
   /**
    * The range's total, where the kind adds up: the total exposure of exposure levels (energy sum,
-   * dB), the VDV of doses (fourth root of the sum of fourth powers). Null otherwise.
+   * dB), the VDV of doses (fourth root of the sum of fourth powers), the increase of a counter
+   * (see `counterIncrease`). Null otherwise.
    */
   total: number | null;
-  totalKind: 'energySum' | 'fourthPower' | null;
+  totalKind: 'energySum' | 'fourthPower' | 'increase' | null;
   /** Only for levels: the level reached or exceeded by 10 % and by 90 % of the readings. */
   l10: number | null;
   l90: number | null;
@@ -151,11 +156,47 @@ function lowerBound(times: Float64Array, count: number, t: number): number {
 
 const RADIANS_PER_DEGREE = Math.PI / 180;
 
-/** The direction of the summed unit vectors, 0–360°; null when they cancel out (no prevailing direction). */
-function meanDirection(east: number, north: number, n: number): number | null {
-  if (Math.hypot(east, north) / n < 1e-6) return null;
-  const degrees = Math.atan2(east, north) / RADIANS_PER_DEGREE;
-  return (degrees + 360) % 360;
+/**
+ * The direction of `n` summed unit vectors (`east` = Σ sin θ, `north` = Σ cos θ), 0–360°; null
+ * when they cancel out (no prevailing direction). Rounded to a millionth of a degree first, so a
+ * mean a hair west of north (−1e-15°) is north (0°), not 360°.
+ */
+export function directionOfVectors(east: number, north: number, n: number): number | null {
+  if (n === 0 || Math.hypot(east, north) / n < 1e-6) return null;
+  const degrees = Math.round((Math.atan2(east, north) / RADIANS_PER_DEGREE) * 1e6) / 1e6;
+  const mean = (degrees + 360) % 360;
+  return mean === 0 ? 0 : mean; // never −0
+}
+
+/** The circular mean of directions in degrees: 350° and 10° make 0°; null when they cancel out. */
+export function circularMean(directions: Iterable<number>): number | null {
+  let east = 0;
+  let north = 0;
+  let n = 0;
+  for (const degrees of directions) {
+    if (!Number.isFinite(degrees)) continue;
+    east += Math.sin(degrees * RADIANS_PER_DEGREE);
+    north += Math.cos(degrees * RADIANS_PER_DEGREE);
+    n++;
+  }
+  return directionOfVectors(east, north, n);
+}
+
+/**
+ * How much a running total grew between readings `from` and `to` (NaN skipped): the sum of its
+ * steps, where a fall is a restart from zero (a monitor's reboot, "data today" at midnight) and
+ * counts the new value. 100 → 130 → 160 grew by 60; 100 → 160 → 20 → 50 by 60 + 20 + 30 = 110.
+ */
+export function counterIncrease(values: Float32Array, from = 0, to = values.length): number {
+  let increase = 0;
+  let previous = Number.NaN;
+  for (let i = from; i < to; i++) {
+    const v = values[i]!;
+    if (v !== v) continue; // NaN: no reading
+    if (previous === previous) increase += v >= previous ? v - previous : v;
+    previous = v;
+  }
+  return increase;
 }
 
 /** The figures of the readings in `range`; `times` ascend (as every series here does). */
@@ -166,8 +207,9 @@ export function channelFigures(channel: SeriesChannel, range: TimeInterval): Cha
   const isEnergy = kind === 'level' || kind === 'exposure';
   const isLevel = kind === 'level';
   const isDose = kind === 'dose';
-  const hasMean = kind === 'level' || kind === 'signal' || kind === 'plain';
-  const isDirection = hasMean && !isLevel && channel.unit === '°';
+  const isDirection = kind === 'direction';
+  const isCounter = kind === 'counter';
+  const hasMean = kind === 'level' || kind === 'signal' || kind === 'plain' || isDirection;
   let east = 0;
   let north = 0;
   const count = Math.min(times.length, values.length);
@@ -226,10 +268,18 @@ export function channelFigures(channel: SeriesChannel, range: TimeInterval): Cha
       : isLevel
         ? 10 * Math.log10(sum / n)
         : isDirection
-          ? meanDirection(east, north, n)
+          ? directionOfVectors(east, north, n)
           : sum / n;
   const total =
-    n === 0 ? null : kind === 'exposure' ? 10 * Math.log10(sum) : isDose ? Math.sqrt(Math.sqrt(sum)) : null;
+    n === 0
+      ? null
+      : kind === 'exposure'
+        ? 10 * Math.log10(sum)
+        : isDose
+          ? Math.sqrt(Math.sqrt(sum))
+          : isCounter
+            ? counterIncrease(values, from, to)
+            : null;
   let l10: number | null = null;
   let l90: number | null = null;
   if (counts !== null && n > 0) {
@@ -248,10 +298,11 @@ export function channelFigures(channel: SeriesChannel, range: TimeInterval): Cha
     last: lastIndex < 0 ? null : times[lastIndex]!,
     min: at(minIndex),
     max: at(maxIndex),
+    latest: at(lastIndex),
     mean,
     meanKind: !hasMean ? null : isLevel ? 'energetic' : isDirection ? 'circular' : 'arithmetic',
     total,
-    totalKind: kind === 'exposure' ? 'energySum' : isDose ? 'fourthPower' : null,
+    totalKind: kind === 'exposure' ? 'energySum' : isDose ? 'fourthPower' : isCounter ? 'increase' : null,
     l10,
     l90,
   };

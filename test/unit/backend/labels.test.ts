@@ -104,3 +104,44 @@ describe('system health groups', () => {
     expect(result.series.map((c) => c.quantity)).toEqual(['wind speed', 'wind direction', undefined]);
   });
 });
+
+describe('units people read', () => {
+  it('shows pressure in hPa: 1.0132 bar reads 1013.2 hPa in the series and the records alike', () => {
+    const bar = Math.fround(1.0132);
+    const answer: DataReadResult = {
+      query: { serial: 'WX1', dataset: 'weather', start: 0, end: 120_000 },
+      provenance: { source: 'fresh', fetchedAt: 0 },
+      series: [
+        {
+          name: 'pressure',
+          unit: 'bar',
+          times: Float64Array.of(0, 60_000),
+          values: Float32Array.of(bar, NaN),
+        },
+      ],
+      records: {
+        timeKey: 'time',
+        columns: [
+          { key: 'time', label: 'Time', unit: null, type: 'time' },
+          { key: 'pressure', label: 'Pressure', unit: 'bar', type: 'number' },
+        ],
+        rows: [
+          { time: 0, pressure: bar },
+          { time: 60_000, pressure: null },
+        ],
+      },
+    };
+    const shown = withLabels(answer);
+    // 1 bar = 1000 hPa: 1.0132 bar × 1000 = 1013.2 hPa, written to 0.1 hPa.
+    expect(shown.series[0]).toMatchObject({ unit: 'hPa', precision: { decimals: 1 } });
+    expect(shown.series[0]!.values[0]).toBeCloseTo(1013.2, 3);
+    expect(shown.series[0]!.values[1]).toBeNaN();
+    expect(shown.records!.columns[1]).toMatchObject({ unit: 'hPa', precision: { decimals: 1 } });
+    expect(shown.records!.rows[0]!['pressure']).toBeCloseTo(1013.2, 3);
+    expect(shown.records!.rows[1]!['pressure']).toBeNull();
+    // The answer itself (what the cache keeps) stays in the service's unit, and labelling twice
+    // converts once.
+    expect(answer.records!.rows[0]!['pressure']).toBe(bar);
+    expect(withLabels(shown).series[0]!.values[0]).toBeCloseTo(1013.2, 3);
+  });
+});

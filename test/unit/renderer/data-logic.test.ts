@@ -424,17 +424,17 @@ describe('chart model', () => {
       'LAeq (dB): 59.0',
       'LAeq (dB): 80.2',
     ]);
-    expect(read(3, 0)).toBe('Memory (MB): 5560');
+    expect(read(3, 0)).toBe('Memory (MB): 5,560');
     // The tooltip, the range figures and the record table write a value with the same formatter.
     const figures = channelFigures(memory, range);
-    expect(quantityValueText(figures.max!.value, figures.precision, null)).toBe('5560');
+    expect(quantityValueText(figures.max!.value, figures.precision, null)).toBe('5,560');
     expect(
       cellText(
         Math.fround(5560.4),
         { key: 'mem', label: 'Memory', unit: 'MB', type: 'number', precision: { decimals: 0 } },
         'utc',
       ),
-    ).toBe('5560');
+    ).toBe('5,560');
     expect(readingText(0.0021)).toBe(
       cellText(0.0021, { key: 'v', label: 'V', unit: null, type: 'number' }, 'utc'),
     );
@@ -541,7 +541,7 @@ describe('record table', () => {
     expect(cellText(-61.9532, tenth, 'utc')).toBe('-62.0');
     expect(cellText(20.056, tenth, 'utc')).toBe('20.1');
     expect(cellText(59, tenth, 'utc')).toBe('59.0');
-    expect(cellText(Math.fround(5560.4), { ...tenth, precision: { decimals: 0 } }, 'utc')).toBe('5560');
+    expect(cellText(Math.fround(5560.4), { ...tenth, precision: { decimals: 0 } }, 'utc')).toBe('5,560');
     expect(cellText(0.002134, { ...tenth, precision: { significant: 3 } }, 'utc')).toBe('0.00213');
     expect(cellText(Number.NaN, tenth, 'utc')).toBe(NO_READING);
     expect(cellText(null, column('LAeq'), 'utc')).toBe(NO_READING);

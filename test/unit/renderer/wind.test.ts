@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordTable, SeriesChannel } from '../../../src/shared/data';
 import { buildDataChart } from '../../../src/renderer/src/features/data/chart';
+import { circularMean } from '../../../src/shared/series-figures';
 import {
   compassPoint,
   downwindBearing,
-  meanDirection,
   prevailingSector,
   rosePercents,
   sectorOf,
@@ -53,10 +53,10 @@ describe('compass sectors', () => {
   });
 
   it('averages directions on the circle: 350° and 10° make north, not south', () => {
-    expect(meanDirection([350, 10])).toBeCloseTo(0, 6);
-    expect(meanDirection([80, 100])).toBeCloseTo(90, 6);
-    expect(meanDirection([0, 180])).toBeNull();
-    expect(meanDirection([Number.NaN])).toBeNull();
+    expect(circularMean([350, 10])).toBeCloseTo(0, 6);
+    expect(circularMean([80, 100])).toBeCloseTo(90, 6);
+    expect(circularMean([0, 180])).toBeNull();
+    expect(circularMean([Number.NaN])).toBeNull();
     expect(downwindBearing(270)).toBe(90);
     expect(downwindBearing(90)).toBe(270);
   });

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SeriesChannel } from '../../../src/shared/data';
 import {
+  COMBINED_FIGURE_NAMES,
   decimalsFor,
   exportValueText,
   noiseValueQuantity,
@@ -15,7 +16,8 @@ import {
   type Precision,
   type QuantityKind,
 } from '../../../src/shared/quantities';
-import { channelFigures } from '../../../src/shared/series-figures';
+import { channelFigures, circularMean, counterIncrease } from '../../../src/shared/series-figures';
+import { numberText } from '../../../src/shared/format';
 
 const T0 = Date.UTC(2026, 10, 16);
 
@@ -93,6 +95,37 @@ describe('statistics by quantity kind', () => {
     expect(figures.mean).toBeNull();
   });
 
+  it('gives a running total its increase and last value, never a mean: 100 → 130 → 160 kbit is +60, last 160', () => {
+    const received = declared('netRx', 'kbit', 'counter', { decimals: 0 }, [100, 130, Number.NaN, 160]);
+    const figures = figuresOf(received);
+    // 160 − 100 = 60; the missing reading between adds nothing.
+    expect(figures).toMatchObject({ kind: 'counter', mean: null, meanKind: null, totalKind: 'increase' });
+    expect(figures.total).toBe(60);
+    expect(figures.latest).toEqual({ value: 160, time: T0 + 3 * 60_000 });
+    expect(COMBINED_FIGURE_NAMES.counter).toBe('Increase');
+  });
+
+  it('counts a running total that restarts from zero: 100 → 160 → 20 → 50 grew by 60 + 20 + 30 = 110', () => {
+    const today = [100, 160, 20, 50];
+    expect(counterIncrease(Float32Array.from(today))).toBe(110);
+    expect(figuresOf(declared('dTot', 'MB', 'counter', { decimals: 1 }, today)).total).toBe(110);
+    // One reading grew by nothing in the range; none has no increase at all.
+    expect(figuresOf(declared('netTx', 'kbit', 'counter', { decimals: 0 }, [5])).total).toBe(0);
+    expect(figuresOf(declared('netTx', 'kbit', 'counter', { decimals: 0 }, [Number.NaN])).total).toBeNull();
+  });
+
+  it('averages a declared direction as bearings: 350° and 10° make 0°, 80° and 100° make 90°', () => {
+    const wind = (values: number[]) => declared('windDirection', '°', 'direction', { decimals: 0 }, values);
+    expect(figuresOf(wind([350, 10]))).toMatchObject({ mean: 0, meanKind: 'circular' });
+    expect(figuresOf(wind([80, 100])).mean).toBeCloseTo(90, 6);
+    // 270° and 0° (west and north): the vectors sum to (−1, 1), north-west, 315°; arithmetic says 135°.
+    expect(figuresOf(wind([270, 0])).mean).toBeCloseTo(315, 6);
+    expect(figuresOf(wind([0, 180])).mean).toBeNull();
+    expect(circularMean([359, 1])).toBe(0);
+    // Kept apart from a direction nothing declares too: degrees are a direction by their unit.
+    expect(quantityOf({ unit: '°' }).kind).toBe('direction');
+  });
+
   it('names each noise value’s kind: peaks and maxima, exposures, statistical levels, levels', () => {
     const kinds = ['LAeq', 'LCPeak', 'LAFMax', 'LeqT1Max', 'LAE', 'LAF90', 'LEX8'].map(
       (name) => noiseValueQuantity(name).kind,
@@ -116,11 +149,15 @@ describe('statistics by quantity kind', () => {
 });
 
 describe('one precision per quantity', () => {
-  it('writes a value at its precision, evenly: "59.0" beside "58.1", "5560 MB", "3.0 µg/m³"', () => {
+  it('writes a value at its precision, evenly: "59.0" beside "58.1", "5,560 MB", "3.0 µg/m³"', () => {
     expect(quantityValueText(59, { decimals: 1 }, 'dB')).toBe('59.0 dB');
     expect(quantityValueText(58.1, { decimals: 1 }, 'dB')).toBe('58.1 dB');
-    expect(quantityValueText(Math.fround(5560.4), { decimals: 0 }, 'MB')).toBe('5560 MB');
+    expect(quantityValueText(Math.fround(5560.4), { decimals: 0 }, 'MB')).toBe('5,560 MB');
     expect(quantityValueText(3.038, { decimals: 1 }, 'µg/m³')).toBe('3.0 µg/m³');
+    // Thousands separated, through the one number formatter: a running total of 1,847,702 kbit.
+    expect(quantityValueText(1_847_702, { decimals: 0 }, 'kbit')).toBe('1,847,702 kbit');
+    expect(numberText(1_847_702.25, { decimals: 1 })).toBe('1,847,702.3');
+    expect(numberText(-1234.5, { maxDecimals: 4 })).toBe('-1,234.5');
     expect(quantityValueText(-9, { decimals: 1 }, 'dB')).toBe('-9.0 dB');
     // A negative that rounds to zero is zero.
     expect(quantityValueText(-0.04, { decimals: 1 }, 'dB')).toBe('0.0 dB');

@@ -30,8 +30,16 @@ export interface ColumnSpec {
   group?: string;
   /** A lesser series of its group: drawn only when the user asks for it. */
   onRequest?: boolean;
-  /** Of a number: what kind of quantity, its precision and plausible range (shared/quantities.ts). */
+  /**
+   * Of a number: what kind of quantity, its precision and plausible range (shared/quantities.ts);
+   * the precision is the shown unit's.
+   */
   measures?: Quantity;
+  /**
+   * The unit people read it in, where the service sends another: its values are multiplied by
+   * `factor` wherever they are shown or exported (data/labels.ts), never in the cache.
+   */
+  shownIn?: { unit: string; factor: number };
 }
 
 /** A plain quantity (mean, highest, lowest) written to `decimals`; `plausible` where a bound is known. */
@@ -40,6 +48,9 @@ const plain = (decimals: number, plausible?: Quantity['plausible']): Quantity =>
   precision: { decimals },
   ...(plausible === undefined ? {} : { plausible }),
 });
+
+/** A running total (data sent, data this month) written to `decimals`: it only grows, or restarts. */
+const counter = (decimals: number): Quantity => ({ kind: 'counter', precision: { decimals } });
 
 /** A column with what it measures. */
 const measuring = (column: ColumnSpec, measures: Quantity): ColumnSpec => ({ ...column, measures });
@@ -128,10 +139,14 @@ export const RECORD_SPECS: Readonly<Record<RecordDataset, RecordSpec>> = {
       time('time', 'Time'),
       // The quantities tell the data view which channels make the wind arrows and the wind rose.
       { ...num('windSpeed', 'Wind speed', 'm/s'), quantity: 'wind speed', measures: plain(1) },
-      { ...num('windDirection', 'Wind direction', '°'), quantity: 'wind direction', measures: plain(0) },
+      {
+        ...num('windDirection', 'Wind direction', '°'),
+        quantity: 'wind direction',
+        measures: { kind: 'direction', precision: { decimals: 0 } },
+      },
       measuring(num('temperature', 'Temperature', '°C'), plain(1)),
-      // 0.1 hPa in bar.
-      measuring(num('pressure', 'Pressure', 'bar'), plain(4)),
+      // Sent in bar; read in hPa (1 bar = 1000 hPa), as weather stations state it, to 0.1 hPa.
+      { ...measuring(num('pressure', 'Pressure', 'bar'), plain(1)), shownIn: { unit: 'hPa', factor: 1000 } },
       measuring(num('humidity', 'Humidity', '%'), plain(0)),
       measuring(num('precipitation', 'Precipitation', 'mm/h'), plain(1)),
     ],
@@ -224,10 +239,11 @@ export const RECORD_SPECS: Readonly<Record<RecordDataset, RecordSpec>> = {
       inGroup(measuring(num('temp', 'Temperature', '°C'), plain(1)), 'Environment'),
       inGroup(measuring(num('voltage', 'Supply voltage', 'V'), plain(2)), 'Power'),
       inGroup(measuring(num('disk', 'Disk', 'MB'), plain(0)), 'Compute'),
-      inGroup(measuring(num('netRx', 'Received (total)', 'kbit'), plain(0)), 'Network', true),
-      inGroup(measuring(num('netTx', 'Sent (total)', 'kbit'), plain(0)), 'Network', true),
-      inGroup(measuring(num('mTot', 'Data this month', 'MB'), plain(1)), 'Network', true),
-      inGroup(measuring(num('dTot', 'Data today', 'MB'), plain(1)), 'Network', true),
+      // Running totals: their figure is the increase over the range and the last value.
+      inGroup(measuring(num('netRx', 'Received (total)', 'kbit'), counter(0)), 'Network', true),
+      inGroup(measuring(num('netTx', 'Sent (total)', 'kbit'), counter(0)), 'Network', true),
+      inGroup(measuring(num('mTot', 'Data this month', 'MB'), counter(1)), 'Network', true),
+      inGroup(measuring(num('dTot', 'Data today', 'MB'), counter(1)), 'Network', true),
       inGroup(
         measuring(num('lteRsrp', 'LTE RSRP', 'dBm'), signal({ decimals: 0 }, PLAUSIBLE.lteRsrpDbm)),
         'Network',

@@ -6,6 +6,7 @@
  */
 import type { CellValue, RecordTable, SeriesChannel, TimeInterval } from '../../../../shared/data';
 import type { ChartPoint } from '../../ui/chart-base';
+import { circularMean } from '../../../../shared/series-figures';
 
 /** The quantities the backend marks wind channels with (record-specs.ts). */
 export const WIND_SPEED = 'wind speed';
@@ -52,25 +53,6 @@ export function sectorOf(degrees: number): number {
 export const compassPoint = (degrees: number): CompassPoint => COMPASS_POINTS[sectorOf(degrees)]!;
 
 /**
- * The circular mean of directions (degrees), or null when there is none: the mean of 350° and 10°
- * is 0°, not 180°. Directions that cancel out (north and south alike) have no mean either.
- */
-export function meanDirection(directions: readonly number[]): number | null {
-  let east = 0;
-  let north = 0;
-  for (const d of directions) {
-    if (!Number.isFinite(d)) continue;
-    const radians = (d * Math.PI) / 180;
-    east += Math.sin(radians);
-    north += Math.cos(radians);
-  }
-  if (Math.hypot(east, north) < 1e-9 * Math.max(1, directions.length)) return null;
-  // Rounded first: a mean a hair west of north (−1e-15°) is north, not 360°.
-  const mean = normalizedDegrees(Math.round((Math.atan2(east, north) * 180 * 1e6) / Math.PI) / 1e6);
-  return mean === 0 ? 0 : mean;
-}
-
-/**
  * At most `count` arrows evenly across the range: each the mean direction of the readings in its
  * stretch, at their mean time. A stretch without readings has no arrow, so gaps stay visible.
  * (Every reading of a week as an arrow would be a black smear.)
@@ -97,7 +79,7 @@ export function windArrows(
     bucket.dirs.push(d);
   }
   return buckets.flatMap((bucket) => {
-    const mean = meanDirection(bucket.dirs);
+    const mean = circularMean(bucket.dirs);
     if (mean === null) return [];
     const x = Math.round(bucket.times.reduce((sum, t) => sum + t, 0) / bucket.times.length);
     return [{ x, y: mean }];
