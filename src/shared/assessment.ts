@@ -218,6 +218,11 @@ export interface Figure {
   decimals: number;
   /** How it was formed, in a sentence ("energetic mean of 64 15-min LAeq values"). */
   method: string;
+  /**
+   * The guideline the figure is held to when it is not one of the site's limits ("DIN 4150-3 line
+   * 2", its limit the guideline at the figure's frequency); absent otherwise.
+   */
+  guideline?: string;
   /** More to say: the dominant frequency of a PPV, the guideline value at it. */
   detail?: string;
   /** When the value was reached, for a highest value (LAFMax, PPV): the time an exceedance is said at. */
@@ -458,15 +463,26 @@ export const coveragePercent = (coverage: number): number => Math.floor(coverage
 export const coverageText = (coverage: number): string => `${coveragePercent(coverage)} %`;
 
 /**
- * A figure's value as every output states it: "63.7 dB" (or "63.7" without the unit),
- * "insufficient data (41 %)", "no data". One function, so the screen, PDF, Excel and CSV agree.
+ * A figure's state in the one vocabulary every output uses: "stated", "insufficient data (41 %)"
+ * (too little of its period kept), "all excluded" (readings, none kept) or "no readings".
+ */
+export function figureStateWords(figure: Pick<Figure, 'state' | 'all' | 'valid' | 'coverage'>): string {
+  if (figure.state === 'ok' && figure.valid !== null) return 'stated';
+  if (figure.state === 'noData') return 'no readings';
+  if (figure.valid === null && figure.all !== null && figure.coverage === 0) return 'all excluded';
+  return `insufficient data (${coverageText(figure.coverage)})`;
+}
+
+/**
+ * A figure's value as every output states it: "63.7 dB" (or "63.7" without the unit), or its
+ * state when it cannot be stated ("insufficient data (41 %)", "all excluded", "no readings"). One
+ * function, so the screen, PDF, Excel and CSV agree.
  */
 export function figureValueText(
-  figure: Pick<Figure, 'state' | 'valid' | 'coverage' | 'decimals' | 'unit'>,
+  figure: Pick<Figure, 'state' | 'all' | 'valid' | 'coverage' | 'decimals' | 'unit'>,
   options: { unit?: boolean } = {},
 ): string {
-  if (figure.state === 'noData' || figure.valid === null) return 'no data';
-  if (figure.state === 'insufficient') return `insufficient data (${coverageText(figure.coverage)})`;
+  if (figure.state !== 'ok' || figure.valid === null) return figureStateWords(figure);
   return quantityText(figure.valid, figure.decimals, options.unit === false ? '' : figure.unit);
 }
 

@@ -116,15 +116,15 @@ describe('the coverage rule', () => {
     expect(result.exceedances).toEqual([]);
   });
 
-  it('says a night without readings has no data — its events are not counted as zero', () => {
+  it('says a night without readings has none — its events are not counted as zero', () => {
     const night = find(result.figures, 'LAeq,night');
     expect(night.state).toBe('noData');
-    expect(figureValueText(night)).toBe('no data');
+    expect(figureValueText(night)).toBe('no readings');
     const events = find(result.figures, 'Events ≥ 65 dB, night');
     expect(events.all).toBeNull();
     expect(events.valid).toBeNull();
     expect(events.state).toBe('noData');
-    expect(figureValueText(events)).toBe('no data');
+    expect(figureValueText(events)).toBe('no readings');
   });
 
   it('follows the site’s own minimum: at 15 % the same day is stated, and exceeds', () => {

@@ -141,7 +141,7 @@ describe('daily figures', () => {
       cellNotes({ ...max, at: night - 47_000 - 13 * 60_000, atStepMs: 900_000 }, LONDON_CLOCK),
     ).toContain('02:00–02:15');
     expect(figureText(insufficient)).toBe('insufficient data (41 %)');
-    expect(figureText({ ...day, state: 'noData', valid: null, all: null })).toBe('no data');
+    expect(figureText({ ...day, state: 'noData', valid: null, all: null })).toBe('no readings');
     expect(figureText(day)).toBe('54.2');
     expect(figureText({ ...day, unit: 'events', valid: 3, decimals: 0 })).toBe('3');
   });

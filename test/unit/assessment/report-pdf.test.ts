@@ -174,7 +174,8 @@ describe('assessment report PDF', () => {
         /LAeq,day\s+NM-1043\s+55\.0 dB\s+exceeded\s+1 of 3\s+57\.1 dB\s+Tue 24 Nov 2026, day 07:00–23:00\s+all 3 stated\n/,
       );
       expect(texts[1]).toMatch(/LAeq,night\s+NM-1043\s+45\.0 dB\s+met\s+0 of 2\s+44\.8 dB/);
-      expect(texts[1]).toMatch(/PPV X\s+VM-2210\s+1\.50 mm\/s\s+met\s+0 of 2\s+1\.24 mm\/s\s+whole period/);
+      expect(texts[1]).toMatch(/PPV X\s+VM-2210\s+1\.50 mm\/s\s+met\s+0 of 1\s+1\.24 mm\/s\s+whole period/);
+      expect(texts[1]).toMatch(/PPV Z\s+VM-2210\s+1\.000 mm\/s\s+met\s+0 of 1\s+0\.618 mm\/s\s+whole period/);
       // Never a bullet per exceedance.
       expect(text).not.toMatch(/• NM-1043 LAeq,day/);
 
@@ -298,7 +299,7 @@ describe('assessment report PDF', () => {
     const path = join(dir, 'insufficient.pdf');
     await writeReportPdf(reportTarget(path), reportDocument(reportFixture({ figures })));
     const text = pagesText(path).join('\n');
-    expect(text).toMatch(/LAeq,day\s+NM-1043\s+55\.0 dB\s+met\s+0 of 2\s+55\.0 dB.*2 of 3 stated/);
+    expect(text).toMatch(/LAeq,day\s+NM-1043\s+55\.0 dB\s+met on 2 of 3\s+0 of 2\s+55\.0 dB.*2 of 3 stated/);
     expect(text).toContain('No figure exceeds its limit.');
     expect(text).not.toMatch(/\bover\s+57\.1/);
     expect(text).toMatch(/insufficient\s+data \(41 %\)/);

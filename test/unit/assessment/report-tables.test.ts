@@ -124,6 +124,7 @@ describe('report tables', () => {
       'State',
       'Coverage (%)',
       'Limit',
+      'Limit basis',
       'Result',
       'Time of the value (UTC)',
       'Method',
@@ -145,6 +146,7 @@ describe('report tables', () => {
       'stated',
       78.1,
       55,
+      'LAeq,day',
       'met',
       null,
       'Energetic mean of the 15-min LAeq values of the period.',
@@ -233,9 +235,16 @@ describe('report tables', () => {
     expect(day[at('Worst case')]).toBe(57.1);
     expect(day[at('Worst case period')]).toBe('Tue 24 Nov 2026, day 07:00–23:00');
     expect(day[at('Coverage')]).toBe('all 3 stated');
+    expect(day[at('Verdict')]).toBe('exceeded on 1 of 3 stated periods');
     expect(rowOf('LAeq,night', NOISE)[at('Result')]).toBe('met');
-    // PPV is judged per axis: the governing figure is the worst axis.
-    expect(rowOf('PPV', VIBRATION)[at('Governing figure')]).toBe('PPV X');
+    expect(rowOf('LAeq,night', NOISE)[at('Verdict')]).toBe('met on all 2 periods');
+    // PPV is judged per axis, a row each, as the results section lists them.
+    const ppv = summary.rows.filter((r) => r[at('Limit')] === 'PPV' && r[at('Serial')] === VIBRATION);
+    expect(ppv.map((r) => r[at('Figure')])).toEqual(
+      reportFixture()
+        .figures.filter((f) => f.limitKey === 'PPV' && f.serial === VIBRATION)
+        .map((f) => f.label),
+    );
   });
 
   it('never counts an insufficient figure as an exceedance, nor as the worst case', () => {
@@ -248,8 +257,14 @@ describe('report tables', () => {
     const summary = tables.find((t) => t.name === 'summary')!;
     const at = (header: string) => summary.columns.indexOf(header);
     const day = summary.rows.find((r) => r[at('Limit')] === 'LAeq,day' && r[at('Serial')] === NOISE)!;
-    expect(day[at('Result')]).toBe('met');
-    expect([day[at('Periods over the limit')], day[at('Periods stated')]]).toEqual([0, 2]);
+    // Met on the two days that could be assessed, never a bare "met" over the third.
+    expect(day[at('Result')]).toBe('met in part');
+    expect(day[at('Verdict')]).toBe('met on 2 of 3 periods; 1 could not be assessed');
+    expect([
+      day[at('Periods over the limit')],
+      day[at('Periods stated')],
+      day[at('Periods not assessable')],
+    ]).toEqual([0, 2, 1]);
     expect(day[at('Worst case')]).toBe(55);
     expect(day[at('Coverage')]).toBe('2 of 3 stated (1 insufficient data)');
     // The engine's exceedance of it is not listed; the figure reads as insufficient data.

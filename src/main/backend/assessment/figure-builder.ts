@@ -40,6 +40,7 @@ export type FigureSpec = Pick<
   | 'detail'
   | 'at'
   | 'atStepMs'
+  | 'guideline'
 > & {
   period: FigurePeriod;
   source: Omit<FigureSource, 'start' | 'end'>;
@@ -72,7 +73,9 @@ export function stateOf(
   coverage: number,
   minimum: number,
 ): FigureState {
-  if (all === null && valid === null) return 'noData';
+  // A figure with counted time but no value (an Lden with its day read and its night not) is
+  // short of data, not without readings.
+  if (all === null && valid === null && coverage <= 0) return 'noData';
   if (valid === null || coverage + 1e-9 < minimum) return 'insufficient';
   return 'ok';
 }
@@ -101,6 +104,7 @@ export function figureOf(spec: FigureSpec, rules: FigureRules): Figure {
     state,
     decimals,
     method: spec.method,
+    ...(spec.guideline === undefined ? {} : { guideline: spec.guideline }),
     ...(spec.detail === undefined ? {} : { detail: spec.detail }),
     ...(spec.at === undefined ? {} : { at: spec.at }),
     ...(spec.atStepMs === undefined ? {} : { atStepMs: spec.atStepMs }),

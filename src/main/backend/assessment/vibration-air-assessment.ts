@@ -22,7 +22,7 @@ import { coverageText } from '../../../shared/assessment';
 import type { SeriesChannel, TimeInterval } from '../../../shared/data';
 import type { InstrumentInputs } from './assessment-inputs';
 import { channelOf, excludedFor, samplesOfChannel } from './exclusions';
-import { chartOf, coverageOf, figureOf, limitLines, type FigurePeriod } from './figure-builder';
+import { chartOf, coverageOf, figureOf, limitLines, roundTo, type FigurePeriod } from './figure-builder';
 import { dailyMeans } from './figures/air-quality';
 import { exclusionMask, overlapping, type Samples } from './figures/samples';
 import { momentLabel, sitePeriods } from './figures/site-periods';
@@ -41,8 +41,6 @@ const SCATTER_POINTS = 1500;
 const DIN_CORNERS = [1, 10, 50, 100] as const;
 
 const AXES = ['X', 'Y', 'Z'] as const;
-const round = (value: number | null, decimals: number) =>
-  value === null ? null : Math.round(value * 10 ** decimals) / 10 ** decimals;
 
 export function assessVibration(
   site: Site,
@@ -117,6 +115,7 @@ export function assessVibration(
           serial,
           label: `PPV ${axis} vs DIN 4150-3`,
           limitKey: null,
+          guideline: `DIN 4150-3 line ${line}`,
           period: whole,
           unit: 'mm/s',
           all: dinAll?.value ?? null,
@@ -131,7 +130,8 @@ export function assessVibration(
                 at: dinValid.time,
                 atStepMs: ppvStepMs,
               }),
-          limit: dinValid === null ? null : round(dinGuideline(dinValid.frequency, line), 2),
+          // To 0.001 mm/s, as the PPV it is compared with: 5.225 at 10.9 Hz, never 5.22.
+          limit: dinValid === null ? null : roundTo(dinGuideline(dinValid.frequency, line), 3),
           source,
         },
         site,
@@ -292,27 +292,27 @@ export function assessAirQuality(
     const allOver = dayFigures.filter(
       (figure, i) => all[i]!.valid && limit !== null && figure.all !== null && figure.all > limit,
     ).length;
-    figures.push(
-      figureOf(
-        {
-          serial,
-          label: `${particulate.label} days above the 24-h limit`,
-          limitKey: null,
-          period: { ...range, label: 'whole period' },
-          unit: 'days',
-          precision: { decimals: 0 },
-          all: limit === null ? null : allOver,
-          valid: limit === null ? null : dayFigures.filter((figure) => figure.exceeds).length,
-          coverage: days.length === 0 ? 0 : validDays / days.length,
-          method:
-            limit === null
-              ? 'No 24-hour limit is set for the site.'
-              : `Days whose 24-hour mean, as stated to 0.1 µg/m³, is above ${limit} µg/m³, of ${validDays} day${validDays === 1 ? '' : 's'} with enough data.`,
-          source,
-        },
-        site,
-      ),
-    );
+    // Without a limit there is nothing to count: no figure, rather than one that reads "no readings".
+    if (limit !== null) {
+      figures.push(
+        figureOf(
+          {
+            serial,
+            label: `${particulate.label} days above the 24-h limit`,
+            limitKey: null,
+            period: { ...range, label: 'whole period' },
+            unit: 'days',
+            precision: { decimals: 0 },
+            all: allOver,
+            valid: dayFigures.filter((figure) => figure.exceeds).length,
+            coverage: days.length === 0 ? 0 : validDays / days.length,
+            method: `Days whose 24-hour mean, as stated to 0.1 µg/m³, is above ${limit} µg/m³, of ${validDays} day${validDays === 1 ? '' : 's'} with enough data.`,
+            source,
+          },
+          site,
+        ),
+      );
+    }
     charts.push(
       chartOf(
         serial,

@@ -5,11 +5,14 @@
  * decimals it was stated to, so the screen, PDF, workbook and CSV agree.
  */
 import {
+  figureStateWords,
   figureValueText,
   type AssessmentResult,
   type Figure,
+  type HourlyRow,
   type NoiseEventRef,
 } from '../../../../shared/assessment';
+import { limitDecimals, limitNameOf, limitText, overBy } from '../../../../shared/assessment-summary';
 import { measuredText, recordingFileName } from './event-details';
 import {
   countColumn,
@@ -29,12 +32,6 @@ const dB = (value: number | null) => valueText(value, 'dB');
 
 /** An event's length in whole seconds; null while it has no end. */
 const eventSeconds = (e: NoiseEventRef) => (e.end === null ? null : Math.round((e.end - e.start) / 1000));
-
-const STATE_WORDS: Readonly<Record<Figure['state'], string>> = {
-  ok: 'stated',
-  insufficient: 'insufficient data',
-  noData: 'no data',
-};
 
 /** A number of a figure at the decimals it is stated to. */
 const figureNumber = <R>(
@@ -63,9 +60,10 @@ export function figuresTable(result: AssessmentResult, clock: SiteClock): Report
       figureNumber('With exclusions', (f) => (f.state === 'ok' ? f.valid : null), self),
       figureNumber('All data', (f) => f.all, self),
       { header: 'Unit', value: (f) => f.unit },
-      { header: 'State', value: (f) => STATE_WORDS[f.state] },
+      { header: 'State', value: (f) => figureStateWords(f) },
       { header: 'Coverage (%)', value: (f) => coveragePercent(f.coverage), decimals: () => 1 },
-      figureNumber('Limit', (f) => f.limit, self),
+      { header: 'Limit', value: (f) => f.limit, decimals: (f) => limitDecimals(f.limit ?? 0, f.decimals) },
+      { header: 'Limit basis', value: (f) => limitNameOf(f) },
       { header: 'Result', value: (f) => figureResult(f) || null },
       {
         header: 'Time of the value (UTC)',
@@ -78,52 +76,66 @@ export function figuresTable(result: AssessmentResult, clock: SiteClock): Report
   );
 }
 
+/**
+ * When an exceedance's value was reached, in words: the moment of a highest value (PPV, LAFMax) to
+ * its data's resolution; for a level averaged over its period, its loudest hour that had enough
+ * data kept ("loudest hour 14:00–15:00, 68.2 dB"); otherwise that the value is the period's own.
+ */
+function reachedText(result: AssessmentResult, figure: Figure, clock: SiteClock): string {
+  if (figure.at !== undefined) return clock.moment(figure.at, figure.atStepMs);
+  const loudest = figure.source.channel === 'LAeq' ? loudestHour(result, figure) : null;
+  if (loudest !== null && loudest.laeqValid !== null)
+    return `loudest hour ${clock.moment(loudest.start, loudest.end - loudest.start)}, ${dB(loudest.laeqValid)}`;
+  return 'the period as a whole';
+}
+
+/** The figure's hour with the highest LAeq kept (enough of the hour kept), within its period. */
+function loudestHour(result: AssessmentResult, figure: Figure): HourlyRow | null {
+  let loudest: HourlyRow | null = null;
+  for (const hour of result.hourly) {
+    if (hour.serial !== figure.serial || hour.start < figure.start || hour.end > figure.end) continue;
+    if (!hour.sufficient || hour.laeqValid === null) continue;
+    if (loudest === null || hour.laeqValid > loudest.laeqValid!) loudest = hour;
+  }
+  return loudest;
+}
+
 /** The exceedances of stated figures, grouped by figure (see `exceedanceGroups`). */
 export function exceedancesTable(result: AssessmentResult, clock: SiteClock): ReportTableView {
   const items = exceedanceGroups(result).flatMap((g) => g.items);
-  type Item = (typeof items)[number];
-  const figureOf = (i: Item) => i.figure;
-  const stated = (i: Item) => figureValueText(i.figure);
-  const over = (i: Item) => rounded(i.figure.valid! - i.figure.limit!, i.figure.decimals);
+  const self = (f: Figure) => f;
+  const limitPlaces = (f: Figure) => limitDecimals(f.limit!, f.decimals);
   return tableView(
     'exceedances',
     'Exceedances',
     items,
     [
-      { header: 'Figure', value: (i) => i.figure.label },
-      { header: 'Serial', value: (i) => i.figure.serial },
-      { header: 'Period', value: (i) => i.figure.period },
-      ...periodColumns<Figure>(clock).map((c): Column<Item> => ({
-        header: c.header,
-        value: (i) => c.value(i.figure),
-      })),
-      {
-        header: 'Reached at (UTC)',
-        value: (i) => (i.figure.at === undefined ? null : isoMoment(i.figure.at, i.figure.atStepMs)),
-      },
-      figureNumber('Value', (i) => i.figure.valid, figureOf),
-      figureNumber('Limit', (i) => i.figure.limit, figureOf),
-      figureNumber('Over by', over, figureOf),
-      { header: 'Unit', value: (i) => i.figure.unit },
-      { header: 'Coverage (%)', value: (i) => coveragePercent(i.figure.coverage), decimals: () => 1 },
+      { header: 'Figure', value: (f) => f.label },
+      { header: 'Serial', value: (f) => f.serial },
+      { header: 'Period', value: (f) => f.period },
+      ...periodColumns<Figure>(clock),
+      { header: 'Reached at (UTC)', value: (f) => (f.at === undefined ? null : isoMoment(f.at, f.atStepMs)) },
+      { header: 'Reached', value: (f) => reachedText(result, f, clock) },
+      figureNumber('Value', (f) => f.valid, self),
+      { header: 'Limit', value: (f) => f.limit, decimals: limitPlaces },
+      { header: 'Limit basis', value: (f) => limitNameOf(f) },
+      { header: 'Over by', value: (f) => overBy(f), decimals: limitPlaces },
+      { header: 'Unit', value: (f) => f.unit },
+      { header: 'Coverage (%)', value: (f) => coveragePercent(f.coverage), decimals: () => 1 },
     ],
     [
-      { header: 'Figure', text: (i) => i.figure.label, weight: 11 },
-      { header: 'Instrument', text: (i) => i.figure.serial, weight: 10 },
-      { header: 'Period', text: (i) => i.figure.period, weight: 30 },
+      { header: 'Figure', text: (f) => f.label, weight: 11 },
+      { header: 'Instrument', text: (f) => f.serial, weight: 10 },
+      { header: 'Period', text: (f) => f.period, weight: 27 },
+      { header: 'Reached', text: (f) => reachedText(result, f, clock), weight: 18 },
+      { header: 'Value', text: (f) => figureValueText(f), weight: 10, align: 'right' },
+      { header: 'Limit', text: (f) => limitText(f.limit!, f.decimals, f.unit), weight: 10, align: 'right' },
       {
-        header: 'Reached at',
-        text: (i) => (i.figure.at === undefined ? '—' : clock.moment(i.figure.at, i.figure.atStepMs)),
-        weight: 15,
-      },
-      { header: 'Value', text: stated, weight: 10, align: 'right' },
-      {
-        header: 'Limit',
-        text: (i) => `${i.figure.limit!.toFixed(i.figure.decimals)} ${i.figure.unit}`,
-        weight: 10,
+        header: 'Over by',
+        text: (f) => overBy(f)!.toFixed(limitPlaces(f)),
+        weight: 8,
         align: 'right',
       },
-      { header: 'Over by', text: (i) => over(i)!.toFixed(i.figure.decimals), weight: 8, align: 'right' },
     ],
   );
 }

@@ -6,7 +6,7 @@
  */
 import type { AssessmentChart, AssessmentResult } from '../../../../shared/assessment';
 import { ACCENT, ALERT, INK, LEFT, MUTED, RIGHT, RULE, type FontName, type Pages } from './pdf-layout';
-import { HOUR, MINUTE, valueText, type SiteClock } from './report-format';
+import { HOUR, limitNumberText, MINUTE, type SiteClock } from './report-format';
 import { exclusionsFor, instrumentText } from './report-verdicts';
 
 const EXCLUDED_FILL = '#d3d3d3';
@@ -207,7 +207,7 @@ export function drawChart(
     doc.save();
     doc.moveTo(x0, y).lineTo(x1, y).dash(4, { space: 2.5 }).lineWidth(0.9).strokeColor(ALERT).stroke();
     doc.restore();
-    const label = `${limit.label} ${valueText(limit.value, chart.unit)} ${chart.unit}`;
+    const label = `${limit.label} ${limitNumberText(limit.value, chart.unit)} ${chart.unit}`;
     doc.font('condensed').fontSize(6.8);
     const w = doc.widthOfString(label) + 4;
     let ly = y - 9.5;

@@ -25,7 +25,7 @@ import {
   type FontName,
   type Pages,
 } from './pdf-layout';
-import { valueText, type SiteClock } from './report-format';
+import { limitNumberText, type SiteClock } from './report-format';
 
 /** At most this many figure columns in one table: more are split over several (date repeated). */
 export const MAX_FIGURE_COLUMNS = 7;
@@ -136,7 +136,7 @@ export function dailyTableLayout(
       ? []
       : [
           {
-            text: `limit ${valueText(c.limit, c.unit)}`,
+            text: `limit ${limitNumberText(c.limit, c.unit)}`,
             font: 'condensed' as const,
             size: SMALL_SIZE,
             color: MUTED,

@@ -21,6 +21,7 @@ import {
 } from './pdf-daily-table';
 import { ACCENT, CONTENT_BOTTOM, LEFT, MUTED, TOP, WIDTH, type Pages } from './pdf-layout';
 import type { DisplayTable } from './report-columns';
+import { limitText } from '../../../../shared/assessment-summary';
 import type { SiteClock } from './report-format';
 import { figureResult, instrumentText, methodGroups } from './report-verdicts';
 
@@ -67,7 +68,7 @@ function wholeTable(figures: readonly Figure[], numbers: ReadonlyMap<string, num
       f.all === null ? '—' : f.all.toFixed(f.decimals),
       f.unit,
       coverageText(f.coverage),
-      f.limit === null ? '—' : f.limit.toFixed(f.decimals),
+      f.limit === null ? '—' : limitText(f.limit, f.decimals, ''),
       figureResult(f) || '—',
     ]),
   };

@@ -6,6 +6,7 @@
  */
 import { tz, type TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
+import { limitText } from '../../../../shared/assessment-summary';
 import { dbText } from '../../../../shared/format';
 
 export const MINUTE = 60_000;
@@ -165,6 +166,10 @@ export function valueText(value: number | null, unit: string, missing = '—'): 
   if (value === null || !Number.isFinite(value)) return missing;
   return value.toFixed(decimalsFor(unit, value));
 }
+
+/** A limit's number as every output writes it: as entered (85.45), never fewer decimals than the unit's. */
+export const limitNumberText = (limit: number, unit: string): string =>
+  limitText(limit, decimalsFor(unit, limit), '');
 
 /** Coverage in per cent to 0.1, rounded down so only a full period reads 100.0. */
 export const coveragePercent = (coverage: number): number =>

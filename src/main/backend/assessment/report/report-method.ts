@@ -80,7 +80,7 @@ export function methodItems(report: ReportDocument, clock: SiteClock): MethodIte
 
   items.push({
     topic: 'Coverage rule',
-    text: `A figure needs at least ${coverageText(minimumCoverage)} of its period kept (read and not excluded). Below that it reads "insufficient data" with the share that was kept, is never an exceedance and counts in no total; a period without readings reads "no data", never zero.`,
+    text: `A figure needs at least ${coverageText(minimumCoverage)} of its period kept (read and not excluded). Below that it reads "insufficient data" with the share that was kept ("all excluded" when readings were made and none was kept), is never an exceedance and is counted as not assessable; a period without readings reads "no readings", never zero. A limit is met only where every period could be assessed; otherwise the summary says on how many periods it was met and how many could not be assessed.`,
   });
   items.push({
     topic: 'Comparison rule',

@@ -47,7 +47,8 @@ import {
 } from './report-document';
 import { durationText, SiteClock } from './report-format';
 import { methodItems } from './report-method';
-import { exceedanceCount, exceedanceGroups, summaryRows } from './report-summary';
+import { exceedanceGroups } from './report-summary';
+import { limitText, summaryRows, summarySentence } from '../../../../shared/assessment-summary';
 import type { DisplayTable } from './report-columns';
 import { appendicesOf, coverFacts, reportTableViews, type ReportProgressSink } from './report-tables';
 import { calibrationVerdict, excludedTime, instrumentText, percentOfPeriod } from './report-verdicts';
@@ -184,14 +185,10 @@ function summarySection(
 ): void {
   const { result } = report;
   const rows = summaryRows(result);
-  const exceeded = rows.filter((r) => r.verdict === 'exceeded').length;
-  const met = rows.filter((r) => r.verdict === 'met').length;
-  const notJudged = rows.length - exceeded - met;
-  const count = exceedanceCount(result);
-  if (rows.length === 0) pages.text('No limit is set for the figures of this site.', { color: MUTED });
+  if (rows.length === 0) pages.text(summarySentence(rows), { color: MUTED });
   else {
     pages.text(
-      `Of ${plural(rows.length, 'limit')} (per instrument), ${met} ${met === 1 ? 'was' : 'were'} met and ${exceeded} exceeded${notJudged > 0 ? `; ${notJudged} could not be judged for want of data` : ''}. ${count === 0 ? 'No figure exceeds its limit.' : `${plural(count, 'period')} over a limit ${count === 1 ? 'is' : 'are'} listed in the exceedances section.`} “Periods over” counts the periods over the limit of those whose figure could be stated; a period with too little data is counted under coverage only.`,
+      `${summarySentence(rows)} A result says on how many periods it rests: a period with too little data kept is never an exceedance and is counted as not assessable.`,
       { size: 8.5 },
     );
     if (table !== null) pages.table('Summary', table, false);
@@ -323,9 +320,9 @@ export async function renderReportPdf(
         for (const group of groups) {
           const rows = view.display.rows.slice(row, row + group.items.length).map((cells) => cells.slice(1));
           row += group.items.length;
-          const limit = group.items[0]!.figure;
+          const limits = new Set(group.items.map((f) => limitText(f.limit!, f.decimals, f.unit)));
           pages.table(
-            `${group.label}: ${plural(group.items.length, 'period')} over the limit of ${limit.limit!.toFixed(limit.decimals)} ${limit.unit}`,
+            `${group.label}: ${plural(group.items.length, 'period')} over ${limits.size === 1 ? `the limit of ${[...limits][0]!}` : 'their limits'}`,
             { columns: view.display.columns.slice(1), rows },
             true,
             `${group.label} (continued)`,

@@ -12,7 +12,14 @@ import { tableView, type ReportCell, type ReportTable, type ReportTableView } fr
 import { reportKind, type ReportDocument } from './report-document';
 import { isoMoment, isoUtc, rounded, SiteClock } from './report-format';
 import { methodItems } from './report-method';
-import { coverageSummary, exceededText, summaryRows, worstText, type SummaryRow } from './report-summary';
+import {
+  coverageSummary,
+  limitText,
+  summaryRows,
+  verdictText,
+  worstText,
+  type SummaryRow,
+} from '../../../../shared/assessment-summary';
 import { dataSourceText } from './report-verdicts';
 
 /** Hears how far a report is written: a stage in words and the fraction done (0…1). */
@@ -54,29 +61,31 @@ export function coverFacts(report: ReportDocument, clock: SiteClock): Array<[str
   ].filter((fact): fact is [string, string] => fact[1] !== '');
 }
 
-const VERDICT_WORDS: Readonly<Record<SummaryRow['verdict'], string>> = {
-  met: 'met',
-  exceeded: 'exceeded',
-  'not assessed': 'insufficient data',
-};
+/** The short result of a summary row: "exceeded", "met", "met on 3 of 7", "not assessable". */
+const resultWords = (r: SummaryRow): string =>
+  r.verdict === 'met in part' ? `met on ${r.stated} of ${r.periods}` : r.verdict;
 
-/** The summary table: a row per limit and instrument. */
+/** "2 of 7": periods over the limit of those stated; "—" when none could be stated. */
+const overText = (r: SummaryRow): string => (r.stated === 0 ? '—' : `${r.over.length} of ${r.stated}`);
+
+/** The summary table: a row per instrument, figure and limit (see `summaryRows`). */
 export function summaryTable(result: AssessmentResult): ReportTableView {
   const clock = new SiteClock(result.timeZone, result.start);
-  const limitText = (r: SummaryRow) => `${r.limit.toFixed(r.worst?.decimals ?? 1)} ${r.unit}`;
   return tableView(
     'summary',
     'Summary',
     summaryRows(result),
     [
-      { header: 'Limit', value: (r) => r.limitKey },
+      { header: 'Limit', value: (r) => r.limitName },
       { header: 'Serial', value: (r) => r.serial },
-      { header: 'Governing figure', value: (r) => r.figure },
-      { header: 'Limit value', value: (r) => r.limit, decimals: (r) => r.worst?.decimals ?? 1 },
+      { header: 'Figure', value: (r) => r.figure },
+      { header: 'Limit value', value: (r) => r.limit, decimals: (r) => r.limitDecimals },
       { header: 'Unit', value: (r) => r.unit },
-      { header: 'Result', value: (r) => VERDICT_WORDS[r.verdict] },
-      { header: 'Periods over the limit', value: (r) => (r.stated === 0 ? null : r.exceeded) },
+      { header: 'Result', value: (r) => r.verdict },
+      { header: 'Verdict', value: (r) => verdictText(r) },
+      { header: 'Periods over the limit', value: (r) => (r.stated === 0 ? null : r.over.length) },
       { header: 'Periods stated', value: (r) => r.stated },
+      { header: 'Periods not assessable', value: (r) => r.notAssessable.length },
       { header: 'Periods', value: (r) => r.periods },
       {
         header: 'Worst case',
@@ -88,14 +97,19 @@ export function summaryTable(result: AssessmentResult): ReportTableView {
         header: 'Worst case at (UTC)',
         value: (r) => (r.worst?.at === undefined ? null : isoMoment(r.worst.at, r.worst.atStepMs)),
       },
-      { header: 'Coverage', value: (r) => coverageSummary(r, result) },
+      { header: 'Coverage', value: (r) => coverageSummary(r) },
     ],
     [
-      { header: 'Figure', text: (r) => r.figure, weight: 11 },
-      { header: 'Instrument', text: (r) => r.serial, weight: 10 },
-      { header: 'Limit', text: limitText, weight: 9, align: 'right' },
-      { header: 'Result', text: (r) => VERDICT_WORDS[r.verdict], weight: 9 },
-      { header: 'Periods over', text: exceededText, weight: 8, align: 'right' },
+      { header: 'Figure', text: (r) => r.figure, weight: 13 },
+      { header: 'Instrument', text: (r) => r.serial, weight: 9 },
+      {
+        header: 'Limit',
+        text: (r) => limitText(r.limit, r.limitDecimals, r.unit),
+        weight: 10,
+        align: 'right',
+      },
+      { header: 'Result', text: resultWords, weight: 11 },
+      { header: 'Periods over', text: overText, weight: 7, align: 'right' },
       { header: 'Worst case', text: worstText, weight: 10, align: 'right' },
       {
         header: 'Worst case period',
@@ -105,9 +119,9 @@ export function summaryTable(result: AssessmentResult): ReportTableView {
             : r.worst.at === undefined
               ? r.worst.period
               : clock.moment(r.worst.at, r.worst.atStepMs),
-        weight: 29,
+        weight: 26,
       },
-      { header: 'Coverage', text: (r) => coverageSummary(r, result), weight: 14 },
+      { header: 'Coverage', text: (r) => coverageSummary(r), weight: 14 },
     ],
   );
 }

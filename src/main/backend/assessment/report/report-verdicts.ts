@@ -120,12 +120,12 @@ export function dataSourceText(result: AssessmentResult, clock: SiteClock): stri
 }
 
 /**
- * "EXCEEDS", "met", "not judged" for a figure with a limit that could not be stated (insufficient
- * or no data: never an exceedance), or "" without a limit.
+ * "EXCEEDS", "met", "not assessable" for a figure with a limit that could not be stated
+ * (insufficient data, all excluded or no readings: never an exceedance), or "" without a limit.
  */
 export function figureResult(figure: Figure): string {
   if (figure.limit === null) return '';
-  if (figure.state !== 'ok' || figure.valid === null) return 'not judged';
+  if (figure.state !== 'ok' || figure.valid === null) return 'not assessable';
   return figure.exceeds ? 'EXCEEDS' : 'met';
 }
 
