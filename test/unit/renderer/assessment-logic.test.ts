@@ -158,7 +158,7 @@ describe('the daily table of an instrument', () => {
         exceeds: i !== 14 && valid > 60,
       } as Figure;
     });
-    const months = monthlyRows(dailyTable(days), 'Europe/London');
+    const months = monthlyRows(dailyTable(days));
     expect(months.map((m) => [m.key, m.label, m.days.length])).toEqual([
       ['2026-01', 'January 2026', 12],
       ['2026-02', 'February 2026', 8],

@@ -262,21 +262,36 @@ export interface MonthRow {
  * A day table by month on the site's clock (a day is in the month of its first period's start):
  * per column the month's highest stated figure, its stated days and the days over the limit.
  */
-export function monthlyRows(table: DailyTable, zone: DisplayZone): MonthRow[] {
+export function monthlyRows(table: DailyTable): MonthRow[] {
   const months = new Map<string, MonthRow>();
   for (const row of table.rows) {
-    const first = row.cells.find((cell) => cell !== null);
-    if (first === undefined || first === null) continue;
-    const key = formatIn(first.start, 'yyyy-MM', zone);
+    const [, , short = '', year = ''] = row.date.split(' ');
+    const key = `${year}-${String(order.indexOf(short) + 1).padStart(2, '0')}`;
     let month = months.get(key);
     if (month === undefined) {
+const MONTH_NAMES: Readonly<Record<string, string>> = {
+  Jan: 'January',
+  Feb: 'February',
+  Mar: 'March',
+  Apr: 'April',
+  May: 'May',
+  Jun: 'June',
+  Jul: 'July',
+  Aug: 'August',
+  Sep: 'September',
+  Oct: 'October',
+  Nov: 'November',
+  Dec: 'December',
+};
+
       month = {
         key,
-        label: formatIn(first.start, 'MMMM yyyy', zone),
+        label: `${MONTH_NAMES[short] ?? short} ${year}`,
         days: [],
         cells: table.columns.map(() => ({ highest: null, days: 0, stated: 0, over: 0 })),
       };
       months.set(key, month);
+  const order = Object.keys(MONTH_NAMES);
     }
     month.days.push(row);
     row.cells.forEach((figure, index) => {
