@@ -96,8 +96,8 @@ export const exceedingFigures = (result: AssessmentResult): Figure[] =>
   result.figures.filter((f) => f.state === 'ok' && f.exceeds && f.limit !== null);
 
 /**
- * Per instrument, figure and limit, a row: in the order of `LIMIT_KEYS` then guidelines, and of the
- * result's instruments; periods in time order.
+ * Per instrument, figure and limit, a row: in the order of `LIMIT_KEYS` then guidelines, of the
+ * result's instruments, then of the figures (a stable sort); periods in time order.
  */
 export function summaryRows(result: AssessmentResult): SummaryRow[] {
   const serials = [
@@ -155,8 +155,7 @@ export function summaryRows(result: AssessmentResult): SummaryRow[] {
     (a, b) =>
       limitOrder(a.limitName) - limitOrder(b.limitName) ||
       a.limitName.localeCompare(b.limitName) ||
-      serials.indexOf(a.serial) - serials.indexOf(b.serial) ||
-      a.figure.localeCompare(b.figure),
+      serials.indexOf(a.serial) - serials.indexOf(b.serial),
   );
 }
 
@@ -208,19 +207,22 @@ export const worstText = (row: SummaryRow): string => (row.worst === null ? '—
 export function summarySentence(rows: readonly SummaryRow[]): string {
   if (rows.length === 0) return 'No limit is set for the figures of this site.';
   const count = (verdict: SummaryVerdict) => rows.filter((r) => r.verdict === verdict).length;
-  const parts = [
-    `${count('met')} met on every period`,
-    ...(count('met in part') > 0
-      ? [`${count('met in part')} met on the periods that could be assessed, with others not assessable`]
-      : []),
-    `${count('exceeded')} exceeded`,
-    ...(count('not assessable') > 0 ? [`${count('not assessable')} could not be assessed at all`] : []),
-  ];
+  const parts = (
+    [
+      ['met', 'met on every period'],
+      ['met in part', 'met on the periods that could be assessed, with others not assessable'],
+      ['exceeded', 'exceeded'],
+      ['not assessable', 'could not be assessed at all'],
+    ] as const
+  )
+    .filter(([verdict]) => count(verdict) > 0)
+    .map(([verdict, words]) => `${count(verdict)} ${words}`);
   const listed = rows.reduce((sum, r) => sum + r.over.length, 0);
   const last = parts.pop()!;
+  const list = parts.length === 0 ? last : `${parts.join(', ')} and ${last}`;
   const overText =
     listed === 0
       ? 'No figure exceeds its limit.'
       : `${listed} ${periodsWord(listed)} over a limit ${listed === 1 ? 'is' : 'are'} listed in the exceedances section.`;
-  return `Of ${rows.length} ${rows.length === 1 ? 'figure' : 'figures'} held to a limit (per instrument), ${parts.join(', ')} and ${last}. ${overText}`;
+  return `Of ${rows.length} ${rows.length === 1 ? 'figure' : 'figures'} held to a limit (per instrument), ${list}. ${overText}`;
 }

@@ -331,7 +331,7 @@ describe('assessment report PDF of a realistic week', () => {
         /LAeq,day\s+NM-1071\s+55\.0 dB\s+exceeded\s+2 of 6\s+57\.9 dB\s+Wed 25 Nov 2026, day/,
       );
       expect(texts[1]).toMatch(
-        /LAFMax,night\s+NM-1043\s+60\.0 dB\s+exceeded\s+1 of 7\s+64\.9 dB\s+Sat 28 Nov 01:45–02:00/,
+        /LAFMax,night\s+NM-1043\s+60\.0 dB\s+exceeded\s+1 of 7\s+64\.9 dB\s+Sat 28 Nov 2026 01:45–02:00/,
       );
       expect(texts[1]!.match(/^\S+\s+NM-\d+\s+\d+\.\d dB\s+(met|exceeded)\s/gm)).toHaveLength(9);
       expect(text).not.toContain('Appendix');

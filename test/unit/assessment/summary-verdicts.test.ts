@@ -29,6 +29,7 @@ import type { AssessmentInputs } from '../../../src/main/backend/assessment/asse
 import { reportDocument } from '../../../src/main/backend/assessment/report/report-document';
 import { reportTableViews } from '../../../src/main/backend/assessment/report/report-tables';
 import { exceedanceGroups } from '../../../src/main/backend/assessment/report/report-summary';
+import { SiteClock } from '../../../src/main/backend/assessment/report/report-format';
 import { reportFixture } from './report-fixture';
 
 const DAY = 86_400_000;
@@ -239,5 +240,17 @@ describe('vibration against DIN 4150-3', () => {
     expect(rows.flatMap((r) => r.over)).toEqual(listed);
     expect(listed.map((f) => f.label)).toEqual(['PPV X vs DIN 4150-3']);
     expect(summarySentence(rows)).toContain('1 period over a limit is listed');
+  });
+});
+
+describe('times of the autumn clock change and of an exceedance', () => {
+  it('labels both 01:00s of the repeated hour with their offsets, and cites a moment with its year', () => {
+    // Sun 25 Oct 2026 in London: 01:00 BST (00:00 UTC), then 01:00 GMT (01:00 UTC).
+    const clock = new SiteClock('Europe/London', Date.UTC(2026, 9, 24, 23));
+    expect(clock.short(Date.UTC(2026, 9, 25, 0))).toBe('Sun 25 Oct 01:00 (UTC+01:00)');
+    expect(clock.short(Date.UTC(2026, 9, 25, 1))).toBe('Sun 25 Oct 01:00 (UTC+00:00)');
+    // Outside the repeated hour, the report's own offset is stated once, not beside each time.
+    expect(clock.short(Date.UTC(2026, 9, 24, 22))).toBe('Sat 24 Oct 23:00');
+    expect(clock.moment(Date.UTC(2026, 9, 24, 12, 31, 5), 1000)).toBe('Sat 24 Oct 2026 13:31:05');
   });
 });

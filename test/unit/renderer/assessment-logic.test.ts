@@ -9,6 +9,7 @@ import {
 import {
   dailyTable,
   groupFigures,
+  assessmentRange,
   lastWholeDays,
   monthlyRows,
   noiseLimitLines,
@@ -54,6 +55,22 @@ describe('assessment screens', () => {
     expect(range.end).toBe(Date.UTC(2026, 9, 28, 0));
     expect(range.start).toBe(Date.UTC(2026, 9, 20, 23));
     expect((range.end - range.start) / 3_600_000).toBe(7 * 24 + 1);
+  });
+
+  it('assesses a preset as whole days on the site clock, for every kind of site, and a typed range as typed', () => {
+    // Sat 28 Nov 2026 19:04 in London: "Last 7 days" is Sat 21 00:00 to Sat 28 00:00, not 19:04–19:04.
+    const now = Date.UTC(2026, 10, 28, 19, 4);
+    expect(assessmentRange({ kind: 'preset', preset: '7d' }, now, 'Europe/London')).toEqual({
+      start: Date.UTC(2026, 10, 21),
+      end: Date.UTC(2026, 10, 28),
+    });
+    // "Last 24 hours": yesterday, whole. In New York (UTC−5) its midnight is 05:00 UTC.
+    expect(assessmentRange({ kind: 'preset', preset: '24h' }, now, 'America/New_York')).toEqual({
+      start: Date.UTC(2026, 10, 27, 5),
+      end: Date.UTC(2026, 10, 28, 5),
+    });
+    const typed = { start: Date.UTC(2026, 10, 2, 6, 30), end: Date.UTC(2026, 10, 3, 6, 30) };
+    expect(assessmentRange({ kind: 'custom', ...typed }, now, 'Europe/London')).toEqual(typed);
   });
 
   it('reads a typed time on the site clock, and refuses what is not one', () => {

@@ -145,7 +145,7 @@ function localHourEnd(start: number, timeZone: string): number {
 }
 
 /** Whether the clocks show the time of `time` twice that night (the hour they go back over). */
-function isRepeatedWallTime(time: number, timeZone: string): boolean {
+export function isRepeatedWallTime(time: number, timeZone: string): boolean {
   const offset = offsetAt(timeZone, time);
   for (const other of [offsetAt(timeZone, time - 3 * HOUR), offsetAt(timeZone, time + 3 * HOUR)]) {
     if (other === offset) continue;

@@ -8,6 +8,7 @@ import { tz, type TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
 import { limitText } from '../../../../shared/assessment-summary';
 import { dbText } from '../../../../shared/format';
+import { isRepeatedWallTime } from '../figures/site-periods';
 
 export const MINUTE = 60_000;
 export const HOUR = 3_600_000;
@@ -32,9 +33,13 @@ export class SiteClock {
     return format(time, 'xxx', { in: this.context });
   }
 
+  /**
+   * A time with its offset when it is not the report's, and always in the hour the autumn clock
+   * change repeats (01:00 BST and 01:00 GMT read alike without it).
+   */
   private withOffset(time: number, text: string): string {
     const offset = this.offsetAt(time);
-    return offset === this.offset ? text : `${text} (UTC${offset})`;
+    return offset === this.offset && !isRepeatedWallTime(time, this.zone) ? text : `${text} (UTC${offset})`;
   }
 
   /** "Mon 23 Nov 2026 00:00"; `bare` leaves out the offset, where the text around it says it. */
@@ -54,13 +59,14 @@ export class SiteClock {
   }
 
   /**
-   * When a highest value was reached, to its data's resolution: "Sat 28 Nov 01:47:13" when known to
-   * the second, else its interval ("Sat 28 Nov 01:45–02:00"), never an interval's start as a moment.
+   * When a highest value was reached, to its data's resolution: "Sat 28 Nov 2026 01:47:13" when
+   * known to the second, else its interval ("Sat 28 Nov 2026 01:45–02:00"), never an interval's
+   * start as a moment; with the year, as an exceedance is cited on its own.
    */
   moment(time: number, stepMs: number | undefined): string {
     return this.withOffset(
       time,
-      `${format(time, 'EEE d MMM', { in: this.context })} ${this.timeOfDay(time, stepMs)}`,
+      `${format(time, 'EEE d MMM yyyy', { in: this.context })} ${this.timeOfDay(time, stepMs)}`,
     );
   }
 

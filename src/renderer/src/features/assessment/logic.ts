@@ -9,6 +9,7 @@ import type {
 } from '../../../../shared/assessment';
 import { figureValueText, quantityText } from '../../../../shared/assessment';
 import type { TimeInterval } from '../../../../shared/data';
+import { RANGE_PRESETS, type RangeChoice } from '../data/ranges';
 import { parse } from 'date-fns';
 import { DAY_MS, formatIn, isSiteZone, startOfDayIn, zoneOptions, type DisplayZone } from '../../ui/time';
 
@@ -84,6 +85,17 @@ export function lastWholeDays(now: number, zone: DisplayZone, days = 7): TimeInt
   let start = end;
   for (let i = 0; i < days; i++) start = startOfDayIn(start - DAY_MS / 2, zone);
   return { start, end };
+}
+
+/**
+ * The period an assessment covers for a range choice: a typed range as typed; a preset as whole
+ * days on the site's clock ("Last 7 days": the seven days up to today's midnight), so every kind of
+ * site is assessed midnight to midnight, never 19:04 to 19:04 with part days at both ends.
+ */
+export function assessmentRange(choice: RangeChoice, now: number, zone: DisplayZone): TimeInterval {
+  if (choice.kind === 'custom') return { start: choice.start, end: choice.end };
+  const preset = RANGE_PRESETS.find((p) => p.id === choice.preset) ?? RANGE_PRESETS[0]!;
+  return lastWholeDays(now, zone, Math.max(1, Math.round(preset.spanMs / DAY_MS)));
 }
 
 /** The excluded periods that apply to one instrument (its own and the site-wide ones). */
