@@ -405,6 +405,12 @@ export interface AssessmentResult {
   ppvScatter?: PpvScatter[];
   /** What could not be read or computed, and why (offline parts, missing datasets). */
   notes: string[];
+  /**
+   * Exclusion rules that are on but could not be judged, in a sentence each ("The wind rule could
+   * not be judged: no instrument of the site measures weather, so no time was excluded for wind.");
+   * said in the method and the summary. Absent in older results.
+   */
+  unjudgedRules?: string[];
   /** True when some of the data was answered by the local cache rather than fetched for this assessment. */
   fromCache: boolean;
   /** When the oldest data used was fetched from the service (null without any data). */

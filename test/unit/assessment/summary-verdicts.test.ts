@@ -31,6 +31,7 @@ import { reportTableViews } from '../../../src/main/backend/assessment/report/re
 import { exceedanceGroups } from '../../../src/main/backend/assessment/report/report-summary';
 import { SiteClock } from '../../../src/main/backend/assessment/report/report-format';
 import { reportFixture } from './report-fixture';
+import { weekFixture } from './report-week';
 
 const DAY = 86_400_000;
 const START = Date.UTC(2026, 10, 23);
@@ -252,5 +253,22 @@ describe('times of the autumn clock change and of an exceedance', () => {
     // Outside the repeated hour, the report's own offset is stated once, not beside each time.
     expect(clock.short(Date.UTC(2026, 9, 24, 22))).toBe('Sat 24 Oct 23:00');
     expect(clock.moment(Date.UTC(2026, 9, 24, 12, 31, 5), 1000)).toBe('Sat 24 Oct 2026 13:31:05');
+  });
+});
+
+describe('a rule that cannot be judged', () => {
+  it('is said in the method, the summary page and the cover sheet, not left silently idle', () => {
+    // The week's two noise monitors measure no weather, and the wind and rain rules are on.
+    const result = weekFixture();
+    expect(result.unjudgedRules).toEqual([
+      'The wind rule could not be judged: no instrument of the site measures weather, so no time was excluded for wind.',
+      'The precipitation rule could not be judged: no instrument of the site measures weather, so no time was excluded for rain.',
+    ]);
+    const tables = new Map(reportTableViews(reportDocument(result)).map((v) => [v.name, v]));
+    const method = tables.get('method')!.rows.find((r) => r[0] === 'Exclusions')![1];
+    expect(method).toContain('The wind rule could not be judged');
+    expect(tables.get('cover')!.rows).toContainEqual(['Rule not judged 1', result.unjudgedRules![0]]);
+    // Noise monitors with no rule that needs weather: nothing to say.
+    expect(withFigures([]).unjudgedRules ?? []).toEqual([]);
   });
 });

@@ -109,6 +109,7 @@ function* assessmentSteps(
     events: [],
     charts: [],
     notes: [...inputs.notes],
+    unjudgedRules: unjudgedRules(site, inputs),
     fromCache: inputs.fromCache,
     dataFetchedAt: inputs.dataFetchedAt,
   };
@@ -187,4 +188,24 @@ export async function assessInSteps(
     }
     how.onStep?.(step.value);
   }
+}
+
+/**
+ * The weather rules that are on for a site whose noise monitors no instrument measures weather
+ * for: they cannot exclude anything, which the report must say rather than stay silent.
+ */
+function unjudgedRules(site: Site, inputs: AssessmentInputs): string[] {
+  const noise = inputs.instruments.some((i) => i.kind === 'noise');
+  // A weather read was asked for (even one that failed) only for an instrument that measures it.
+  const weather = inputs.instruments.some((i) => i.reads.weather !== undefined);
+  if (!noise || weather) return [];
+  const why = 'no instrument of the site measures weather';
+  return [
+    ...(site.rules.wind
+      ? [`The wind rule could not be judged: ${why}, so no time was excluded for wind.`]
+      : []),
+    ...(site.rules.precipitation
+      ? [`The precipitation rule could not be judged: ${why}, so no time was excluded for rain.`]
+      : []),
+  ];
 }

@@ -52,7 +52,7 @@ export function methodItems(report: ReportDocument, clock: SiteClock): MethodIte
   const manual = result.exclusions.filter((e) => e.cause === 'manual').length;
   items.push({
     topic: 'Exclusions',
-    text: `${excluding.length > 0 ? `Excluded by rule: ${excluding.join('; ')}.` : 'No exclusion rule was on.'} ${manual === 0 ? 'No period was excluded by hand.' : `${manual === 1 ? 'One period was' : `${manual} periods were`} excluded by hand, each with its reason.`} Each figure is formed with the excluded time removed: an interval value (a 15-min LAeq, a 1-min PM10) that touches excluded time is left out whole, since a reading cannot be split, and the time it covers no longer counts towards the figure's coverage. The figures of one period (LAeq, LA10, LA90, LAFMax of a night) are formed over the same kept time: a gap in one of them removes that time from all.`,
+    text: `${excluding.length > 0 ? `Excluded by rule: ${excluding.join('; ')}.` : 'No exclusion rule was on.'}${(result.unjudgedRules ?? []).map((rule) => ` ${rule}`).join('')} ${manual === 0 ? 'No period was excluded by hand.' : `${manual === 1 ? 'One period was' : `${manual} periods were`} excluded by hand, each with its reason.`} Each figure is formed with the excluded time removed: an interval value (a 15-min LAeq, a 1-min PM10) that touches excluded time is left out whole, since a reading cannot be split, and the time it covers no longer counts towards the figure's coverage. The figures of one period (LAeq, LA10, LA90, LAFMax of a night) are formed over the same kept time: a gap in one of them removes that time from all.`,
   });
 
   if (noise) {

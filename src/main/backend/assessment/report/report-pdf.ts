@@ -193,6 +193,7 @@ function summarySection(
     );
     if (table !== null) pages.table('Summary', table, false);
   }
+  for (const rule of result.unjudgedRules ?? []) pages.text(rule, { size: 8.5 });
   pages.subheading('Instruments', 30);
   for (const i of result.instruments) {
     pages.bullet(

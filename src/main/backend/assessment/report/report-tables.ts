@@ -147,6 +147,10 @@ export function reportTableViews(doc: ReportDocument): ReportTableView[] {
     ['Data', dataSourceText(result, clock)],
     ['Data fetched (UTC)', result.dataFetchedAt === null ? null : isoUtc(result.dataFetchedAt)],
     ...result.notes.map((note, i): [string, ReportCell] => [`Note ${i + 1}`, note]),
+    ...(result.unjudgedRules ?? []).map((rule, i): [string, ReportCell] => [
+      `Rule not judged ${i + 1}`,
+      rule,
+    ]),
   ];
   const appendixTables: Record<(typeof APPENDICES)[number]['key'], () => ReportTableView[]> = {
     exclusions: () => placed('exclusions'),
