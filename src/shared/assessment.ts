@@ -5,6 +5,7 @@
  * excluded time, compares them with the limits and lists the exceedances; a report writes it all,
  * with the calibration evidence, as PDF, Excel or CSV.
  */
+import type { CheckRecord } from './check-record';
 import type { CalibratorSnapshot } from './calibrators';
 import type { Dataset, DatasetOptions } from './data';
 import type { SicToneJudgement } from './operations';
@@ -279,21 +280,22 @@ export interface Exceedance {
  * row that stands for a calibration not on record before or after the period (`missing`), so the
  * gap is flagged where the evidence is read. Fields marked optional are absent in older results.
  */
-export interface CheckEvidence {
+export interface CheckEvidence
+  extends
+    Omit<CheckRecord, 'instrumentPassed' | 'fieldDesk' | 'deviation' | 'referenceDb'>,
+    Partial<Pick<CheckRecord, 'instrumentPassed' | 'fieldDesk' | 'deviation' | 'referenceDb'>> {
   serial: string;
-  kind: 'calibration' | 'sic';
   /** When the check was recorded; for a `missing` row, the period's start or end it is missing at. */
   time: number;
-  status: string;
-  /** The instrument's status: Success (true), Failed/Error (false), another word (null). */
-  passed: boolean | null;
-  /** Calibration: the level read with the calibrator fitted (dB); SIC: its 1 kHz tone. */
-  level: number | null;
-  /** Calibration: the offset applied (dB); SIC: the largest tone deviation from its reference (signed). */
-  offset: number | null;
   /**
-   * Calibration: the change since the last passing calibration before it (dB; a failed attempt in
-   * between is not the reference), null without one. SIC: null (its tones are judged in `tones`).
+   * The verdict that counts (see `CheckRecord.passed`): FieldDesk's where it ran the check, else the
+   * instrument's status: Success (true), Failed/Error (false), another word (null).
+   */
+  passed: boolean | null;
+  /**
+   * Calibration: the change of its deviation since the last passing calibration before it (dB; a
+   * failed check is never the base), null without one and for a failed check (a failure is said as
+   * such, never as a drift). SIC: null (its tones are judged in `tones`).
    */
   drift: number | null;
   /** The time of the passing calibration the drift is measured from; null without one. */

@@ -7,6 +7,8 @@
  * Every rule raises a reason only when its figure is beyond the limit: a figure exactly at the
  * limit is still fine ("offline for more than 2 h", "battery below 11.8 V").
  */
+// Types only: check-record's values reach operations.ts, which needs this module's defaults first.
+import type { CheckRecord, LastChecks } from './check-record';
 import type { InstrumentStatus } from './service/schemas';
 
 // ---- what is known of an instrument --------------------------------------------------------------
@@ -276,18 +278,31 @@ const URGENCY: Record<AttentionKind, Urgency> = {
   signalWeak: 1,
 };
 
-/** A result word of the service that means it did not pass. */
-const isFailure = (status: string): boolean => !/^(success|passed?|ok)$/i.test(status.trim());
+/**
+ * Whose verdict a failed check's reason gives: "FieldDesk's verdict; the instrument reported
+ * “Success”", or the instrument's word alone where FieldDesk did not run the check.
+ */
+function whoseText(check: CheckRecord): string {
+  const instrument = check.status
+    ? `the instrument reported “${check.status}”`
+    : 'the instrument reported no status';
+  return check.fieldDesk === null ? instrument : `FieldDesk’s verdict; ${instrument}`;
+}
 
 const volts = (value: number): string => `${value.toFixed(1)} V`;
 const dbm = (value: number): string => `${Math.round(value)} dBm`.replace('-', '\u2212');
 
-/** What the figures of one instrument say needs attention, most urgent first. */
+/**
+ * What the figures of one instrument say needs attention, most urgent first. `checks`: its last
+ * calibration and SIC as records (shared/check-record.ts `lastChecks`), FieldDesk's verdict in them
+ * where FieldDesk ran them.
+ */
 export function attentionReasons(
   health: InstrumentHealth | null,
   status: InstrumentStatus | null,
   thresholds: AttentionThresholds,
   now: number,
+  checks: LastChecks,
 ): AttentionReason[] {
   const reasons: AttentionReason[] = [];
   const add = (kind: AttentionKind, text: string) => reasons.push({ kind, urgency: URGENCY[kind], text });
@@ -305,18 +320,26 @@ export function attentionReasons(
   if (newestData !== null && now - newestData > noDataLimitMs)
     add('noData', `No new data for ${spanText(now - newestData)} (limit ${spanText(noDataLimitMs)})`);
 
-  const calibration = status?.lastCalibration ?? null;
+  // A check that did not pass (FieldDesk's verdict where it ran it) is a failure, never "calibrated".
+  const calibration = checks.calibration;
   if (calibration !== null) {
     const age = now - calibration.time;
-    if (isFailure(calibration.status))
-      add('calibrationFailed', `Last calibration ${calibration.status.toLowerCase()}, ${spanText(age)} ago`);
+    if (calibration.passed !== true)
+      add(
+        'calibrationFailed',
+        `Last calibration ${calibration.passed === false ? 'failed' : 'not known to have passed'}, ` +
+          `${spanText(age)} ago (${whoseText(calibration)})`,
+      );
     const limitMs = thresholds.attentionCalibrationDays * DAY_MS;
     if (age > limitMs) add('calibrationOld', `Calibrated ${spanText(age)} ago (limit ${spanText(limitMs)})`);
   }
 
-  const sic = status?.lastSic ?? null;
-  if (sic !== null && isFailure(sic.status))
-    add('sicFailed', `Last SIC ${sic.status.toLowerCase()}, ${spanText(now - sic.time)} ago`);
+  const sic = checks.sic;
+  if (sic !== null && sic.passed !== true)
+    add(
+      'sicFailed',
+      `Last SIC ${sic.passed === false ? 'failed' : 'not known to have passed'}, ${spanText(now - sic.time)} ago (${whoseText(sic)})`,
+    );
 
   const disk = health?.supply?.diskPercent ?? null;
   if (disk !== null && disk > thresholds.attentionStoragePercent)

@@ -58,18 +58,21 @@ export interface DbTextOptions {
 }
 
 /**
+ * The decimals of `dbText(value, { decimals: 'setting' })`: one, or two when the second matters
+ * (94.0, 93.95). The spreadsheets state a value to the same decimals, so every format agrees.
+ */
+export function settingDecimals(value: number): 1 | 2 {
+  const tenths = value * 10;
+  return Math.abs(tenths - Math.round(tenths)) < 1e-6 ? 1 : 2;
+}
+
+/**
  * Decibels as FieldDesk writes them everywhere (screens, notifications, the backend's messages),
  * so a level never reads differently in two places: "94.02 dB", "+0.12 dB", "94.0 dB".
  */
 export function dbText(value: number | null, options: DbTextOptions = {}): string {
   if (value === null) return options.missing ?? '—';
-  const tenths = value * 10;
-  const decimals =
-    options.decimals === 'setting'
-      ? Math.abs(tenths - Math.round(tenths)) < 1e-6
-        ? 1
-        : 2
-      : (options.decimals ?? 2);
+  const decimals = options.decimals === 'setting' ? settingDecimals(value) : (options.decimals ?? 2);
   const unit = options.unit === false ? '' : ' dB';
   if (!options.signed) return `${value.toFixed(decimals)}${unit}`;
   // The sign of what is shown, so a deviation that rounds to zero reads "±0.00", never "−0.00".

@@ -25,6 +25,7 @@ export const REQUEST_CHANNELS = [
   'instruments.knownHealth',
   'actions.start',
   'actions.history',
+  'actions.lastResults',
   'operations.list',
   'operations.cancel',
   'history.calibrations',

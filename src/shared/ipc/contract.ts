@@ -25,6 +25,7 @@ import {
 import type { DownloadSnapshot } from '../audio';
 import type { AccountCheck, AccountSummary, AccountsState } from '../accounts';
 import type { DiagnosticsResult } from '../diagnostics';
+import type { FieldDeskLastResults } from '../check-record';
 import { accountNameSchema, apiKeySchema, baseUrlSchema } from '../accounts';
 import { FieldDeskError, toErrorData, type FieldDeskErrorData } from '../errors';
 import type { Instrument, InstrumentStatus } from '../service/schemas';
@@ -290,6 +291,11 @@ export const REQUESTS = {
   ),
   /** Finished actions on an instrument of the active account, newest first, from the local history. */
   'actions.history': request<ActionRecord[]>()(z.object({ serial: serialSchema }).strict()),
+  /**
+   * FieldDesk's newest Calibration and SIC outcome on each instrument of the active account, so the
+   * list, the card and Needs attention put FieldDesk's verdict beside the instrument's status.
+   */
+  'actions.lastResults': request<FieldDeskLastResults[]>()(noArgs),
   /** Running and recently finished operations, newest first (a reloaded window re-attaches). */
   'operations.list': request<OperationSnapshot[]>()(noArgs),
   /** Stops watching an operation; the instrument is told nothing (the service has no cancel). */

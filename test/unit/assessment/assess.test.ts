@@ -300,8 +300,8 @@ describe('the calibration evidence as a reviewer checks it', () => {
     const rows = assessed.checks.filter((c) => c.kind === 'calibration');
     expect(rows.map((c) => [c.when, c.passed, c.drift, c.driftFrom, c.driftWithinTolerance])).toEqual([
       ['before', true, null, null, null],
-      // The failed attempt: 38.25 − 94 = −55.75 against +0.10 → −55.85, and flagged as failed.
-      ['after', false, -55.85, day(20), false],
+      // The failed attempt is a failure, never a drift (it would read 38.25 − 94 − 0.10 = −55.85 dB).
+      ['after', false, null, null, null],
     ]);
     expect(rows[1]?.flag).toBe('Failed: the instrument reported “Failed”');
     // Only the first check after the period is shown; its retry is judged from the pass on the 20th:
@@ -318,7 +318,8 @@ describe('the calibration evidence as a reviewer checks it', () => {
     ).checks.filter((c) => c.kind === 'calibration');
     expect(retry.map((c) => [c.when, c.drift, c.driftFrom, c.driftWithinTolerance, c.flag])).toEqual([
       ['before', null, null, null, null],
-      ['during', -55.85, day(20), false, 'Failed: the instrument reported “Failed”'],
+      // Failed: said as a failure, never as a drift of −55.85 dB.
+      ['during', null, null, null, 'Failed: the instrument reported “Failed”'],
       ['during', 0.08, day(20), true, null],
       // 94.20 − 94.18 = +0.02 dB from the recalibration, the last pass before it.
       ['after', 0.02, day(24, 13), true, null],
@@ -366,12 +367,12 @@ describe('the calibration evidence as a reviewer checks it', () => {
     const table = evidenceTables(assessed, clock).find((t) => t.name === 'calibration')!;
     const at = (header: string) => table.columns.indexOf(header);
     const last = table.rows.at(-1)!;
-    expect([last[at('When')], last[at('Time (UTC)')], last[at('Status')], last[at('Verdict')]]).toEqual([
-      'after the period',
-      null,
-      'none on record',
-      'FLAGGED: no calibration after the period',
-    ]);
+    expect([
+      last[at('When')],
+      last[at('Time (UTC)')],
+      last[at('Instrument status')],
+      last[at('Verdict')],
+    ]).toEqual(['after the period', null, 'none on record', 'FLAGGED: no calibration after the period']);
     expect(last[at('Flag')]).toBe(
       'No calibration after the period: the drift over the survey cannot be checked',
     );
@@ -384,6 +385,7 @@ describe('the calibration evidence as a reviewer checks it', () => {
       '—',
       '—',
       '—',
+      '—',
       'FLAGGED: no calibration after the period',
       '—',
     ]);
@@ -391,6 +393,74 @@ describe('the calibration evidence as a reviewer checks it', () => {
     expect(calibrationVerdict(assessed, 'NM1', clock)).toBe(
       'Calibrated before the period; no calibration after the period',
     );
+  });
+
+  it('takes FieldDesk’s verdict on a calibration it ran: a failed one is said failed, never a drift nor a drift base', () => {
+    // 114 dB chosen, the calibrator left at 94 dB: the instrument read 94.02 dB and said "Success";
+    // FieldDesk judged it against 114 dB ± 0.5 dB: −19.98 dB, failed.
+    const fieldDeskFailed: ActionRecord = {
+      id: 'a1',
+      accountId: 'acc',
+      serial: 'NM1',
+      action: 'Calibration',
+      state: 'failed',
+      startedAt: day(24, 12) - 40_000,
+      finishedAt: day(24, 12) + 2_000,
+      message: 'Calibration failed: …',
+      result: {
+        kind: 'calibration',
+        time: day(24, 12),
+        status: 'Success',
+        level: 94.02,
+        offset: 0.02,
+        referenceDb: 114,
+        toleranceDb: 0.5,
+        passed: false,
+        deviationDb: -19.98,
+        instrumentPassed: true,
+        probableCalibratorDb: 94,
+      },
+      error: null,
+      calibrator: null,
+    };
+    const assessed = assess(
+      site,
+      withChecks([
+        { time: day(20), status: 'Success', level: 94.1, offset: 0.1 },
+        { time: day(24, 12), status: 'Success', level: 94.02, offset: 0.02 },
+        // A failed attempt the instrument itself reported: 53.8 dB, no calibrator signal.
+        { time: day(24, 13), status: 'Failed', level: 53.8, offset: -40.2 },
+        { time: day(26), status: 'Success', level: 94.2, offset: 0.2 },
+      ]),
+      { toleranceDb: 0.5, computedAt: END, actionRecords: () => [fieldDeskFailed] },
+    );
+    const rows = assessed.checks.filter((c) => c.kind === 'calibration');
+    expect(
+      rows.map((c) => [
+        c.when,
+        c.passed,
+        c.instrumentPassed,
+        c.fieldDesk?.passed ?? null,
+        c.deviation,
+        c.drift,
+      ]),
+    ).toEqual([
+      ['before', true, true, null, 0.1, null],
+      // FieldDesk's verdict counts, the instrument's word beside it; the deviation is from 114 dB.
+      ['during', false, true, false, -19.98, null],
+      ['during', false, false, null, -40.2, null],
+      // Drift from the last *passing* check, the one on the 20th: (94.2 − 94) − (94.1 − 94) = +0.10 dB.
+      ['after', true, true, null, 0.2, 0.1],
+    ]);
+    expect(rows[3]?.driftFrom).toBe(day(20));
+    expect(rows[1]?.flag).toBe(
+      'Failed: FieldDesk judged 94.02 dB against the 114.0 dB reference (±0.5 dB); the instrument reported “Success”',
+    );
+    // The verdict per instrument: the only drift is the +0.1 dB one; both failures named as failures.
+    const verdict = calibrationVerdict(assessed, 'NM1', new SiteClock('Europe/London', START));
+    expect(verdict).toContain('drift 0.1 dB within ±0.5 dB');
+    expect(verdict).not.toMatch(/drift (19|40)/);
+    expect(verdict.match(/calibration failed/g)).toHaveLength(2);
   });
 
   it('names the calibrator of a calibration FieldDesk ran, says when it is not recorded, and flags an expired certificate', () => {
@@ -515,7 +585,9 @@ describe('the calibration evidence as a reviewer checks it', () => {
       passed: true,
       tolerance: 2,
       driftWithinTolerance: false,
-      offset: -2.5,
+      // A SIC has no offset of its own; its furthest tone, 77.1 − 79.6, is its deviation.
+      offset: null,
+      deviation: -2.5,
       flag: '8 kHz tone 77.1 dB, expected 79.6 ± 2.0 dB (the median of the last 4 passing checks)',
     });
     // A wider SIC tolerance from the settings passes it; the calibration's ±0.5 dB plays no part.

@@ -115,7 +115,8 @@ describe('assessment report CSV', () => {
     expect(cell(first, 'All data')).toBe('56.8');
     expect(cell(first, 'Start (UTC)')).toBe('2026-11-23T07:00:00.000Z');
     expect(cell(first, 'Start (Europe/London)')).toBe('2026-11-23T07:00:00+00:00');
-    expect(cell(first, 'Limit')).toBe('55');
+    // Stated to its decimals, trailing zero kept, as the PDF and Excel state it.
+    expect(cell(first, 'Limit')).toBe('55.0');
     expect(cell(first, 'Stated')).toBe('54.2 dB');
     expect(cell(first, 'Result')).toBe('met');
     expect(figures.some((row) => cell(row, 'Unit') === 'm/s¹·⁷⁵')).toBe(true);
@@ -155,7 +156,8 @@ describe('assessment report CSV', () => {
     expect((await read('appendix-b-noise-events')).cell(1, 'Trigger')).toBe(`'@SUM(A1)`);
     // A negative number is a number: no quote.
     const calibration = await read('calibration');
-    expect(calibration.cell(1, 'Drift (dB)')).toBe('-0.1');
+    // A check's figure to the app's decimals: two when the second matters (−0.06 dB on screen).
+    expect(calibration.cell(1, 'Drift (dB)')).toBe('-0.06');
 
     // Tab and carriage return too; characters after the first are left alone.
     const table = {

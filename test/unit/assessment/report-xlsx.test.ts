@@ -124,7 +124,8 @@ describe('assessment report workbook', () => {
     // A negative number stays a number.
     const drift = cell('Calibration evidence', 2, 'Drift (dB)');
     expect(drift.type).toBe(ExcelJS.ValueType.Number);
-    expect(drift.value).toBe(-0.1);
+    expect(drift.value).toBe(-0.06);
+    expect(drift.numFmt).toBe('0.00');
   });
 
   it('rejects when the folder does not exist and leaves no .part file behind', async () => {

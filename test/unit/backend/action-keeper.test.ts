@@ -145,6 +145,7 @@ describe('keeping action results', () => {
         },
         record: () => undefined,
         list: () => [],
+        latestResults: () => [],
       };
       const journalDir = join(dir.path, 'journal');
       mkdirSync(journalDir);
@@ -340,6 +341,7 @@ describe('results held when FieldDesk quits', () => {
         },
         record: () => undefined,
         list: () => [],
+        latestResults: () => [],
       },
       journal: {
         ...journal,
@@ -439,6 +441,7 @@ describe('results held when FieldDesk quits', () => {
             },
             record: () => undefined,
             list: () => [],
+            latestResults: () => [],
           },
           journal: {
             ...openActionJournal(dir.path),

@@ -4,6 +4,7 @@
  * contact of an instrument gone offline, all kept in the cache and answered as last known —
  * after a restart too — when the service cannot be reached.
  */
+import { lastChecks } from '../../../src/shared/check-record';
 import { describe, expect, it } from 'vitest';
 import { attentionReasons, DEFAULT_ATTENTION_THRESHOLDS } from '../../../src/shared/attention';
 import { demoBackendsWithNetwork, startDemoBackend } from './backend-helpers';
@@ -37,7 +38,13 @@ describe('instrument health against the demo service', () => {
     for (const entry of offlineQuantum) {
       expect(entry.lastContact).not.toBeNull();
       expect(entry.readAt - (entry.lastContact ?? 0)).toBeGreaterThan(HOUR_MS);
-      const reasons = attentionReasons(entry, entry.status, DEFAULT_ATTENTION_THRESHOLDS, entry.readAt);
+      const reasons = attentionReasons(
+        entry,
+        entry.status,
+        DEFAULT_ATTENTION_THRESHOLDS,
+        entry.readAt,
+        lastChecks(entry.status, null),
+      );
       expect(reasons[0]?.text).toMatch(/^Offline for \d+ h( \d+ min)? \(limit 2 h\)$/);
     }
     // Instruments without the monitor endpoints are not asked (the service would refuse them).

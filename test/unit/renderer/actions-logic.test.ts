@@ -1,3 +1,4 @@
+import { checkDbText } from '../../../src/shared/check-record';
 import { describe, expect, it } from 'vitest';
 import type { ActionOutcome, OperationSnapshot, OperationState } from '../../../src/shared/operations';
 import {
@@ -18,9 +19,9 @@ import {
   actionRecordBadge,
   operationVerdict,
   recordVerdictsText,
+  verdictSides,
   serviceStatusBadge,
   settingDbText,
-  signedDbText,
 } from '../../../src/renderer/src/features/actions/verdict';
 import { parseTolerance, SIC_TOLERANCE_RANGE } from '../../../src/renderer/src/features/settings/tolerance';
 import { parseRefreshMinutes } from '../../../src/renderer/src/features/settings/refresh-age';
@@ -197,7 +198,8 @@ describe('pass / fail', () => {
       { label: 'Measured level', value: '94.12 dB', flagged: false },
       { label: 'Deviation from the 94.0 dB reference', value: '+0.12 dB', flagged: false },
       { label: 'Allowed', value: '±0.5 dB' },
-      { label: 'Offset', value: '+0.10 dB' },
+      // One decimal unless the second matters, as every output writes a check's figures.
+      { label: 'Offset', value: '+0.1 dB' },
       { label: 'Instrument reported', value: 'Success', flagged: false },
     ]);
     expect(verdict?.message).toBe('Calibration passed: …');
@@ -209,7 +211,7 @@ describe('pass / fail', () => {
     expect(verdict).toMatchObject({ kind: 'fail', word: 'FAIL', tone: 'danger', icon: 'error' });
     expect(verdict?.facts.find((f) => f.label.startsWith('Deviation'))).toEqual({
       label: 'Deviation from the 94.0 dB reference',
-      value: '−0.80 dB',
+      value: '−0.8 dB',
       flagged: true,
     });
     expect(verdict?.message).toBe('Calibration failed: the level …');
@@ -265,9 +267,9 @@ describe('pass / fail', () => {
   });
 
   it('formats decibels with their sign and settings with one decimal unless the second matters', () => {
-    expect(signedDbText(-0.314)).toBe('−0.31 dB');
-    expect(signedDbText(0)).toBe('±0.00 dB');
-    expect(signedDbText(null)).toBe('No reading');
+    expect(checkDbText(-0.314, { signed: true })).toBe('−0.31 dB');
+    expect(checkDbText(0, { signed: true })).toBe('±0.0 dB');
+    expect(checkDbText(null, { missing: 'No reading' })).toBe('No reading');
     expect(settingDbText(94)).toBe('94.0 dB');
     expect(settingDbText(0.25)).toBe('0.25 dB');
   });
@@ -285,8 +287,8 @@ describe('pass / fail', () => {
     });
     const verdict = operationVerdict(finished('failed', mismatch, 'Calibration failed: …'));
     expect(verdict?.verdicts).toEqual({
-      fieldDesk: { text: 'failed (−19.68 dB from 114.0 dB)', passed: false },
-      instrument: { text: 'Success', passed: true },
+      fieldDesk: { text: 'Fail (−19.68 dB from 114.0 dB)', passed: false },
+      instrument: { text: '“Success”', passed: true },
     });
     expect(verdict?.facts.at(-1)).toEqual({
       label: 'Calibrator probably set to',
@@ -294,7 +296,8 @@ describe('pass / fail', () => {
       flagged: true,
     });
     expect(recordVerdictsText({ result: mismatch })).toBe(
-      'FieldDesk: failed (−19.68 dB from 114.0 dB) · Instrument: Success',
+      'Fail (FieldDesk): level 94.32 dB, offset +0.32 dB, deviation −19.68 dB from the 114.0 dB reference, ' +
+        'allowed ±0.5 dB; the instrument reported “Success”',
     );
     expect(recordVerdictsText({ result: null })).toBeNull();
     expect(recordVerdictsText({ result: { kind: 'identify' } })).toBeNull();
@@ -326,8 +329,10 @@ describe('pass / fail', () => {
       tones: [tone('_500Hz', 82.1, 82, true), tone('_1KHz', 84, 84, true), tone('_8KHz', 74.1, 79.6, false)],
       toleranceDb: 2,
     };
+    // The furthest tone: 74.1 − 79.6 = −5.5 dB.
     expect(recordVerdictsText({ result: failedTone })).toBe(
-      'FieldDesk: failed (8 kHz 74.1 dB, expected 79.6 ± 2.0 dB) · Instrument: Success',
+      'Fail (FieldDesk): 500 Hz 82.1 dB, 1 kHz 84.0 dB, 8 kHz 74.1 dB, furthest tone −5.5 dB from its usual level, ' +
+        'allowed ±2.0 dB; the instrument reported “Success”',
     );
     const verdict = operationVerdict(snapshot({ action: 'SIC', state: 'failed', result: failedTone }));
     expect(verdict?.facts.find((f) => f.label.startsWith('8 kHz'))).toEqual({
@@ -337,8 +342,9 @@ describe('pass / fail', () => {
     });
     const unjudged = { ...failedTone, passed: true, tones: [] };
     expect(recordVerdictsText({ result: unjudged })).toBe(
-      'FieldDesk: passed (tones not judged: no earlier passing check) · Instrument: Success',
+      'Pass (FieldDesk): 500 Hz 82.1 dB, 1 kHz 84.0 dB, 8 kHz 74.1 dB, allowed ±2.0 dB; the instrument reported “Success”',
     );
+    expect(verdictSides(unjudged)?.fieldDesk.text).toBe('Pass (tones not judged: no earlier passing check)');
   });
 
   it('labels the local record and service records in words', () => {
@@ -346,7 +352,7 @@ describe('pass / fail', () => {
       actionRecordBadge({ action: 'Identify', state: 'succeeded', result: { kind: 'identify' } }).label,
     ).toBe('Done');
     expect(actionRecordBadge({ action: 'Calibration', state: 'failed', result: calibration() }).label).toBe(
-      'FieldDesk: failed',
+      'FieldDesk: Fail',
     );
     expect(actionRecordBadge({ action: 'Calibration', state: 'failed', result: null }).label).toBe(
       'Did not run',

@@ -3,6 +3,7 @@
  * the rows on screen first, a sweep of the whole fleet with its progress, nothing fresh asked
  * again, and the sweep stopped when the service cannot be reached. Also the list's health cells.
  */
+import { lastChecks } from '../../../src/shared/check-record';
 import { describe, expect, it } from 'vitest';
 import {
   createHealthReader,
@@ -151,19 +152,25 @@ describe('the list’s health cells', () => {
   });
 
   it('calibration as its result and age, failed or overdue in its tone', () => {
-    expect(calibrationCell(status(), DEFAULT_ATTENTION_THRESHOLDS, NOW)).toMatchObject({
-      text: 'Pass · 12 d',
+    expect(
+      calibrationCell(lastChecks(status(), null).calibration, DEFAULT_ATTENTION_THRESHOLDS, NOW),
+    ).toMatchObject({
+      text: '“Success” · 12 d',
       tone: 'ok',
     });
     const old = status({
       lastCalibration: { time: NOW - 31 * 24 * HOUR, status: 'Success', level: 94, offset: 0 },
     });
-    expect(calibrationCell(old, DEFAULT_ATTENTION_THRESHOLDS, NOW).tone).toBe('warning');
+    expect(calibrationCell(lastChecks(old, null).calibration, DEFAULT_ATTENTION_THRESHOLDS, NOW).tone).toBe(
+      'warning',
+    );
     const failed = status({
       lastCalibration: { time: NOW - 3 * HOUR, status: 'Failed', level: 90, offset: 4 },
     });
-    expect(calibrationCell(failed, DEFAULT_ATTENTION_THRESHOLDS, NOW)).toMatchObject({
-      text: 'Fail · 3 h',
+    expect(
+      calibrationCell(lastChecks(failed, null).calibration, DEFAULT_ATTENTION_THRESHOLDS, NOW),
+    ).toMatchObject({
+      text: '“Failed” · 3 h',
       tone: 'danger',
     });
   });

@@ -1,3 +1,4 @@
+import { lastChecks } from '../../../src/shared/check-record';
 import { describe, expect, it } from 'vitest';
 import {
   agoText,
@@ -55,18 +56,24 @@ function health(change: Partial<InstrumentHealth> = {}): InstrumentHealth {
 }
 
 const kinds = (h: InstrumentHealth | null, s: InstrumentStatus | null) =>
-  attentionReasons(h, s, LIMITS, NOW).map((r) => r.kind);
+  attentionReasons(h, s, LIMITS, NOW, lastChecks(s, null)).map((r) => r.kind);
 
 describe('attention rules at their thresholds', () => {
   it('a healthy instrument needs nothing', () => {
-    expect(attentionReasons(health(), status(), LIMITS, NOW)).toEqual([]);
+    expect(attentionReasons(health(), status(), LIMITS, NOW, lastChecks(status(), null))).toEqual([]);
   });
 
   it('offline: just under, at and over the limit', () => {
     const offline = status({ online: false, measuring: false });
     expect(kinds(health({ lastContact: NOW - 2 * HOUR + 1 }), offline)).not.toContain('offline');
     expect(kinds(health({ lastContact: NOW - 2 * HOUR }), offline)).not.toContain('offline');
-    const over = attentionReasons(health({ lastContact: NOW - 2 * HOUR - MIN }), offline, LIMITS, NOW);
+    const over = attentionReasons(
+      health({ lastContact: NOW - 2 * HOUR - MIN }),
+      offline,
+      LIMITS,
+      NOW,
+      lastChecks(offline, null),
+    );
     expect(over[0]).toEqual({ kind: 'offline', urgency: 3, text: 'Offline for 2 h 1 min (limit 2 h)' });
   });
 
@@ -76,14 +83,21 @@ describe('attention rules at their thresholds', () => {
       status({ online: false }),
       { ...LIMITS, attentionOfflineHours: 1 },
       NOW,
+      lastChecks(status({ online: false }), null),
     );
     expect(reasons[0]?.text).toBe('Offline for 3 h 10 min (limit 1 h)');
   });
 
   it('offline with no contact ever known is raised, saying so', () => {
-    expect(attentionReasons(health({ lastContact: null }), status({ online: false }), LIMITS, NOW)).toEqual([
-      { kind: 'offline', urgency: 3, text: 'Offline; no contact known' },
-    ]);
+    expect(
+      attentionReasons(
+        health({ lastContact: null }),
+        status({ online: false }),
+        LIMITS,
+        NOW,
+        lastChecks(status({ online: false }), null),
+      ),
+    ).toEqual([{ kind: 'offline', urgency: 3, text: 'Offline; no contact known' }]);
   });
 
   it('an online instrument is never offline, however old its last contact', () => {
@@ -93,7 +107,13 @@ describe('attention rules at their thresholds', () => {
   it('no new data: just under, at and over the limit', () => {
     expect(kinds(health({ newestData: NOW - 6 * HOUR + 1 }), status())).toEqual([]);
     expect(kinds(health({ newestData: NOW - 6 * HOUR }), status())).toEqual([]);
-    const over = attentionReasons(health({ newestData: NOW - 6 * HOUR - 1 }), status(), LIMITS, NOW);
+    const over = attentionReasons(
+      health({ newestData: NOW - 6 * HOUR - 1 }),
+      status(),
+      LIMITS,
+      NOW,
+      lastChecks(status(), null),
+    );
     expect(over.map((r) => r.kind)).toEqual(['noData']);
     expect(over[0]?.text).toBe('No new data for 6 h (limit 6 h)');
     expect(kinds(health({ newestData: null }), status())).toEqual([]);
@@ -104,7 +124,13 @@ describe('attention rules at their thresholds', () => {
       status({ lastCalibration: { time: NOW - ago, status: 'Success', level: 94, offset: 0 } });
     expect(kinds(health(), calibrated(30 * DAY - 1))).toEqual([]);
     expect(kinds(health(), calibrated(30 * DAY))).toEqual([]);
-    const over = attentionReasons(health(), calibrated(30 * DAY + HOUR), LIMITS, NOW);
+    const over = attentionReasons(
+      health(),
+      calibrated(30 * DAY + HOUR),
+      LIMITS,
+      NOW,
+      lastChecks(calibrated(30 * DAY + HOUR), null),
+    );
     expect(over).toEqual([
       { kind: 'calibrationOld', urgency: 2, text: 'Calibrated 30 d 1 h ago (limit 30 d)' },
     ]);
@@ -114,8 +140,12 @@ describe('attention rules at their thresholds', () => {
     const failed = status({
       lastCalibration: { time: NOW - 2 * DAY, status: 'Failed', level: 93, offset: 1 },
     });
-    expect(attentionReasons(health(), failed, LIMITS, NOW)).toEqual([
-      { kind: 'calibrationFailed', urgency: 3, text: 'Last calibration failed, 2 d ago' },
+    expect(attentionReasons(health(), failed, LIMITS, NOW, lastChecks(failed, null))).toEqual([
+      {
+        kind: 'calibrationFailed',
+        urgency: 3,
+        text: 'Last calibration failed, 2 d ago (the instrument reported “Failed”)',
+      },
     ]);
     expect(kinds(health(), status({ lastCalibration: null }))).toEqual([]);
   });
@@ -124,8 +154,8 @@ describe('attention rules at their thresholds', () => {
     const failed = status({
       lastSic: { time: NOW - 5 * HOUR, status: 'Failed', _500Hz: 1, _1KHz: 1, _8KHz: 1 },
     });
-    expect(attentionReasons(health(), failed, LIMITS, NOW)).toEqual([
-      { kind: 'sicFailed', urgency: 2, text: 'Last SIC failed, 5 h ago' },
+    expect(attentionReasons(health(), failed, LIMITS, NOW, lastChecks(failed, null))).toEqual([
+      { kind: 'sicFailed', urgency: 2, text: 'Last SIC failed, 5 h ago (the instrument reported “Failed”)' },
     ]);
     expect(kinds(health(), status({ lastSic: null }))).toEqual([]);
   });
@@ -134,7 +164,7 @@ describe('attention rules at their thresholds', () => {
     const disk = (diskPercent: number) => health({ supply: { voltage: 13, diskPercent, time: NOW } });
     expect(kinds(disk(89.9), status())).toEqual([]);
     expect(kinds(disk(90), status())).toEqual([]);
-    expect(attentionReasons(disk(90.4), status(), LIMITS, NOW)).toEqual([
+    expect(attentionReasons(disk(90.4), status(), LIMITS, NOW, lastChecks(status(), null))).toEqual([
       { kind: 'storageFull', urgency: 2, text: 'Storage 90 % full (limit 90 %)' },
     ]);
   });
@@ -143,10 +173,10 @@ describe('attention rules at their thresholds', () => {
     const supply = (voltage: number) => health({ supply: { voltage, diskPercent: 20, time: NOW } });
     expect(kinds(supply(11.81), status())).toEqual([]);
     expect(kinds(supply(11.8), status())).toEqual([]);
-    expect(attentionReasons(supply(11.79), status(), LIMITS, NOW)).toEqual([
+    expect(attentionReasons(supply(11.79), status(), LIMITS, NOW, lastChecks(status(), null))).toEqual([
       { kind: 'batteryLow', urgency: 2, text: 'Battery low: 11.8 V (limit 11.8 V)' },
     ]);
-    expect(attentionReasons(supply(11.2), status(), LIMITS, NOW)[0]?.text).toBe(
+    expect(attentionReasons(supply(11.2), status(), LIMITS, NOW, lastChecks(status(), null))[0]?.text).toBe(
       'Battery low: 11.2 V (limit 11.8 V)',
     );
   });
@@ -155,7 +185,7 @@ describe('attention rules at their thresholds', () => {
     const rsrp = (value: number | null) => health({ signal: { rsrp: value, rsrq: -12, sinr: 3, time: NOW } });
     expect(kinds(rsrp(-109), status())).toEqual([]);
     expect(kinds(rsrp(-110), status())).toEqual([]);
-    expect(attentionReasons(rsrp(-111), status(), LIMITS, NOW)).toEqual([
+    expect(attentionReasons(rsrp(-111), status(), LIMITS, NOW, lastChecks(status(), null))).toEqual([
       { kind: 'signalWeak', urgency: 1, text: 'Weak signal: RSRP \u2212111 dBm (limit \u2212110 dBm)' },
     ]);
     expect(kinds(rsrp(null), status())).toEqual([]);
@@ -175,6 +205,14 @@ describe('attention rules at their thresholds', () => {
       }),
       LIMITS,
       NOW,
+      lastChecks(
+        status({
+          online: false,
+          lastSic: { time: NOW - DAY, status: 'Failed', _500Hz: 1, _1KHz: 1, _8KHz: 1 },
+          lastCalibration: { time: NOW - 40 * DAY, status: 'Failed', level: 93, offset: 1 },
+        }),
+        null,
+      ),
     );
     expect(reasons.map((r) => r.kind)).toEqual([
       'offline',
@@ -188,7 +226,7 @@ describe('attention rules at their thresholds', () => {
   });
 
   it('without anything known, nothing is raised', () => {
-    expect(attentionReasons(null, null, LIMITS, NOW)).toEqual([]);
+    expect(attentionReasons(null, null, LIMITS, NOW, lastChecks(null, null))).toEqual([]);
   });
 });
 

@@ -92,6 +92,7 @@ const NO_ARGUMENT_REQUESTS = [
   'accounts.tryDemo',
   'instruments.list',
   'instruments.knownHealth',
+  'actions.lastResults',
   'operations.list',
   'settings.get',
   'sync.list',

@@ -6,6 +6,7 @@
  * new result and every half minute), with a copy in the system's temporary folder (held-results.ts)
  * that a quit does not lose and the next start merges. Nothing is reported kept that is not.
  */
+import type { FieldDeskLastResults } from '../../../shared/check-record';
 import type { ActionRecord, OperationSnapshot } from '../../../shared/operations';
 import { diskFailure } from '../core/disk-errors';
 import type { Logger } from '../core/log';
@@ -29,12 +30,40 @@ export interface ActionKeeper {
   keep(snapshot: OperationSnapshot): void;
   /** Finished actions on an instrument, newest first: the database's, the journal's and those in memory. */
   history(accountId: string, serial: string): ActionRecord[];
+  /**
+   * FieldDesk's newest Calibration and SIC outcome on each instrument of an account (the database's,
+   * the journal's and those in memory), so every view can put FieldDesk's verdict beside the service's.
+   */
+  lastResults(accountId: string): FieldDeskLastResults[];
   /** Moves what the journal holds into the database (at start, and when the database works again). */
   mergeJournal(): void;
   /** Writes the results an earlier run held when it quit (at start); what the disk still refuses stays held. */
   recoverHeld(): void;
   /** Tries once more to write what is held in memory, and stops trying (the held copies stay for the next start). */
   close(): void;
+}
+
+/** The newest Calibration and SIC outcome per instrument of `records` (newest by finish, then start). */
+export function newestResults(records: readonly ActionRecord[]): FieldDeskLastResults[] {
+  const newest = new Map<string, FieldDeskLastResults & { at: Record<'calibration' | 'sic', number[]> }>();
+  for (const record of records) {
+    const result = record.result;
+    if (result === null || result.kind === 'identify') continue;
+    const entry = newest.get(record.serial) ?? {
+      serial: record.serial,
+      calibration: null,
+      sic: null,
+      at: { calibration: [], sic: [] },
+    };
+    const [finished = -Infinity, started = -Infinity] = entry.at[result.kind];
+    if (record.finishedAt > finished || (record.finishedAt === finished && record.startedAt > started)) {
+      if (result.kind === 'calibration') entry.calibration = result;
+      else entry.sic = result;
+      entry.at[result.kind] = [record.finishedAt, record.startedAt];
+    }
+    newest.set(record.serial, entry);
+  }
+  return [...newest.values()].map(({ serial, calibration, sic }) => ({ serial, calibration, sic }));
 }
 
 export interface ActionKeeperOptions {
@@ -223,6 +252,21 @@ export function createActionKeeper(options: ActionKeeperOptions): ActionKeeper {
       }
       if (problem !== null && byId.size === 0) throw problem;
       return [...byId.values()].sort((a, b) => b.finishedAt - a.finishedAt || b.startedAt - a.startedAt);
+    },
+
+    lastResults(accountId) {
+      let inDatabase: ActionRecord[] = [];
+      let problem: unknown = null;
+      try {
+        inDatabase = records.latestResults(accountId);
+      } catch (error) {
+        problem = error;
+      }
+      const candidates = [...inMemory.values(), ...journal.read(), ...inDatabase].filter(
+        (record) => record.accountId === accountId,
+      );
+      if (problem !== null && candidates.length === 0) throw problem;
+      return newestResults(candidates);
     },
 
     mergeJournal,

@@ -30,6 +30,8 @@ export interface ActionRecords {
   put(record: ActionRecord): void;
   /** Finished actions on one instrument of one account, newest first. */
   list(accountId: string, serial: string, limit?: number): ActionRecord[];
+  /** Each instrument's newest Calibration and newest SIC with a result, of one account (any order). */
+  latestResults(accountId: string): ActionRecord[];
 }
 
 interface Row {
@@ -206,6 +208,18 @@ export function createActionRecords(db: SqliteDatabase): ActionRecords {
     LIMIT ?
   `);
 
+  // Per instrument and action, the record with a result no later one with a result follows.
+  const selectLatest = db.prepare(`
+    SELECT * FROM action_history AS h
+    WHERE h.account_id = ? AND h.action IN ('Calibration', 'SIC') AND h.result_json IS NOT NULL
+      AND NOT EXISTS (
+        SELECT 1 FROM action_history AS n
+        WHERE n.account_id = h.account_id AND n.serial = h.serial AND n.action = h.action
+          AND n.result_json IS NOT NULL
+          AND (n.finished_at > h.finished_at OR (n.finished_at = h.finished_at AND n.started_at > h.started_at))
+      )
+  `);
+
   function put(record: ActionRecord): void {
     insert.run({
       id: record.id,
@@ -234,6 +248,10 @@ export function createActionRecords(db: SqliteDatabase): ActionRecords {
         serial,
         Math.max(1, Math.min(limit, ACTION_RECORDS_READ_LIMIT)),
       ) as Row[];
+      return rows.map(toRecord).filter((record): record is ActionRecord => record !== null);
+    },
+    latestResults(accountId) {
+      const rows = selectLatest.all(accountId) as Row[];
       return rows.map(toRecord).filter((record): record is ActionRecord => record !== null);
     },
   };

@@ -154,7 +154,7 @@ function finishWithResult(
 ): ActionOperationState {
   const judged =
     state.snapshot.action === 'Calibration'
-      ? judgeCalibration(record as CalibrationStatus, state.settings)
+      ? judgeCalibration(record as CalibrationStatus, state.settings, state.snapshot.calibrator ?? null)
       : judgeSic(record as SicStatus, state.sicReferences, state.settings.sicToleranceDb);
   return change(state, at, {
     state: judged.outcome.passed ? 'succeeded' : 'failed',

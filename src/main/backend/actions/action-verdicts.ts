@@ -5,6 +5,12 @@
  * the state machine, so each verdict can be tested on its own.
  */
 import {
+  calibratorName,
+  levelMatches,
+  levelsText,
+  type CalibratorSnapshot,
+} from '../../../shared/calibrators';
+import {
   failingTones,
   instrumentPassed,
   judgeSicTones,
@@ -31,10 +37,49 @@ const signedDb = (value: number): string => dbText(value, { decimals: 'setting',
 /** "The instrument itself reported Success." — the other verdict, named, when the two disagree. */
 const instrumentSaid = (status: string): string => `The instrument itself reported “${status}”.`;
 
-/** Judges a calibration against the reference and tolerance in force when it started. */
+/**
+ * What to do about the calibrator when a calibration missed its reference, fitted to the calibrator
+ * the engineer named: one that cannot give the reference is never told to be set to it.
+ */
+function calibratorAdvice(
+  calibrator: CalibratorSnapshot | null,
+  reference: number,
+  probable: number | null,
+): string {
+  if (calibrator !== null && !levelMatches(calibrator.nominalLevelsDb, reference)) {
+    const name = calibratorName(calibrator);
+    const levels = calibrator.nominalLevelsDb;
+    const only = levels.length === 1 ? 'only ' : '';
+    const choose =
+      levels.length === 1
+        ? `choose ${db(levels[0] as number)} as the reference`
+        : probable !== null && levelMatches(levels, probable)
+          ? `choose ${db(probable)} as the reference`
+          : 'choose one of its levels as the reference';
+    return `${name} gives ${only}${levelsText(levels)}, not the ${db(reference)} reference: ${choose} and calibrate again.`;
+  }
+  const which = calibrator === null ? 'it' : calibratorName(calibrator);
+  if (probable !== null) {
+    const alternative =
+      calibrator === null || levelMatches(calibrator.nominalLevelsDb, probable)
+        ? `, or choose ${db(probable)} as the reference,`
+        : '';
+    return `Set ${which} to ${db(reference)}${alternative} and calibrate again.`;
+  }
+  return (
+    `Check that ${calibrator === null ? 'the calibrator' : which} is fitted firmly, switched on ` +
+    `and set to ${db(reference)}, then calibrate again.`
+  );
+}
+
+/**
+ * Judges a calibration against the reference and tolerance in force when it started; the advice
+ * fits `calibrator`, the one the engineer said was fitted (null: none named).
+ */
 export function judgeCalibration(
   record: CalibrationStatus,
   settings: Pick<Settings, (typeof CALIBRATION_SETTINGS)[number]>,
+  calibrator: CalibratorSnapshot | null = null,
 ): { outcome: CalibrationOutcome; message: string } {
   const reference = settings.calibrationReferenceDb;
   const tolerance = settings.calibrationToleranceDb;
@@ -76,8 +121,7 @@ export function judgeCalibration(
       outcome,
       message:
         `Calibration failed: the instrument read ${db(record.level)}, ${near}: the calibrator is probably ` +
-        `set to ${db(probable)}, not ${db(reference)}. Set it to ${db(reference)}, or choose ${db(probable)} ` +
-        `as the reference, and calibrate again.` +
+        `set to ${db(probable)}, not ${db(reference)}. ${calibratorAdvice(calibrator, reference, probable)}` +
         (statusOk ? ` ${instrumentSaid(record.status)}` : ''),
     };
   }
@@ -93,8 +137,7 @@ export function judgeCalibration(
   return {
     outcome,
     message:
-      `Calibration failed: ${reasons.join(', and ')}. Check that the calibrator is fitted firmly, switched on ` +
-      `and set to ${db(reference)}, then calibrate again.` +
+      `Calibration failed: ${reasons.join(', and ')}. ${calibratorAdvice(calibrator, reference, null)}` +
       (statusOk ? ` ${instrumentSaid(record.status)}` : ''),
   };
 }

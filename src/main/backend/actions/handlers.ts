@@ -144,5 +144,6 @@ export function actionHandlers(deps: ActionHandlerDeps): HandlersOf<'actions'> {
     },
 
     'actions.history': async ({ serial }) => deps.kept.history(accounts.requireActive().id, serial),
+    'actions.lastResults': async () => deps.kept.lastResults(accounts.requireActive().id),
   };
 }

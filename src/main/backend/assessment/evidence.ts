@@ -2,8 +2,12 @@
  * Calibration evidence: the calibrations and SICs that show the instrument was sound — the last
  * one before the period (and the last passing one, when that one failed), every one during it and
  * the first one after — each judged the way a reviewer checks it:
+ * - each check is one record (shared/check-record.ts): FieldDesk's verdict where FieldDesk ran it
+ *   (its action record, matched by instrument and the check's time) beside the instrument's word,
+ *   level, the instrument's offset and the deviation from the reference as two values;
  * - a calibration's drift is measured from the last *passing* calibration before it (a failed
- *   attempt is no reference) and judged against the calibration tolerance;
+ *   check, by FieldDesk's verdict where it ran it, is never the base) and judged against the
+ *   calibration tolerance; a failed check has no drift: it is reported as failed;
  * - a SIC's tones are judged each against its own reference, the median of that tone in the
  *   instrument's last passing SICs before it, ± the SIC tolerance, naming the tone that failed;
  * - no calibration before, or after, the period is a row of its own, flagged;
@@ -29,11 +33,15 @@ import {
 import type { TimeInterval } from '../../../shared/data';
 import { dbText } from '../../../shared/format';
 import {
-  CALIBRATION_REFERENCE_LEVELS_DB,
-  DEFAULT_SETTINGS,
-  type ActionRecord,
-  type SicRecord,
-} from '../../../shared/operations';
+  calibrationCheck,
+  checkDbText,
+  instrumentWordText,
+  outcomeAt,
+  SAME_CHECK_MS,
+  sicCheck,
+  type CheckRecord,
+} from '../../../shared/check-record';
+import { DEFAULT_SETTINGS, type ActionRecord, type SicRecord } from '../../../shared/operations';
 import { calibrationRecordsOf, sicRecordsOf } from '../history/history-records';
 import type { InstrumentInputs } from './assessment-inputs';
 
@@ -65,27 +73,19 @@ const sicsOf = (inputs: InstrumentInputs): SicRecord[] =>
 /** A check's status as passed (Success), failed (Failed, Error) or neither known. */
 export const checkPassed = instrumentPassed;
 
-/**
- * The level's deviation from the calibrator level it was made with (the nearer of 94 and 114 dB),
- * so a drift between a 94 dB and a 114 dB calibration compares the microphone, not the calibrators.
- */
-function deviationFromCalibrator(level: number): number {
-  const nearest = CALIBRATION_REFERENCE_LEVELS_DB.reduce((a, b) =>
-    Math.abs(level - b) < Math.abs(level - a) ? b : a,
-  );
-  return level - nearest;
-}
-
 const whenOf = (time: number, range: TimeInterval): CheckEvidence['when'] =>
   time < range.start ? 'before' : time >= range.end ? 'after' : 'during';
 
 /** The indexes of the checks shown: the last before (and the last passing before), all during, the first after. */
-function chosenIndexes(checks: readonly Check[], range: TimeInterval): number[] {
+function chosenIndexes(
+  checks: ReadonlyArray<Pick<CheckRecord, 'time' | 'passed'>>,
+  range: TimeInterval,
+): number[] {
   const chosen = new Set<number>();
   const lastBefore = checks.findLastIndex((c) => c.time < range.start);
   if (lastBefore >= 0) chosen.add(lastBefore);
   // The reference the first drift is measured from, when the last one before failed.
-  const lastPassBefore = checks.findLastIndex((c) => c.time < range.start && checkPassed(c.status) === true);
+  const lastPassBefore = checks.findLastIndex((c) => c.time < range.start && c.passed === true);
   if (lastPassBefore >= 0) chosen.add(lastPassBefore);
   checks.forEach((c, i) => {
     if (c.time >= range.start && c.time < range.end) chosen.add(i);
@@ -116,23 +116,16 @@ function engineerAt(records: FieldDeskRecords, time: number): string | null {
   return covering.sort((a, b) => b.arrivedAt - a.arrivedAt)[0]?.engineer ?? null;
 }
 
-/**
- * FieldDesk keeps the service's own time of a calibration, so its record and the service's agree;
- * a record within this of the service's (a time rounded on the way) is the same calibration, the
- * nearest one when two are that close.
- */
-const SAME_CALIBRATION_MS = 1_000;
-
-/** The calibrator FieldDesk recorded for the calibration at `time`; null when not recorded. */
-function calibratorAt(records: FieldDeskRecords, time: number): CalibratorSnapshot | null {
-  let nearest: { distance: number; calibrator: CalibratorSnapshot | null } | null = null;
+/** FieldDesk's own record of the calibration at `time` (same check: within SAME_CHECK_MS); null when it did not run it. */
+function fieldDeskCalibrationAt(records: FieldDeskRecords, time: number): ActionRecord | null {
+  let nearest: { distance: number; record: ActionRecord } | null = null;
   for (const record of records.actions) {
     if (record.action !== 'Calibration' || record.result?.kind !== 'calibration') continue;
     const distance = Math.abs(record.result.time - time);
-    if (distance <= SAME_CALIBRATION_MS && (nearest === null || distance < nearest.distance))
-      nearest = { distance, calibrator: record.calibrator };
+    if (distance <= SAME_CHECK_MS && (nearest === null || distance < nearest.distance))
+      nearest = { distance, record };
   }
-  return nearest?.calibrator ?? null;
+  return nearest?.record ?? null;
 }
 
 /** "The certificate of CR:515 #054433 had expired (due 2026-11-01)", or null while it was valid. */
@@ -147,8 +140,18 @@ function expiredCertificateText(
     : null;
 }
 
-const signedDb = (value: number) => dbText(value, { signed: true });
 const toleranceText = (value: number) => `±${dbText(value, { decimals: 'setting' })}`;
+
+/** "Failed: FieldDesk judged 94.02 dB against the 114.0 dB reference (±0.5 dB); the instrument reported “Success”". */
+function failedText(check: CheckRecord): string {
+  if (check.fieldDesk === null) return `Failed: ${instrumentWordText(check)}`;
+  const against =
+    check.fieldDesk.referenceDb === null
+      ? ''
+      : ` ${checkDbText(check.level, { missing: 'no level' })} against the ${checkDbText(check.fieldDesk.referenceDb)} reference` +
+        (check.fieldDesk.toleranceDb === null ? '' : ` (${toleranceText(check.fieldDesk.toleranceDb)})`);
+  return `Failed: FieldDesk judged${against}; ${instrumentWordText(check)}`;
+}
 
 function calibrationEvidence(
   serial: string,
@@ -157,37 +160,41 @@ function calibrationEvidence(
   tolerance: number,
   records: FieldDeskRecords,
 ): CheckEvidence[] {
-  const rows = chosenIndexes(checks, range).map((i): CheckEvidence => {
-    const check = checks[i]!;
-    const passed = checkPassed(check.status);
-    const reference = checks.slice(0, i).findLast((c) => checkPassed(c.status) === true && c.level !== null);
+  // Every calibration as one record, FieldDesk's verdict in it where FieldDesk ran it.
+  const judged = checks.map((check) => {
+    const ran = fieldDeskCalibrationAt(records, check.time);
+    const outcome = ran?.result?.kind === 'calibration' ? ran.result : null;
+    return { record: calibrationCheck(check, outcome), calibrator: ran === null ? null : ran.calibrator };
+  });
+  const rows = chosenIndexes(
+    judged.map((j) => j.record),
+    range,
+  ).map((i): CheckEvidence => {
+    const { record: check, calibrator } = judged[i]!;
+    // The base is the last *passing* check before it (a failed one never is), and a failed check
+    // has no drift: its deviation is a failure, said as such.
+    const base = judged
+      .slice(0, i)
+      .findLast((c) => c.record.passed === true && c.record.deviation !== null)?.record;
     const drift =
-      reference === undefined || reference.level === null || check.level === null
+      check.passed === false || base === undefined || base.deviation === null || check.deviation === null
         ? null
-        : Math.round(
-            (deviationFromCalibrator(check.level) - deviationFromCalibrator(reference.level)) * 100,
-          ) / 100;
+        : Math.round((check.deviation - base.deviation) * 100) / 100;
     const within = drift === null ? null : Math.abs(drift) <= tolerance + 1e-9;
-    const calibrator = calibratorAt(records, check.time);
     const flags = [
-      passed === false
-        ? `Failed: the instrument reported “${check.status}”`
+      check.passed === false
+        ? failedText(check)
         : within === false && drift !== null
-          ? `Drift ${signedDb(drift)} since the last passing calibration, outside ${toleranceText(tolerance)}`
+          ? `Drift ${checkDbText(drift, { signed: true })} since the last passing calibration, outside ${toleranceText(tolerance)}`
           : null,
       calibrator === null ? null : expiredCertificateText(calibrator, check.time, records.timeZone),
     ].filter((text) => text !== null);
     const flag = flags.length === 0 ? null : flags.join('; ');
     return {
       serial,
-      kind: 'calibration',
-      time: check.time,
-      status: check.status,
-      passed,
-      level: check.level,
-      offset: check.offset,
+      ...check,
       drift,
-      driftFrom: reference?.time ?? null,
+      driftFrom: drift === null ? null : (base?.time ?? null),
       when: whenOf(check.time, range),
       tolerance,
       driftWithinTolerance: within,
@@ -227,41 +234,29 @@ function sicEvidence(
   sics: SicRecord[],
   range: TimeInterval,
   tolerance: number,
+  records: FieldDeskRecords,
 ): CheckEvidence[] {
-  const asChecks: Check[] = sics.map((s) => ({
-    time: s.time,
-    status: s.status,
-    level: s._1KHz,
-    offset: null,
-  }));
-  return chosenIndexes(asChecks, range).map((i): CheckEvidence => {
-    const sic = sics[i]!;
-    const passed = checkPassed(sic.status);
+  const outcomes = records.actions.map((record) => record.result);
+  // Each SIC as one record: its tones judged against their references, FieldDesk's verdict where it ran it.
+  const judged = sics.map((sic) => {
     const tones = judgeSicTones(sic, sicReferences(sics, sic.time), tolerance);
-    const judged = tones.filter((t) => t.within !== null);
+    return { tones, record: sicCheck(sic, outcomeAt(outcomes, 'sic', sic.time), tones) };
+  });
+  return chosenIndexes(
+    judged.map((j) => j.record),
+    range,
+  ).map((i): CheckEvidence => {
+    const { record: check, tones } = judged[i]!;
     const failing = failingTones(tones);
-    const furthest = judged.reduce<(typeof judged)[number] | null>(
-      (a, b) =>
-        a === null || Math.abs(b.levelDb! - b.referenceDb!) > Math.abs(a.levelDb! - a.referenceDb!) ? b : a,
-      null,
-    );
-    const flags = [
-      ...(passed === false ? [`Failed: the instrument reported “${sic.status}”`] : []),
-      ...failing.map(sicToneText),
-    ];
+    const flags = [...(check.passed === false ? [failedText(check)] : []), ...failing.map(sicToneText)];
     return {
       serial,
-      kind: 'sic',
-      time: sic.time,
-      status: sic.status,
-      passed,
-      level: sic._1KHz,
-      offset: furthest === null ? null : Math.round((furthest.levelDb! - furthest.referenceDb!) * 100) / 100,
+      ...check,
       drift: null,
       driftFrom: null,
-      when: whenOf(sic.time, range),
+      when: whenOf(check.time, range),
       tolerance,
-      driftWithinTolerance: judged.length === 0 ? null : failing.length === 0,
+      driftWithinTolerance: tones.every((t) => t.within === null) ? null : failing.length === 0,
       tones,
       flag: flags.length === 0 ? null : flags.join('; '),
     };
@@ -278,6 +273,6 @@ export function checkEvidence(
   const { serial } = inputs.instrument;
   return [
     ...calibrationEvidence(serial, checksOf(inputs, 'calibration'), range, toleranceDb, records),
-    ...sicEvidence(serial, sicsOf(inputs), range, sicToleranceDb),
+    ...sicEvidence(serial, sicsOf(inputs), range, sicToleranceDb, records),
   ];
 }

@@ -5,6 +5,7 @@
  * fonts (assessment/report/pdf-layout.ts), so the two documents look like one product.
  */
 import { CALIBRATOR_CLASS_LABELS, calibratorName } from '../../../shared/calibrators';
+import { checkOfOutcome, checkVerdictsText } from '../../../shared/check-record';
 import { dbText } from '../../../shared/format';
 import type { ActionRecord } from '../../../shared/operations';
 import { CHECK_STATE_LABELS, type SiteVisit } from '../../../shared/visits';
@@ -48,29 +49,23 @@ export function visitSheetName(visit: SiteVisit): string {
   return `Site visit ${what} ${new Date(visit.arrivedAt).toISOString().slice(0, 10)}.pdf`;
 }
 
-/** What the action found, in words: "PASS: 94.02 dB against 94.0 dB (deviation +0.02 dB, tolerance ±0.5 dB)". */
+/**
+ * What the action found, in words: the check's one record as every output writes it ("Pass
+ * (FieldDesk): level 94.02 dB, offset +0.01 dB, deviation +0.02 dB from the 94.0 dB reference,
+ * allowed ±0.5 dB; the instrument reported “Success”"), or why there was no result.
+ */
 export function actionResultText(action: ActionRecord): string {
   const outcome = action.result;
-  if (outcome === null || action.state !== 'succeeded') {
-    const state =
-      action.state === 'timedOut'
-        ? 'No result (timed out)'
-        : action.state === 'cancelled'
-          ? 'Stopped watching'
-          : 'Failed';
-    return action.message === '' ? state : `${state}: ${action.message}`;
-  }
-  switch (outcome.kind) {
-    case 'calibration':
-      return (
-        `${outcome.passed ? 'PASS' : 'FAIL'}: ${dbText(outcome.level)} against ${dbText(outcome.referenceDb, { decimals: 'setting' })}` +
-        ` (deviation ${dbText(outcome.deviationDb, { signed: true })}, tolerance ±${dbText(outcome.toleranceDb, { decimals: 'setting' })})`
-      );
-    case 'sic':
-      return `${outcome.passed ? 'PASS' : 'FAIL'}: 500 Hz ${dbText(outcome._500Hz)}, 1 kHz ${dbText(outcome._1KHz)}, 8 kHz ${dbText(outcome._8KHz)}`;
-    case 'identify':
-      return 'Done';
-  }
+  if (outcome?.kind === 'calibration') return checkVerdictsText(checkOfOutcome(outcome));
+  if (outcome?.kind === 'sic') return checkVerdictsText(checkOfOutcome(outcome), outcome);
+  if (outcome?.kind === 'identify' && action.state === 'succeeded') return 'Done';
+  const state =
+    action.state === 'timedOut'
+      ? 'No result (timed out)'
+      : action.state === 'cancelled'
+        ? 'Stopped watching'
+        : 'Failed';
+  return action.message === '' ? state : `${state}: ${action.message}`;
 }
 
 /** The calibrator a calibration was made with, as kept with its record; '—' for another action. */

@@ -10,17 +10,17 @@ import type {
   ExclusionRuleId,
 } from '../../../../shared/assessment';
 import { calibratorName, CALIBRATOR_CLASS_LABELS } from '../../../../shared/calibrators';
+import { checkDbCell, checkDbText } from '../../../../shared/check-record';
 import { checkVerdictText } from '../../../../shared/check-verdicts';
-import { dbText } from '../../../../shared/format';
 import {
+  type Column,
   countColumn,
-  dbColumn,
   periodColumns,
   tableView,
   type ReportCell,
   type ReportTableView,
 } from './report-columns';
-import { durationText, isoUtc, MINUTE, rounded, valueText, type SiteClock } from './report-format';
+import { durationText, isoUtc, MINUTE, rounded, type SiteClock } from './report-format';
 import {
   calibrationVerdict,
   dataSourceText,
@@ -41,20 +41,43 @@ const CAUSE_LABELS: Readonly<Record<ExclusionRuleId | 'manual', string>> = {
 
 const checkKind = (check: CheckEvidence) => (check.kind === 'sic' ? 'SIC' : 'Calibration');
 
-const passedText = (passed: boolean | null) => (passed === null ? '' : passed ? 'passed' : 'failed');
-
 /** What a row that stands for a missing calibration says where a check's time and status would be. */
 const NONE_ON_RECORD = 'none on record';
 
-/** "Passed", or the instrument's own word with the verdict when it does not say it: "OK (passed)". */
-function statusText(check: CheckEvidence): string {
+/** FieldDesk's verdict in the one vocabulary ("Pass", "Fail"), or that FieldDesk did not run the check. */
+const fieldDeskText = (check: CheckEvidence): string | null =>
+  check.missing
+    ? null
+    : check.fieldDesk
+      ? check.fieldDesk.passed
+        ? 'Pass'
+        : 'Fail'
+      : 'not run from FieldDesk';
+
+/**
+ * The PDF's result cell, both verdicts named: "Fail (FieldDesk); instrument “Success”", or for a
+ * check FieldDesk did not run, what is known: "instrument “Success”".
+ */
+function resultText(check: CheckEvidence): string {
   if (check.missing) return NONE_ON_RECORD;
-  const verdict = passedText(check.passed);
-  if (!check.status) return verdict || '—';
-  return verdict && !check.status.toLowerCase().includes(verdict)
-    ? `${check.status} (${verdict})`
-    : check.status;
+  const instrument = check.status ? `instrument “${check.status}”` : 'no instrument status';
+  if (!check.fieldDesk) return instrument.charAt(0).toUpperCase() + instrument.slice(1);
+  return `${check.fieldDesk.passed ? 'Pass' : 'Fail'} (FieldDesk); ${instrument}`;
 }
+
+/** A check's dB figure as the PDF prints it: the app's own text without the unit (said in the header). */
+const printedDb = (value: number | null | undefined, signed = false): string =>
+  checkDbText(value, { unit: false, signed });
+
+/** A check's dB figure as a spreadsheet column: the number to the same decimals as the PDF and the app. */
+const checkDbColumn = (
+  header: string,
+  get: (check: CheckEvidence) => number | null | undefined,
+): Column<CheckEvidence> => ({
+  header,
+  value: (check) => checkDbCell(get(check)).value,
+  decimals: (check) => checkDbCell(get(check)).decimals,
+});
 
 /** What a calibration row says when FieldDesk has no record of the calibrator fitted. */
 export const CALIBRATOR_NOT_RECORDED = 'not recorded';
@@ -92,8 +115,6 @@ function positionText(instrument: AssessedInstrument): string {
   if (!instrument.position) return 'not reported';
   return `${instrument.position.lat.toFixed(5)}, ${instrument.position.long.toFixed(5)}`;
 }
-
-const signedDb = (value: number | null) => dbText(value, { decimals: 1, signed: true, unit: false });
 
 /** Summary, instruments, calibration, calibration verdicts, excluded periods and excluded time. */
 export function evidenceTables(result: AssessmentResult, clock: SiteClock): ReportTableView[] {
@@ -164,11 +185,13 @@ export function evidenceTables(result: AssessmentResult, clock: SiteClock): Repo
         { header: 'When', value: (c) => `${c.when} the period` },
         { header: 'Time (UTC)', value: (c) => (c.missing ? null : isoUtc(c.time)) },
         { header: `Time (${site})`, value: (c) => (c.missing ? null : clock.iso(c.time)) },
-        { header: 'Status', value: (c) => (c.missing ? NONE_ON_RECORD : c.status) },
-        { header: 'Passed', value: (c) => passedText(c.passed) || null },
-        dbColumn('Level (dB)', (c) => c.level),
-        dbColumn('Offset or deviation (dB)', (c) => c.offset),
-        dbColumn('Drift (dB)', (c) => c.drift),
+        { header: 'FieldDesk verdict', value: fieldDeskText },
+        { header: 'Instrument status', value: (c) => (c.missing ? NONE_ON_RECORD : c.status || null) },
+        checkDbColumn('Level (dB)', (c) => c.level),
+        checkDbColumn('Offset (dB)', (c) => c.offset),
+        checkDbColumn('Reference (dB)', (c) => c.referenceDb),
+        checkDbColumn('Deviation (dB)', (c) => c.deviation),
+        checkDbColumn('Drift (dB)', (c) => c.drift),
         { header: 'Tolerance (± dB)', value: (c) => c.tolerance },
         { header: 'Drift vs tolerance', value: (c) => driftVerdict(c) || null },
         { header: 'Verdict', value: (c) => checkVerdictText(c) || null },
@@ -177,16 +200,17 @@ export function evidenceTables(result: AssessmentResult, clock: SiteClock): Repo
         { header: 'Flag', value: (c) => c.flag ?? null },
       ],
       [
-        { header: 'Instrument', text: (c) => c.serial, weight: 10 },
-        { header: 'Check', text: checkKind, weight: 9.5 },
+        { header: 'Instrument', text: (c) => c.serial, weight: 9 },
+        { header: 'Check', text: checkKind, weight: 8.5 },
         { header: 'When', text: (c) => c.when, weight: 6 },
-        { header: 'Time', text: (c) => (c.missing ? '—' : clock.long(c.time)), weight: 18 },
-        { header: 'Status', text: statusText, weight: 11 },
-        { header: 'Level (dB)', text: (c) => valueText(c.level, 'dB'), weight: 7, align: 'right' },
-        { header: 'Offset / dev. (dB)', text: (c) => signedDb(c.offset), weight: 8, align: 'right' },
-        { header: 'Drift (dB)', text: (c) => signedDb(c.drift), weight: 6, align: 'right' },
-        { header: 'Verdict', text: (c) => checkVerdictText(c) || '—', weight: 14 },
-        { header: 'Calibrator, engineer', text: calibratorAndEngineer, weight: 10.5 },
+        { header: 'Time', text: (c) => (c.missing ? '—' : clock.long(c.time)), weight: 15.5 },
+        { header: 'Result', text: resultText, weight: 12 },
+        { header: 'Level (dB)', text: (c) => printedDb(c.level), weight: 7, align: 'right' },
+        { header: 'Offset (dB)', text: (c) => printedDb(c.offset, true), weight: 6.5, align: 'right' },
+        { header: 'Deviation (dB)', text: (c) => printedDb(c.deviation, true), weight: 7, align: 'right' },
+        { header: 'Drift (dB)', text: (c) => printedDb(c.drift, true), weight: 6, align: 'right' },
+        { header: 'Verdict', text: (c) => checkVerdictText(c) || '—', weight: 13 },
+        { header: 'Calibrator, engineer', text: calibratorAndEngineer, weight: 9.5 },
       ],
     ),
 

@@ -16,26 +16,33 @@
 import { basename, join } from 'node:path';
 import { writeFolderWhole, writeSyncedFile, type SaveTarget } from '../../core/unfinished-files';
 import { csvField } from '../../data/csv-export';
-import type { ReportCell, ReportTable } from './report-columns';
+import type { ReportCell, ReportTable, ReportTableView } from './report-columns';
 import { throwIfCancelled, type ReportDocument } from './report-document';
-import { reportTables, type ReportProgressSink } from './report-tables';
+import { reportTableViews, type ReportProgressSink } from './report-tables';
 
 const BOM = '\uFEFF';
 
 /** How a cell Excel, LibreOffice or Google Sheets would read as a formula starts. */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-/** A cell as a CSV field; text that would run as a formula is kept text with a leading `'`. */
-function cellText(cell: ReportCell): string {
+/**
+ * A cell as a CSV field; text that would run as a formula is kept text with a leading `'`. A number
+ * is written to the decimals it is stated to (trailing zeros kept: 66.0, as the PDF and Excel show it).
+ */
+function cellText(cell: ReportCell, decimals: number | null | undefined): string {
   if (cell === null) return '';
-  if (typeof cell === 'number') return String(cell);
+  if (typeof cell === 'number')
+    return decimals === null || decimals === undefined ? String(cell) : cell.toFixed(decimals);
   return csvField(FORMULA_START.test(cell) ? `'${cell}` : cell);
 }
 
-/** A table as CSV text, BOM first. */
-export function reportCsvText(table: ReportTable): string {
-  const lines = [table.columns, ...table.rows].map((row) => row.map(cellText).join(','));
-  return `${BOM}${lines.join('\r\n')}\r\n`;
+/** A table as CSV text, BOM first; `decimals` (per cell, as Excel's number formats) when known. */
+export function reportCsvText(table: ReportTable & Partial<Pick<ReportTableView, 'decimals'>>): string {
+  const header = table.columns.map((column) => cellText(column, null)).join(',');
+  const rows = table.rows.map((row, r) =>
+    row.map((cell, c) => cellText(cell, table.decimals?.[r]?.[c])).join(','),
+  );
+  return `${BOM}${[header, ...rows].join('\r\n')}\r\n`;
 }
 
 /** The folder a CSV report chosen as `path` is saved as: the name without `.csv`. */
@@ -60,7 +67,7 @@ export async function writeReportCsv(
   report: ReportDocument,
   onProgress: ReportProgressSink = () => {},
 ): Promise<{ folder: string; paths: string[]; bytes: number }> {
-  const tables = reportTables(report);
+  const tables = reportTableViews(report);
   const folder = reportCsvFolder(target.path);
   const { folder: saved, written } = await writeFolderWhole(
     { ...target, path: folder },

@@ -3,6 +3,7 @@
  * reason that applies wins, from the most lasting (the key) to the most passing (a run in progress).
  */
 import type { AccountSummary } from '../../../../shared/accounts';
+import type { FieldDeskLastResults } from '../../../../shared/check-record';
 import type { InstrumentEntry } from '../../../../shared/ipc/contract';
 import type { ActionName, OperationSnapshot } from '../../../../shared/operations';
 import { ACTIONS } from '../../../../shared/service/wire';
@@ -78,4 +79,27 @@ export function actionsAvailability(context: ActionContext): ActionsAvailability
   const distinct = new Set(Object.values(reasons));
   const only = distinct.size === 1 ? [...distinct][0] : null;
   return { reasons, sharedReason: only ?? null };
+}
+
+/**
+ * FieldDesk's newest Calibration and SIC outcome on `serial`: the kept ones, replaced by a newer
+ * result of an operation of the active account that finished in this window (by the check's time).
+ */
+export function withFinishedResults(
+  kept: FieldDeskLastResults | null,
+  serial: string,
+  snapshots: readonly OperationSnapshot[],
+  accountId: string | null,
+): FieldDeskLastResults | null {
+  let merged = kept;
+  for (const snapshot of snapshots) {
+    const result = snapshot.result;
+    if (snapshot.serial !== serial || snapshot.accountId !== accountId) continue;
+    if (result === null || result.kind === 'identify') continue;
+    const base = merged ?? { serial, calibration: null, sic: null };
+    const known = base[result.kind];
+    if (known !== null && known.time >= result.time) continue;
+    merged = result.kind === 'calibration' ? { ...base, calibration: result } : { ...base, sic: result };
+  }
+  return merged;
 }

@@ -9,11 +9,15 @@ import {
   certificateStatus,
   type CalibratorSnapshot,
 } from '../../../../shared/calibrators';
+import { checkDbText, checkOfOutcome, checkVerdictsText } from '../../../../shared/check-record';
 import { failingTones, sicBandText } from '../../../../shared/check-verdicts';
 import { dbText } from '../../../../shared/format';
 import type { ActionOutcome, OperationSnapshot } from '../../../../shared/operations';
 import { isFinishedState, SIC_TONE_LABELS } from '../../../../shared/operations';
 import type { Tone } from '../../ui/tone';
+
+/** What a figure the instrument did not report reads as. */
+const NO_READING = 'No reading';
 
 export type VerdictKind = 'pass' | 'fail' | 'noResult';
 
@@ -67,7 +71,7 @@ export function calibratorUsed(calibrator: CalibratorSnapshot | null, usedAt: nu
   };
 }
 
-/** "FieldDesk: failed (−19.68 dB from 114.0 dB)" beside "Instrument: Success". */
+/** "FieldDesk: Fail (−19.68 dB from 114.0 dB)" beside "Instrument: “Success”". */
 export interface VerdictSides {
   fieldDesk: { text: string; passed: boolean };
   instrument: { text: string; passed: boolean | null };
@@ -79,14 +83,18 @@ export interface VerdictSides {
  */
 export function verdictSides(result: ActionOutcome): VerdictSides | null {
   if (result.kind === 'identify') return null;
-  const instrument = { text: result.status || 'no status', passed: result.instrumentPassed };
+  // The instrument's own word, quoted: never confused with FieldDesk's "Pass"/"Fail".
+  const instrument = {
+    text: result.status ? `“${result.status}”` : 'no status',
+    passed: result.instrumentPassed,
+  };
   if (result.kind === 'calibration') {
     const against =
       result.deviationDb === null
         ? 'no level'
-        : `${signedDbText(result.deviationDb)} from ${settingDbText(result.referenceDb)}`;
+        : `${checkDbText(result.deviationDb, { signed: true })} from ${settingDbText(result.referenceDb)}`;
     return {
-      fieldDesk: { text: `${result.passed ? 'passed' : 'failed'} (${against})`, passed: result.passed },
+      fieldDesk: { text: `${result.passed ? 'Pass' : 'Fail'} (${against})`, passed: result.passed },
       instrument,
     };
   }
@@ -95,34 +103,19 @@ export function verdictSides(result: ActionOutcome): VerdictSides | null {
   const detail =
     failing.length > 0
       ? failing
-          .map((t) => `${SIC_TONE_LABELS[t.tone]} ${bandText(t.levelDb)}, expected ${sicBandText(t)}`)
+          .map(
+            (t) =>
+              `${SIC_TONE_LABELS[t.tone]} ${checkDbText(t.levelDb, { missing: NO_READING })}, expected ${sicBandText(t)}`,
+          )
           .join('; ')
       : judged
         ? `tones within ±${settingDbText(result.toleranceDb ?? 0)}`
         : 'tones not judged: no earlier passing check';
   return {
-    fieldDesk: { text: `${result.passed ? 'passed' : 'failed'} (${detail})`, passed: result.passed },
+    fieldDesk: { text: `${result.passed ? 'Pass' : 'Fail'} (${detail})`, passed: result.passed },
     instrument,
   };
 }
-
-/** "FieldDesk: failed (−19.68 dB from 114.0 dB) · Instrument: Success" */
-export function verdictSidesText(sides: VerdictSides): string {
-  return `FieldDesk: ${sides.fieldDesk.text} · Instrument: ${sides.instrument.text}`;
-}
-
-// Which precision each figure gets; the writing itself is shared/format's dbText.
-const NO_READING = 'No reading';
-
-/** "94.12 dB": measured figures keep the instrument's two decimals. */
-export const levelText = (value: number | null): string => dbText(value, { missing: NO_READING });
-
-/** "80.6 dB": SIC tone levels, reported by the instrument to a tenth. */
-export const bandText = (value: number | null): string => dbText(value, { decimals: 1, missing: NO_READING });
-
-/** "+0.12 dB", "−0.31 dB", "±0.00 dB": a deviation always says which way. */
-export const signedDbText = (value: number | null): string =>
-  dbText(value, { signed: true, missing: NO_READING });
 
 /** "94.0 dB", "0.5 dB", "0.25 dB": a setting, one decimal unless the second matters. */
 export const settingDbText = (value: number): string => dbText(value, { decimals: 'setting' });
@@ -178,14 +171,18 @@ export function operationVerdict(snapshot: OperationSnapshot): VerdictView | nul
     return {
       ...base,
       facts: [
-        { label: 'Measured level', value: levelText(result.level), flagged: result.level === null },
+        {
+          label: 'Measured level',
+          value: checkDbText(result.level, { missing: NO_READING }),
+          flagged: result.level === null,
+        },
         {
           label: `Deviation from the ${settingDbText(result.referenceDb)} reference`,
-          value: signedDbText(result.deviationDb),
+          value: checkDbText(result.deviationDb, { signed: true, missing: NO_READING }),
           flagged: outside,
         },
         { label: 'Allowed', value: `±${settingDbText(result.toleranceDb)}` },
-        { label: 'Offset', value: signedDbText(result.offset) },
+        { label: 'Offset', value: checkDbText(result.offset, { signed: true, missing: NO_READING }) },
         { label: 'Instrument reported', value: result.status, flagged: statusBad },
         ...(result.probableCalibratorDb === null
           ? []
@@ -209,7 +206,7 @@ export function operationVerdict(snapshot: OperationSnapshot): VerdictView | nul
             judged === undefined || judged.referenceDb === null ? '' : ` · expected ${sicBandText(judged)}`;
           return {
             label: `${SIC_TONE_LABELS[tone]}${band}`,
-            value: bandText(result[tone]),
+            value: checkDbText(result[tone], { missing: NO_READING }),
             flagged: judged?.within === false,
           };
         }),
@@ -239,11 +236,11 @@ export function actionRecordBadge(record: {
     case 'succeeded':
       return record.action === 'Identify'
         ? { label: 'Done', tone: 'ok', icon: 'check' }
-        : { label: 'FieldDesk: passed', tone: 'ok', icon: 'check' };
+        : { label: 'FieldDesk: Pass', tone: 'ok', icon: 'check' };
     case 'failed':
       return record.result === null
         ? { label: 'Did not run', tone: 'danger', icon: 'error' }
-        : { label: 'FieldDesk: failed', tone: 'danger', icon: 'error' };
+        : { label: 'FieldDesk: Fail', tone: 'danger', icon: 'error' };
     case 'timedOut':
       return { label: 'Timed out', tone: 'warning', icon: 'warning' };
     case 'cancelled':
@@ -262,9 +259,14 @@ export function serviceStatusBadge(status: string): ResultBadge {
   return { label: status || 'Unknown', tone: 'warning', icon: 'warning' };
 }
 
-/** Both verdicts of a kept record in one line, or null when it has no calibration or SIC result. */
+/**
+ * A kept record's check in one line, as every output writes it (shared/check-record.ts), or null
+ * when it has no calibration or SIC result.
+ */
 export function recordVerdictsText(record: { result: OperationSnapshot['result'] }): string | null {
-  if (record.result === null) return null;
-  const sides = verdictSides(record.result);
-  return sides === null ? null : verdictSidesText(sides);
+  const result = record.result;
+  if (result === null || result.kind === 'identify') return null;
+  return result.kind === 'sic'
+    ? checkVerdictsText(checkOfOutcome(result), result)
+    : checkVerdictsText(checkOfOutcome(result));
 }

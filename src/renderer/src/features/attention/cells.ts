@@ -9,7 +9,13 @@ import {
   type AttentionThresholds,
   type InstrumentHealth,
 } from '../../../../shared/attention';
-import type { CalibrationStatus, InstrumentStatus, SicStatus } from '../../../../shared/service/schemas';
+import {
+  checkTone,
+  checkVerdictsText,
+  checkVerdictWord,
+  type CheckRecord,
+} from '../../../../shared/check-record';
+import type { InstrumentStatus } from '../../../../shared/service/schemas';
 import type { Tone } from '../../ui/tone';
 import { exactTimeText } from '../../ui/time';
 
@@ -51,41 +57,44 @@ export function lastContactCell(
   };
 }
 
-const passed = (status: string): boolean => /^(success|passed?|ok)$/i.test(status.trim());
-
-function resultCell(
+/**
+ * A check's cell from its one record: the verdict that counts in the one vocabulary ("Pass",
+ * "Fail" when FieldDesk judged it, else the instrument's own word quoted) and its age.
+ */
+function checkCell(
   what: string,
-  result: CalibrationStatus | SicStatus | null,
+  check: CheckRecord | null,
   now: number,
   tooOldMs: number | null,
 ): HealthCell {
-  if (result === null) return { text: '—', title: `No ${what} known`, tone: 'neutral' };
-  const ok = passed(result.status);
-  const age = now - result.time;
+  if (check === null) return { text: '—', title: `No ${what} known`, tone: 'neutral' };
+  const age = now - check.time;
   const old = tooOldMs !== null && age > tooOldMs;
+  const tone = checkTone(check);
   return {
-    text: `${ok ? 'Pass' : 'Fail'} · ${spanText(age).replace(/ \d+ (min|h)$/, '')}`,
-    title: `Last ${what} ${result.status} at ${exactTimeText(result.time)}${old ? ' — due again' : ''}`,
-    tone: !ok ? 'danger' : old ? 'warning' : 'ok',
+    text: `${checkVerdictWord(check)} · ${spanText(age).replace(/ \d+ (min|h)$/, '')}`,
+    title:
+      `Last ${what} ${exactTimeText(check.time)}. ${checkVerdictsText(check)}.` +
+      (check.passed === false ? (what === 'SIC' ? ' Run the check again.' : ' Calibrate again.') : '') +
+      (old ? ' Due again.' : ''),
+    tone: tone === 'ok' && old ? 'warning' : tone,
   };
 }
 
-/** "Pass · 12 d", warning once older than the interval, danger when failed. */
+/**
+ * "Pass · 12 d" (FieldDesk's verdict), "“Success” · 12 d" (the instrument's word, FieldDesk did not
+ * run it): warning once older than the interval or of an unknown word, danger when failed.
+ */
 export function calibrationCell(
-  status: InstrumentStatus | null,
+  check: CheckRecord | null,
   thresholds: AttentionThresholds,
   now: number,
 ): HealthCell {
-  return resultCell(
-    'calibration',
-    status?.lastCalibration ?? null,
-    now,
-    thresholds.attentionCalibrationDays * DAY_MS,
-  );
+  return checkCell('calibration', check, now, thresholds.attentionCalibrationDays * DAY_MS);
 }
 
-export function sicCell(status: InstrumentStatus | null, now: number): HealthCell {
-  return resultCell('SIC', status?.lastSic ?? null, now, null);
+export function sicCell(check: CheckRecord | null, now: number): HealthCell {
+  return checkCell('SIC', check, now, null);
 }
 
 const signed = (value: number, unit: string): string =>

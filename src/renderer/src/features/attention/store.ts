@@ -17,7 +17,9 @@ import type { InstrumentStatus } from '../../../../shared/service/schemas';
 import { FieldDeskError } from '../../../../shared/errors';
 import { asFieldDeskError } from '../../errors';
 import { useNow } from '../../ui/now';
+import { lastChecks, type LastChecks } from '../../../../shared/check-record';
 import { useAccountsStore } from '../accounts/store';
+import { useActionsStore } from '../actions/store';
 import { useInstrumentsStore } from '../instruments/store';
 import { useSettingsStore } from '../settings/store';
 import { createHealthReader, type SweepProgress } from './health-reader';
@@ -32,6 +34,7 @@ export const useAttentionStore = defineStore('attention', () => {
   const accounts = useAccountsStore();
   const instruments = useInstrumentsStore();
   const settings = useSettingsStore();
+  const actions = useActionsStore();
   const now = useNow();
 
   const health = shallowRef<ReadonlyMap<string, InstrumentHealth>>(new Map());
@@ -87,6 +90,14 @@ export const useAttentionStore = defineStore('attention', () => {
     );
   }
 
+  /**
+   * The instrument's last calibration and SIC as records (shared/check-record.ts): the service's,
+   * with FieldDesk's verdict beside the instrument's word where FieldDesk ran that very check.
+   */
+  function checksOf(entry: InstrumentEntry): LastChecks {
+    return lastChecks(statusOf(entry), actions.lastResultsFor(entry.instrument.serialNumber));
+  }
+
   /** Every instrument that needs attention, most urgent first, from what is known now. */
   const rows = computed((): AttentionRow[] => {
     const thresholds = settings.current;
@@ -99,6 +110,7 @@ export const useAttentionStore = defineStore('attention', () => {
         statusOf(entry),
         thresholds,
         now.value,
+        checksOf(entry),
       );
       if (reasons.length === 0) continue;
       byItem.set(serial, entry);
@@ -157,6 +169,7 @@ export const useAttentionStore = defineStore('attention', () => {
     count,
     oldestKnownAt,
     statusOf,
+    checksOf,
     loadKnown,
     showRows,
     sweep,

@@ -7,8 +7,10 @@
 import type { ChartOptions } from 'chart.js';
 import { dbText } from '../../../../shared/format';
 import { median, SIC_REFERENCE_CHECKS, sicReferences } from '../../../../shared/check-verdicts';
+import { calibrationCheck, outcomeAt, sicCheck } from '../../../../shared/check-record';
 import {
   DEFAULT_SETTINGS,
+  type ActionOutcome,
   type CalibrationRecord,
   type SicRecord,
   type SicTone,
@@ -33,7 +35,8 @@ import {
 export const LEVEL_AXIS = 'yLevel';
 export const OFFSET_AXIS = 'yOffset';
 
-const isSuccess = (status: string): boolean => status.trim().toLowerCase() === 'success';
+/** FieldDesk's outcomes of the checks it ran (its action records' results), to judge each record by. */
+type FieldDeskOutcomes = ReadonlyArray<ActionOutcome | null>;
 
 const clamp = (value: number, min: number, max: number): number => Math.min(max, Math.max(min, value));
 
@@ -153,10 +156,18 @@ function point(x: number, actual: number, range: AxisRange | null): ChartPoint &
  * 0, the level axis on the same scale centred on the reference, failed calibrations marked with a
  * large red cross.
  */
-export function calibrationChart(records: readonly CalibrationRecord[], toleranceDb: number): ChartModel {
+export function calibrationChart(
+  records: readonly CalibrationRecord[],
+  toleranceDb: number,
+  fieldDesk: FieldDeskOutcomes = [],
+): ChartModel {
   const sorted = [...records].sort((a, b) => a.time - b.time);
+  // Each calibration as one record: FieldDesk's verdict where it ran it, else the instrument's.
+  const passed = new Set(
+    sorted.filter((r) => calibrationCheck(r, outcomeAt(fieldDesk, 'calibration', r.time)).passed === true),
+  );
   const levels = sorted.flatMap((r) => (r.level === null ? [] : [r.level]));
-  const passedLevels = sorted.flatMap((r) => (r.level !== null && isSuccess(r.status) ? [r.level] : []));
+  const passedLevels = sorted.flatMap((r) => (r.level !== null && passed.has(r) ? [r.level] : []));
   const offsets = sorted.flatMap((r) => (r.offset === null ? [] : [r.offset]));
   const reference = referenceLevel(levels, passedLevels);
   // One scale for both axes, wide enough for the offsets and for the levels' distance from the reference.
@@ -170,7 +181,7 @@ export function calibrationChart(records: readonly CalibrationRecord[], toleranc
   const offsetPoints = sorted.flatMap((r) =>
     r.offset === null ? [] : [point(r.time, r.offset, offsetRange)],
   );
-  const failed = sorted.filter((r) => !isSuccess(r.status));
+  const failed = sorted.filter((r) => !passed.has(r));
   const failedPoints = failed.map((r) => point(r.time, r.offset ?? offsetRange.min, offsetRange));
   const offScaleCount =
     levelPoints.filter((p) => p.y !== p.actual).length + offsetPoints.filter((p) => p.y !== p.actual).length;
@@ -236,7 +247,8 @@ export function calibrationChart(records: readonly CalibrationRecord[], toleranc
   const summary =
     sorted.length === 0
       ? 'No calibrations in this range.'
-      : `${countOf(sorted.length, 'calibration')}${spanText(times)}; ${failed.length} failed, marked with a red cross.` +
+      : `${countOf(sorted.length, 'calibration')}${spanText(times)}; ${failed.length} failed, marked with a red cross` +
+        ` (FieldDesk’s verdict where it ran the calibration, else the instrument’s).` +
         offsetSpan +
         (offScaleCount > 0 ? ` ${countOf(offScaleCount, 'value')} off the scale drawn at its edge.` : '');
 
@@ -315,17 +327,20 @@ export function sicBands(
 export function sicChart(
   records: readonly SicRecord[],
   toleranceDb = DEFAULT_SETTINGS.sicToleranceDb,
+  fieldDesk: FieldDeskOutcomes = [],
 ): ChartModel {
   const sorted = [...records].sort((a, b) => a.time - b.time);
+  const passed = new Set(
+    sorted.filter((r) => sicCheck(r, outcomeAt(fieldDesk, 'sic', r.time)).passed === true),
+  );
+  const passes = (r: SicRecord) => passed.has(r);
   const usual = Object.fromEntries(
     SIC_BANDS.map((band) => [
       band.key,
-      median(
-        sorted.flatMap((r) => (isSuccess(r.status) && r[band.key] !== null ? [r[band.key] as number] : [])),
-      ),
+      median(sorted.flatMap((r) => (passes(r) && r[band.key] !== null ? [r[band.key] as number] : []))),
     ]),
   ) as Record<(typeof SIC_BANDS)[number]['key'], number | null>;
-  const failed = sorted.filter((r) => !isSuccess(r.status));
+  const failed = sorted.filter((r) => !passes(r));
   const failedPoints = failed.flatMap((r) => {
     let worst: { y: number; distance: number } | null = null;
     for (const band of SIC_BANDS) {
@@ -382,7 +397,7 @@ export function sicChart(
     sorted.length === 0
       ? 'No system integrity checks in this range.'
       : `${countOf(sorted.length, 'system integrity check')}${spanText(sorted.map((r) => r.time))}; ` +
-        `${failed.length} failed or could not run, marked with a red cross. Lines: 500 Hz, 1 kHz and 8 kHz tone levels, ` +
+        `${failed.length} failed or could not run, marked with a red cross (FieldDesk’s verdict where it ran the check, else the instrument’s). Lines: 500 Hz, 1 kHz and 8 kHz tone levels, ` +
         `each with its allowed band shaded: the median of its last ${SIC_REFERENCE_CHECKS} passing checks ± ${tolerance}.`;
   const options = baseOptions({ y: yScale('Tone level (dB)', 'left', null, true) });
   const legend = options.plugins?.legend;
