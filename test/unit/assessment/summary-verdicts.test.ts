@@ -272,3 +272,81 @@ describe('a rule that cannot be judged', () => {
     expect(withFigures([]).unjudgedRules ?? []).toEqual([]);
   });
 });
+
+describe('one kept time for the figures of a period', () => {
+  it('ranks LA10/LA90 from the 1 s history over the same kept time as LAeq', () => {
+    // Mon 23 Nov 2026, day 07:00–23:00 (London is on UTC): 15-min values and a 1 s history, all
+    // read; one minute excluded by hand at 09:05. LAeq leaves the 09:00–09:15 value out whole, so
+    // both keep 15 h 45 min of 16 h: 98.4 %, not 99.9 % for the history.
+    const dayStart = Date.UTC(2026, 10, 23, 7);
+    const dayEnd = Date.UTC(2026, 10, 23, 23);
+    const quarters = Float64Array.from({ length: 64 }, (_, i) => dayStart + i * 900_000);
+    const seconds = Float64Array.from({ length: 57_600 }, (_, i) => dayStart + i * 1000);
+    const level = (t: number) => 50 + ((t / 1000) % 7);
+    const series = (name: string, times: Float64Array) => ({
+      name,
+      unit: 'dB',
+      times,
+      values: Float32Array.from(times, level),
+    });
+    const read = (
+      dataset: 'noiseMeasurements' | 'noiseTimeHistory',
+      channels: ReturnType<typeof series>[],
+    ) => ({
+      query: { serial: 'NM-9', dataset, start: dayStart, end: dayEnd },
+      provenance: { source: 'fresh' as const, fetchedAt: dayEnd },
+      series: channels,
+      records: null,
+    });
+    const site: Site = {
+      id: 's',
+      accountId: 'a',
+      name: 'Mill Lane',
+      timeZone: 'Europe/London',
+      serials: ['NM-9'],
+      rules: { ...DEFAULT_EXCLUSION_RULES, wind: false, precipitation: false, offline: false },
+      exclusions: [
+        {
+          id: 'x',
+          start: Date.UTC(2026, 10, 23, 9, 5),
+          end: Date.UTC(2026, 10, 23, 9, 6),
+          reason: 'Engineer at the microphone',
+          serial: null,
+          createdAt: dayStart,
+        },
+      ],
+      limits: {},
+      settings: { ...DEFAULT_ASSESSMENT_SETTINGS, statistics: 'timeHistory' },
+      cover: { ...EMPTY_SITE_COVER },
+      createdAt: dayStart,
+      updatedAt: dayStart,
+    };
+    const result = assess(
+      site,
+      {
+        range: { start: dayStart, end: dayEnd },
+        notes: [],
+        fromCache: false,
+        dataFetchedAt: dayEnd,
+        instruments: [
+          {
+            instrument: { serial: 'NM-9', name: 'Mill Lane', type: 'Noise', model: 'CR:171', position: null },
+            kind: 'noise',
+            reads: {
+              noiseMeasurements: read('noiseMeasurements', [
+                series('LAeq', quarters),
+                series('LAFMax', quarters),
+              ]),
+              noiseTimeHistory: read('noiseTimeHistory', [series('LAeq', seconds)]),
+            },
+          },
+        ],
+      },
+      { toleranceDb: 0.5, computedAt: dayEnd },
+    );
+    const coverage = (label: string) => result.figures.find((f) => f.label === label)!.coverage;
+    expect(coverage('LAeq,day')).toBeCloseTo(63 / 64, 9);
+    expect(coverage('LA10,day')).toBeCloseTo(63 / 64, 9);
+    expect(coverage('LA90,day')).toBeCloseTo(63 / 64, 9);
+  });
+});

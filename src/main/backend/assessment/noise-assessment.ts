@@ -78,7 +78,10 @@ export function assessNoise(
   const kept = keptExcluded(excluded, Object.values(rowSamples), range);
   const laeq = withMask(rowSamples.laeq, kept);
   const lafmax = withMask(rowSamples.lafmax, kept);
-  const history = withMask(rowSamples.history, kept);
+  // The 1 s history keeps only the seconds of the intervals LAeq keeps: an interval that touches
+  // excluded time is left out whole, so LA10/LA90 ranked from the history rest on the same kept
+  // time as LAeq (not 88 % of a night where LAeq keeps 64 %).
+  const history = withMask(rowSamples.history, laeq === null ? kept : [...kept, ...droppedIntervals(laeq)]);
   const laf10 = withMask(rowSamples.laf10, kept);
   const laf90 = withMask(rowSamples.laf90, kept);
   const figures: Figure[] = [];
@@ -337,6 +340,16 @@ export function assessNoise(
     );
     return out;
   }
+}
+
+/** The spans of the interval values a channel's mask leaves out (each whole, merged). */
+function droppedIntervals(channel: Channel): TimeInterval[] {
+  const { starts, ends } = channel.samples;
+  const spans: TimeInterval[] = [];
+  for (let i = 0; i < channel.mask.length; i++) {
+    if (channel.mask[i] === 1) spans.push({ start: starts[i]!, end: ends[i]! });
+  }
+  return normalize(spans);
 }
 
 /** A 1 s history's missing seconds shorter than this do not drop the interval values around them. */
