@@ -270,17 +270,6 @@ export interface MonthRow {
   cells: MonthCell[];
 }
 
-/**
- * A day table by month on the site's clock (a day is in the month of its first period's start):
- * per column the month's highest stated figure, its stated days and the days over the limit.
- */
-export function monthlyRows(table: DailyTable): MonthRow[] {
-  const months = new Map<string, MonthRow>();
-  for (const row of table.rows) {
-    const [, , short = '', year = ''] = row.date.split(' ');
-    const key = `${year}-${String(order.indexOf(short) + 1).padStart(2, '0')}`;
-    let month = months.get(key);
-    if (month === undefined) {
 const MONTH_NAMES: Readonly<Record<string, string>> = {
   Jan: 'January',
   Feb: 'February',
@@ -296,6 +285,19 @@ const MONTH_NAMES: Readonly<Record<string, string>> = {
   Dec: 'December',
 };
 
+/**
+ * A day table by month on the site's clock, read from each row's date ("Thu 19 Nov 2026", already
+ * on the site's clock: no time-zone arithmetic per row): per column the month's highest stated
+ * figure, its stated days and the days over the limit.
+ */
+export function monthlyRows(table: DailyTable): MonthRow[] {
+  const months = new Map<string, MonthRow>();
+  const order = Object.keys(MONTH_NAMES);
+  for (const row of table.rows) {
+    const [, , short = '', year = ''] = row.date.split(' ');
+    const key = `${year}-${String(order.indexOf(short) + 1).padStart(2, '0')}`;
+    let month = months.get(key);
+    if (month === undefined) {
       month = {
         key,
         label: `${MONTH_NAMES[short] ?? short} ${year}`,
@@ -303,7 +305,6 @@ const MONTH_NAMES: Readonly<Record<string, string>> = {
         cells: table.columns.map(() => ({ highest: null, days: 0, stated: 0, over: 0 })),
       };
       months.set(key, month);
-  const order = Object.keys(MONTH_NAMES);
     }
     month.days.push(row);
     row.cells.forEach((figure, index) => {
