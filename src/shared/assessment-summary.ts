@@ -84,6 +84,13 @@ export function overBy(figure: Pick<Figure, 'valid' | 'limit' | 'decimals' | 'ex
   return Number((figure.valid - figure.limit).toFixed(decimals));
 }
 
+/** "0.05 dB": how far a value is over its limit, at the limit's decimals. */
+export function overByText(value: number, limit: number, figureDecimals: number, unit: string): string {
+  const decimals = limitDecimals(limit, figureDecimals);
+  const number = Number((value - limit).toFixed(decimals)).toFixed(decimals);
+  return unit === '' ? number : `${number} ${unit}`;
+}
+
 /** A stated figure against its limit as a ratio, for choosing the worst case (limits may differ per period). */
 const severity = (figure: Figure): number =>
   figure.limit !== null && figure.limit > 0 ? figure.valid! / figure.limit : figure.valid!;

@@ -18,6 +18,7 @@ import {
   limitDecimals,
   limitText,
   overBy,
+  overByText,
   summaryRows,
   summarySentence,
   verdictText,
@@ -75,6 +76,9 @@ describe('a limit as entered', () => {
     expect(limitText(85.45, 1, 'dB')).toBe('85.45 dB');
     const over = day(0, { valid: 85.5, limit: 85.45, exceeds: true });
     expect(overBy(over)).toBe(0.05);
+    // The screen's exceedances table writes the same.
+    expect(overByText(85.5, 85.45, 1, 'dB')).toBe('0.05 dB');
+    expect(overByText(57.1, 55, 1, 'dB')).toBe('2.1 dB');
 
     const result = withFigures([over]);
     const views = new Map(reportTableViews(reportDocument(result)).map((v) => [v.name, v]));

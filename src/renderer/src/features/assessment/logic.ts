@@ -36,9 +36,6 @@ export function valueText(value: number | null, unit: string): string {
   return `${number} ${unit}`;
 }
 
-/** The number alone, for a table whose column head carries the unit. */
-export const numberText = (value: number | null, unit: string): string =>
-  value === null ? '—' : value.toFixed(decimalsOf(unit, value));
 
 /** A figure's kept value as stated everywhere: "54.2 dB", "insufficient data (41 %)", "no readings". */
 export const figureText = (figure: Figure): string => figureValueText(figure);
