@@ -9,6 +9,19 @@ import type { Provenance } from './data';
 export const AUDIO_FORMATS = ['FLAC', 'WAV', 'AAC', 'OGG'] as const;
 export type AudioFormat = (typeof AUDIO_FORMATS)[number];
 
+/**
+ * Bytes per second of a format before any file of it was downloaded (the service lists recordings
+ * without sizes): the bit rate of recordings as the demo service makes them, 16 kHz mono 16-bit —
+ * WAV exactly 32,000 bytes a second, FLAC (and FLAC in Ogg) about 70 % of that, AAC about 32 kbit/s.
+ * The first file downloaded then gives this service's own rate ("Download all" says which it used).
+ */
+export const ASSUMED_AUDIO_BYTES_PER_SECOND: Readonly<Record<AudioFormat, number>> = {
+  WAV: 32_000,
+  FLAC: 22_400,
+  AAC: 4_000,
+  OGG: 22_600,
+};
+
 /** The file name extension a format is saved with. */
 export const AUDIO_EXTENSIONS: Readonly<Record<AudioFormat, string>> = {
   FLAC: 'flac',

@@ -135,7 +135,7 @@ test('Download all asks first with the count and size; an event’s Play is serv
   await expect(dialog.getByTestId('download-all-size')).toHaveText(
     new RegExp(`^${count} recordings, [\\dhmins ]+ of audio: about [\\d.]+ (kB|MB|GB) in all\\.$`),
   );
-  await expect(dialog).toContainText('Estimated at 58 kB per second of FLAC audio');
+  await expect(dialog).toContainText('Estimated at 22 kB per second of FLAC audio');
   await keepScreenshot(page, testInfo, 'audio-download-all-confirm', false);
   await expect(rows.filter({ has: page.getByTestId('download-progress') })).toHaveCount(0);
 

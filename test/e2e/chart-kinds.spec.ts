@@ -80,7 +80,9 @@ function utcTimeIn(text: string): number {
  */
 function expectReading(line: string | undefined, expected: number, what: string, significant?: number): void {
   expect(line, `a tooltip line for ${what}`).toBeDefined();
-  const shown = /(-?\d+(?:\.\d+)?)(?!.*\d)/.exec(line!.replace(/\u2212/g, '-'))?.[1];
+  // Thousands separated on screen ("1,013.2 hPa"): read without the separators.
+  const plain = line!.replace(/\u2212/g, '-').replace(/(\d),(?=\d{3}\b)/g, '$1');
+  const shown = /(-?\d+(?:\.\d+)?)(?!.*\d)/.exec(plain)?.[1];
   expect(shown, `a number in "${line}"`).toBeDefined();
   if (significant !== undefined) {
     // A quantity stated to significant digits (VDV, as the assessment states it).
@@ -495,7 +497,8 @@ test('weather, system health, calibrations and SICs of a noise monitor: named wi
   for (const name of [
     'Wind speed (m/s)',
     'Temperature (°C)',
-    'Pressure (bar)',
+    // Sent in bar, read in hPa.
+    'Pressure (hPa)',
     'Humidity (%)',
     'Precipitation (mm/h)',
   ])
@@ -516,7 +519,13 @@ test('weather, system health, calibrations and SICs of a noise monitor: named wi
     page,
     pressureChart,
     'Pressure',
-    recordSamples(weather, 'time', 'pressure'),
+    // 1 bar = 1000 hPa: the service's 0.0001 bar is 0.1 hPa.
+    new Map(
+      [...recordSamples(weather, 'time', 'pressure')].map(([time, bar]) => [
+        time,
+        Number((bar * 1000).toFixed(1)),
+      ]),
+    ),
     'min',
   );
   await keepChartScreenshot(page, testInfo, 'weather', chartCard(page));
@@ -740,11 +749,12 @@ test('air quality: particulates and gases properly named; drag and wheel zoom, t
   const exported = page.getByTestId('data-exported');
   await expect(exported).toContainText(`${inView.length.toLocaleString('en-GB')} rows`);
   const csv = (await readFile((await exported.locator('.export-path').innerText()).trim(), 'utf8'))
+    .replace(/^\uFEFF/, '')
     .trimEnd()
     .split('\r\n');
   const header = csv[0]!.split(',');
-  expect(header[0]).toMatch(/time/i);
-  expect(header[0]).toMatch(/UTC/);
+  // Gas records are stamped with their interval's start (`startTime`).
+  expect(header[0]).toBe('Interval start (UTC)');
   const fields = header.slice(1).map((column) => {
     const gas = GASES.find(([, name, unit]) => column === (unit === '' ? name : `${name} (${unit})`));
     expect(gas, `the column "${column}" is a gas with its unit`).toBeDefined();

@@ -104,6 +104,7 @@ test('three noise monitors compared: a colour each, a dash per value, a grouped 
   const exported = page.getByTestId('data-exported');
   await expect(exported).toContainText('CSV saved.');
   const csv = (await readFile((await exported.locator('.export-path').innerText()).trim(), 'utf8'))
+    .replace(/^\uFEFF/, '')
     .trimEnd()
     .split('\r\n');
   const values = ['LAeq', 'LCPeak', 'LAFMax'];
@@ -114,7 +115,7 @@ test('three noise monitors compared: a colour each, a dash per value, a grouped 
       head: `${value} · ${instrument.name} (${instrument.serialNumber}) (dB)`,
     })),
   );
-  expect(csv[0]!.split(',')).toEqual(['Time (UTC)', ...columns.map((column) => column.head)]);
+  expect(csv[0]!.split(',')).toEqual(['Interval start (UTC)', ...columns.map((column) => column.head)]);
   const expected = new Map<string, Samples>();
   for (const instrument of three) {
     const records = await service.get('/data/noise/measurements', instrument.serialNumber, view, {

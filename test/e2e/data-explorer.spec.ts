@@ -37,6 +37,9 @@ test('a day of 1 s noise levels: reduced where the data is, exact figures, zoom 
 
   const start = await attribute(chart, 'data-view-start');
   const end = await attribute(chart, 'data-view-end');
+  const rangeMenu = page.getByLabel('Range', { exact: true });
+  const preset = await rangeMenu.inputValue();
+  expect(preset).not.toBe('custom');
 
   // Zoom in: half the span around the middle, read again; the figures follow the view.
   await page.getByRole('button', { name: 'Zoom in' }).click();
@@ -45,6 +48,9 @@ test('a day of 1 s noise levels: reduced where the data is, exact figures, zoom 
   await expect
     .poll(async () => Number((await laeq.getByRole('cell').nth(1).innerText()).replace(/,/g, '')))
     .toBeLessThan(wholeReadings * 0.6);
+  // What is shown is no longer the preset: the range menu says Custom, with the times shown.
+  await expect(rangeMenu).toHaveValue('custom');
+  await expect(rangeMenu.locator('option:checked')).toHaveText('Custom…');
   await keepScreenshot(page, testInfo, 'data-zoomed');
 
   // The keyboard moves the view earlier by a quarter of it; 0 shows the whole range again.
@@ -56,6 +62,7 @@ test('a day of 1 s noise levels: reduced where the data is, exact figures, zoom 
   await expect(chart).toHaveAttribute('data-view-start', String(start));
   await expect(chart).toHaveAttribute('data-view-end', String(end));
   await expect(page.getByRole('button', { name: 'Zoom out' })).toBeDisabled();
+  await expect(rangeMenu).toHaveValue(preset);
 
   // Export what is shown at full resolution: every reading the figures count, one row each — and the
   // seconds recorded since they were read (the range ends now, and the interval being recorded is
@@ -67,8 +74,11 @@ test('a day of 1 s noise levels: reduced where the data is, exact figures, zoom 
   expect(rows).toBeGreaterThanOrEqual(wholeReadings);
   expect(rows - wholeReadings).toBeLessThan(600);
   const path = (await exported.locator('.export-path').innerText()).trim();
-  const csv = (await readFile(path, 'utf8')).trimEnd().split('\r\n');
-  expect(csv[0]).toBe('Time (UTC),LAeq (dB)');
+  const text = await readFile(path, 'utf8');
+  // A byte order mark first (Excel then reads UTF-8), and the time said to be each second's start.
+  expect(text.startsWith('\uFEFF')).toBe(true);
+  const csv = text.slice(1).trimEnd().split('\r\n');
+  expect(csv[0]).toBe('Interval start (UTC),LAeq (dB)');
   expect(csv).toHaveLength(rows + 1);
   expect(csv[1]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z,\d{2,3}(\.\d)?$/);
 

@@ -6,7 +6,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { csvLines } from '../../../src/main/backend/data/csv-export';
+import { csvLines, seriesTimeHeader } from '../../../src/main/backend/data/csv-export';
 import { exportValueText } from '../../../src/shared/quantities';
 import type { DataReadResult } from '../../../src/shared/data';
 import { API_KEY_HEADER } from '../../../src/shared/service/limits';
@@ -51,7 +51,8 @@ describe('CSV lines', () => {
     );
     // At least the channel's precision ("61.0" beside "62.3"); a channel of no declared precision as sent.
     expect(csv).toEqual([
-      'Time (UTC),LAeq (dB),Wind speed (m/s)',
+      // Time history samples are stamped with their start (each block's `start`, one per sample).
+      'Interval start (UTC),LAeq (dB),Wind speed (m/s)',
       '2026-11-23T09:00:00.000Z,62.3,3.2',
       '2026-11-23T09:00:02.000Z,61.0,',
       '2026-11-23T09:00:05.000Z,59.9,4',
@@ -80,6 +81,22 @@ describe('CSV lines', () => {
       '2026-11-23T09:00:00.000Z,Power on',
       '2026-11-23T09:01:00.000Z,"Modem restarted, ""weak signal"""',
     ]);
+  });
+
+  it('says what each dataset’s times mark: an interval’s start where the service says so', () => {
+    // startTime (measurements, particulates, vibration) and a time history block's start.
+    for (const dataset of [
+      'noiseMeasurements',
+      'frequencyTimeHistory',
+      'particulates',
+      'vibrationPPV',
+    ] as const)
+      expect(seriesTimeHeader(dataset)).toBe('Interval start (UTC)');
+    // Weather's and the monitor's `time` is "Time of the sample", neither start nor end.
+    expect(seriesTimeHeader('weather')).toBe('"Sample time (UTC, start or end not documented)"');
+    expect(seriesTimeHeader('monitorStats')).toBe(seriesTimeHeader('weather'));
+    // A calibration or a SIC happens at an instant.
+    expect(seriesTimeHeader('calibrations')).toBe('Time (UTC)');
   });
 
   it('writes a Float32 reading as it was sent', () => {
@@ -111,8 +128,12 @@ describe('data.export against the demo service', () => {
     // Complete under its final name; no temporary file left.
     expect(await readdir(join(dataDir, 'exports'))).toEqual([saved.fileName]);
 
-    const csv = (await readFile(saved.path, 'utf8')).trimEnd().split('\r\n');
-    expect(csv[0]).toBe('Time (UTC),LAeq (dB),LAFMax (dB)');
+    const bytes = await readFile(saved.path);
+    // UTF-8's byte order mark first, so Excel reads the file as UTF-8.
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes.length).toBe(saved.bytes);
+    const csv = bytes.toString('utf8').slice(1).trimEnd().split('\r\n');
+    expect(csv[0]).toBe('Interval start (UTC),LAeq (dB),LAFMax (dB)');
     expect(csv.length - 1).toBe(saved.rows);
 
     // The demo service's own answer to the same question, read without FieldDesk.

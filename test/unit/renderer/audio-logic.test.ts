@@ -111,6 +111,7 @@ describe('Download all, asked first', () => {
       count: 3,
       seconds: 120,
       bytes: 2_400_000,
+      ownSizes: 0,
       basis: { kind: 'library', files: 2 },
     });
     expect(downloadAllQuestion(estimate, 'FLAC')).toEqual({
@@ -122,20 +123,52 @@ describe('Download all, asked first', () => {
     });
   });
 
-  it('says the assumed rate when no file of that format was downloaded yet', () => {
+  it('says the format’s bit rate when no file of that format was downloaded yet: WAV 16 kHz mono is 32 kB/s', () => {
     const estimate = downloadEstimate(three, 'WAV', [item({})]);
-    // 120 s at 96 kB a second.
-    expect(estimate).toEqual({ count: 3, seconds: 120, bytes: 11_520_000, basis: { kind: 'assumed' } });
+    // 16,000 samples a second × 2 bytes = 32,000 B/s; 120 s × 32,000 = 3,840,000 bytes.
+    expect(estimate).toEqual({
+      count: 3,
+      seconds: 120,
+      bytes: 3_840_000,
+      ownSizes: 0,
+      basis: { kind: 'assumed' },
+    });
     const question = downloadAllQuestion(estimate, 'WAV');
-    expect(question.size).toBe('3 recordings, 2 min of audio: about 12 MB in all.');
+    expect(question.size).toBe('3 recordings, 2 min of audio: about 3.8 MB in all.');
     expect(question.basis).toBe(
-      'Estimated at 96 kB per second of WAV audio: the service gives a recording’s size only as it downloads.',
+      'Estimated at 32 kB per second of WAV audio: the service gives a recording’s size only as it downloads.',
+    );
+  });
+
+  it('takes a recording’s own size where the service gave it, and estimates only the others', () => {
+    // The 60 s recording began to download before and was cancelled: the service said 1,500,000 bytes.
+    const begun = download({ recording: three[1]!, state: 'cancelled', total: 1_500_000 });
+    // Another format's size or a download without a size says nothing about FLAC.
+    const others = [
+      download({ recording: three[0]!, format: 'WAV' }),
+      download({ recording: three[2]!, total: null }),
+    ];
+    const estimate = downloadEstimate(three, 'FLAC', [item({ bytes: 700_000 })], [begun, ...others]);
+    // 1,500,000 + (35 s + 25 s) × 20,000 B/s (700 kB in 35 s) = 1,500,000 + 1,200,000 = 2,700,000.
+    expect(estimate).toMatchObject({ bytes: 2_700_000, ownSizes: 1, basis: { kind: 'library', files: 1 } });
+    expect(downloadAllQuestion(estimate, 'FLAC')).toMatchObject({
+      size: '3 recordings, 2 min of audio: about 2.7 MB in all.',
+      basis:
+        '1 of the sizes as the service gave them as they began to download; the others estimated from the FLAC file already downloaded: the service gives a recording’s size only as it downloads.',
+    });
+    // Every size known: nothing assumed.
+    const all = three.map((r, n) => download({ id: `d${n}`, recording: r, total: 1_000_000 }));
+    const known = downloadEstimate(three, 'FLAC', [], all);
+    expect(known).toMatchObject({ bytes: 3_000_000, ownSizes: 3, basis: { kind: 'none' } });
+    expect(downloadAllQuestion(known, 'FLAC').basis).toBe(
+      'From the sizes the service gave as these recordings began to download.',
     );
   });
 
   it('counts one recording in the singular', () => {
     const question = downloadAllQuestion(downloadEstimate([three[0]!], 'AAC', []), 'AAC');
     expect(question.title).toBe('Download 1 recording as AAC?');
-    expect(question.size).toBe('1 recording, 35 s of audio: about 560 kB in all.');
+    // 35 s × 4,000 B/s (AAC at 32 kbit/s) = 140,000 bytes.
+    expect(question.size).toBe('1 recording, 35 s of audio: about 140 kB in all.');
   });
 });

@@ -3,7 +3,13 @@ import type { Provenance, RecordColumn, RecordTable, SeriesChannel } from '../..
 import { channelFigures, type ChannelFigures } from '../../../src/shared/series-figures';
 import { quantityValueText, type Precision } from '../../../src/shared/quantities';
 import { buildDataChart, chartGroups } from '../../../src/renderer/src/features/data/chart';
-import { hasBreak, reducedPoints, seriesStyle } from '../../../src/renderer/src/features/data/chart-points';
+import {
+  bandStyle,
+  hasBreak,
+  reducedPoints,
+  seriesStyle,
+} from '../../../src/renderer/src/features/data/chart-points';
+import { OCTAVE_BAND_NAMES, THIRD_OCTAVE_BAND_NAMES } from '../../../src/shared/service/limits';
 import {
   cellText,
   headerText,
@@ -14,7 +20,12 @@ import {
   timeColumnFirst,
 } from '../../../src/renderer/src/features/data/records';
 import { coveredText, intervalText } from '../../../src/renderer/src/ui/time';
-import { customRangeProblem, resolveRange } from '../../../src/renderer/src/features/data/ranges';
+import {
+  customRangeProblem,
+  rangeMenuChoice,
+  resolveRange,
+} from '../../../src/renderer/src/features/data/ranges';
+import { panView, zoomView } from '../../../src/renderer/src/features/data/zoom';
 import {
   emptyAnswerView,
   provenanceView,
@@ -126,6 +137,17 @@ describe('ranges', () => {
     expect(customRangeProblem(T0, T0)).toBe('The end must be after the start.');
     expect(customRangeProblem(T0, T0 + 11 * 366 * DAY)).toBe('Choose a range of at most ten years.');
     expect(customRangeProblem(T0, T0 + HOUR)).toBeNull();
+  });
+
+  it('says "Custom" once a zoom or a pan shows part of a preset, and the preset while all of it shows', () => {
+    const week = { kind: 'preset', preset: '7d' } as const;
+    const full = resolveRange(week, T0);
+    expect(rangeMenuChoice(week, null)).toBe('7d');
+    // Zoomed in on the last day of the week, or panned by an hour: no longer "Last 7 days".
+    const zoomed = zoomView(full, full, 1 / 7);
+    expect(rangeMenuChoice(week, zoomed)).toBe('custom');
+    expect(rangeMenuChoice(week, panView(zoomed, full, -1))).toBe('custom');
+    expect(rangeMenuChoice({ kind: 'custom', start: T0, end: T0 + HOUR }, null)).toBe('custom');
   });
 });
 
@@ -449,6 +471,34 @@ describe('chart model', () => {
     );
     const drawn = bands.datasets.map((d) => JSON.stringify([d.borderColor, d.borderDash]));
     expect(new Set(drawn).size).toBe(10);
+  });
+
+  it('gives every frequency band a colour of its own along the spectrum: 31.5 Hz and 8 kHz never alike', () => {
+    const drawn = (names: readonly string[]) =>
+      buildDataChart(
+        names.map((name) => channel(name, [50, 51])),
+        { zone: 'utc', range: { start: T0, end: T0 + 2000 }, now: T0, bands: true },
+      ).datasets;
+    const octaves = drawn(OCTAVE_BAND_NAMES);
+    const colours = octaves.map((d) => String(d.borderColor));
+    expect(new Set(colours).size).toBe(OCTAVE_BAND_NAMES.length);
+    // The ends of the ramp: the lowest band deep purple (#3b0f70), the highest crimson (#8e0038).
+    expect(colours[0]).toBe('rgb(59, 15, 112)');
+    expect(colours.at(-1)).toBe('rgb(142, 0, 56)');
+    // Halfway along eight stops lies halfway between the fourth (#2e7d32) and the fifth (#6b7d00):
+    // (46 + 107) / 2 = 76.5 → 77, 125, (50 + 0) / 2 = 25.
+    expect(bandStyle(1, 3).color).toBe('rgb(77, 125, 25)');
+    const rgb = (c: string) => c.match(/\d+/g)!.map(Number);
+    const distance = (a: string, b: string) => Math.hypot(...rgb(a).map((v, i) => v - rgb(b)[i]!));
+    const [lowest, eightKilohertz] = [colours[0]!, colours[OCTAVE_BAND_NAMES.indexOf('8KHz')]!];
+    expect(distance(lowest, eightKilohertz)).toBeGreaterThan(100);
+    // Any two octave bands stay clearly apart; neighbours also differ by dash.
+    for (let i = 0; i < colours.length; i++)
+      for (let j = i + 1; j < colours.length; j++)
+        expect(distance(colours[i]!, colours[j]!)).toBeGreaterThan(30);
+    const thirds = drawn(THIRD_OCTAVE_BAND_NAMES);
+    expect(new Set(thirds.map((d) => String(d.borderColor))).size).toBe(THIRD_OCTAVE_BAND_NAMES.length);
+    thirds.slice(1).forEach((d, i) => expect(d.borderDash).not.toEqual(thirds[i]!.borderDash));
   });
 
   it("names each of an event's 100 ms readings by its own time in the tooltip", () => {

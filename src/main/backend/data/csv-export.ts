@@ -1,13 +1,16 @@
 /**
- * Writing a data answer to CSV, as engineers take it into a spreadsheet: times in ISO 8601 UTC, one
- * column per series with its unit in the header (or the record table's columns for datasets
- * without series), every reading at full resolution and at least its channel's precision (a
- * column reads evenly: "59.0" beside "58.1"). Written in chunks to a temporary name and
+ * Writing a data answer to CSV, as engineers take it into a spreadsheet: UTF-8 with a byte order
+ * mark (so Excel reads "µg/m³" and "°" right), times in ISO 8601 UTC under a header that says what
+ * they mark (an interval's start, where the service says so), one column per series with its unit
+ * in the header (or the record table's columns for datasets without series), every reading at full
+ * resolution and at least its channel's precision (a column reads evenly: "59.0" beside "58.1"),
+ * plain numbers without thousands separators. Written in chunks to a temporary name and
  * renamed when complete (core/unfinished-files.ts), so a half-written file is never presented as
  * the export and one left by a crash is removed at the next start; a chart's PNG is written the
  * same way.
  */
-import type { CellValue, DataReadResult, RecordColumn } from '../../../shared/data';
+import type { CellValue, DataReadResult, Dataset, RecordColumn } from '../../../shared/data';
+import { RECORD_SPECS, type RecordSpec } from '../service/parse/record-specs';
 import { exportValueText, quantityOf } from '../../../shared/quantities';
 import { writeThroughPart, type SaveTarget } from '../core/unfinished-files';
 
@@ -30,6 +33,24 @@ function cellText(value: CellValue | undefined, column: RecordColumn): string {
 }
 
 const headerOf = (name: string, unit: string | null) => csvField(unit ? `${name} (${unit})` : name);
+
+/** The byte order mark that tells Excel the file is UTF-8. */
+export const UTF8_BOM = '\uFEFF';
+
+/**
+ * The time column's header for a dataset's series: what the time marks, as the service's
+ * interface says. Measurements, time history samples and environmental records are stamped with
+ * their interval's start (`startTime`, a block's `start`); weather and monitor samples carry a
+ * `time` the interface does not say is a start or an end (said so); checks happen at an instant.
+ */
+export function seriesTimeHeader(dataset: Dataset): string {
+  const spec = (RECORD_SPECS as Partial<Record<Dataset, RecordSpec>>)[dataset];
+  if (spec === undefined) return 'Interval start (UTC)'; // measurements and time history
+  if (spec.sampling.kind === 'points') return 'Time (UTC)';
+  return spec.timeKey === 'startTime'
+    ? 'Interval start (UTC)'
+    : csvField('Sample time (UTC, start or end not documented)');
+}
 
 /** How far through its rows a `csvLines` walk is, 0…1, updated before each chunk it yields. */
 export interface CsvProgress {
@@ -56,7 +77,11 @@ export function* csvLines(
     }
     return;
   }
-  yield [['Time (UTC)', ...series.map((c) => headerOf(c.label ?? c.name, c.unit))].join(',')];
+  yield [
+    [seriesTimeHeader(result.query.dataset), ...series.map((c) => headerOf(c.label ?? c.name, c.unit))].join(
+      ',',
+    ),
+  ];
   const precisions = series.map((channel) => quantityOf(channel).precision);
   // The series' times merged in order; a time where no series has a reading (a gap marker) is left out.
   const next = series.map(() => 0);
@@ -107,7 +132,7 @@ export function writeCsv(
     let bytes = 0;
     const progress: CsvProgress = { fraction: 0 };
     for (const lines of csvLines(result, progress)) {
-      const text = `${lines.join('\r\n')}\r\n`;
+      const text = `${rows < 0 ? UTF8_BOM : ''}${lines.join('\r\n')}\r\n`;
       rows += lines.length;
       bytes += Buffer.byteLength(text);
       await handle.write(text);

@@ -3,7 +3,13 @@
  * download's progress ("3.4 MB of 12 MB · 2.1 MB/s · about 5 s left"), the state of a recording
  * among downloads and the library, and the position of a player on the site's clock.
  */
-import type { AudioFormat, DownloadSnapshot, LibraryItem, Recording } from '../../../../shared/audio';
+import {
+  ASSUMED_AUDIO_BYTES_PER_SECOND,
+  type AudioFormat,
+  type DownloadSnapshot,
+  type LibraryItem,
+  type Recording,
+} from '../../../../shared/audio';
 import { bytesText } from '../../../../shared/format';
 import { formatIn, type DisplayZone } from '../../ui/time';
 
@@ -116,18 +122,6 @@ export const playheadText = (recordingStart: number, seconds: number, zone: Disp
 /** Playback speeds offered: slower helps tell a bark from a horn, faster skims a long recording. */
 export const PLAYBACK_RATES = [0.5, 0.75, 1, 1.5, 2] as const;
 
-/**
- * Bytes per second of audio assumed for a format before any file of it was downloaded (the service
- * lists recordings without sizes): WAV as 16-bit mono at 48 kHz, FLAC at about 60 % of that, AAC
- * and OGG at 128 kbit/s. Said as an assumption wherever it is used.
- */
-export const ASSUMED_BYTES_PER_SECOND: Readonly<Record<AudioFormat, number>> = {
-  WAV: 96_000,
-  FLAC: 58_000,
-  AAC: 16_000,
-  OGG: 16_000,
-};
-
 /** What "Download all" would fetch: how many recordings, how long, and about how many bytes. */
 export interface DownloadEstimate {
   count: number;
@@ -135,21 +129,38 @@ export interface DownloadEstimate {
   seconds: number;
   /** An estimate: the service gives a file's size only as it is downloaded. */
   bytes: number;
-  /** What the estimate rests on: files of this format already in the library, or the assumed rate. */
-  basis: { kind: 'library'; files: number } | { kind: 'assumed' };
+  /** Of the recordings, how many sizes the service already gave (a download begun before). */
+  ownSizes: number;
+  /**
+   * What the rest rests on: files of this format already in the library (this service's own
+   * rate), or the format's assumed rate; `none` when every size is the recording's own.
+   */
+  basis: { kind: 'library'; files: number } | { kind: 'assumed' } | { kind: 'none' };
 }
 
+const spanSeconds = (recording: Recording) => Math.max(0, recording.end - recording.start) / 1000;
+const sameRecording = (a: Recording, b: Recording) => a.id === b.id && a.source === b.source;
+
 /**
- * The size of downloading `recordings` as `format`, estimated from their lengths at the bytes per
- * second of the files of that format already in the library (this service's own encoding), or at
- * the assumed rate when there are none.
+ * The size of downloading `recordings` as `format`: each recording's own size where the service
+ * gave it (a download of it in this format begun before, `downloads`), the others from their
+ * lengths at the bytes per second of the files of that format already in the library (this
+ * service's own encoding), or at the format's assumed rate when there are none.
  */
 export function downloadEstimate(
   recordings: readonly Recording[],
   format: AudioFormat,
   library: readonly LibraryItem[],
+  downloads: readonly DownloadSnapshot[] = [],
 ): DownloadEstimate {
-  const seconds = recordings.reduce((sum, r) => sum + Math.max(0, r.end - r.start) / 1000, 0);
+  const ownSizeOf = (recording: Recording): number | null => {
+    const sizes = downloads.flatMap((d) =>
+      d.format === format && d.total !== null && d.total > 0 && sameRecording(d.recording, recording)
+        ? [d.total]
+        : [],
+    );
+    return sizes.length > 0 ? Math.max(...sizes) : null;
+  };
   const known = library.filter(
     (item) =>
       item.format === format &&
@@ -157,18 +168,30 @@ export function downloadEstimate(
       item.bytes > 0 &&
       item.recording.end > item.recording.start,
   );
-  const knownSeconds = known.reduce(
-    (sum, item) => sum + (item.recording.end - item.recording.start) / 1000,
-    0,
-  );
+  const knownSeconds = known.reduce((sum, item) => sum + spanSeconds(item.recording), 0);
   const knownBytes = known.reduce((sum, item) => sum + item.bytes, 0);
   const measured = known.length > 0 && knownSeconds > 0;
-  const rate = measured ? knownBytes / knownSeconds : ASSUMED_BYTES_PER_SECOND[format];
+  const rate = measured ? knownBytes / knownSeconds : ASSUMED_AUDIO_BYTES_PER_SECOND[format];
+  let bytes = 0;
+  let ownSizes = 0;
+  let seconds = 0;
+  for (const recording of recordings) {
+    const own = ownSizeOf(recording);
+    seconds += spanSeconds(recording);
+    if (own !== null) ownSizes++;
+    bytes += own ?? spanSeconds(recording) * rate;
+  }
   return {
     count: recordings.length,
     seconds,
-    bytes: Math.round(seconds * rate),
-    basis: measured ? { kind: 'library', files: known.length } : { kind: 'assumed' },
+    bytes: Math.round(bytes),
+    ownSizes,
+    basis:
+      ownSizes === recordings.length
+        ? { kind: 'none' }
+        : measured
+          ? { kind: 'library', files: known.length }
+          : { kind: 'assumed' },
   };
 }
 
@@ -181,10 +204,16 @@ export function downloadAllQuestion(
   format: AudioFormat,
 ): { title: string; size: string; basis: string; confirm: string } {
   const recordingsText = `${estimate.count.toLocaleString('en-GB')} recording${estimate.count === 1 ? '' : 's'}`;
-  const basis =
+  const rest =
     estimate.basis.kind === 'library'
-      ? `Estimated from the ${estimate.basis.files === 1 ? `${format} file` : `${estimate.basis.files} ${format} files`} already downloaded: the service gives a recording’s size only as it downloads.`
-      : `Estimated at ${bytesText(ASSUMED_BYTES_PER_SECOND[format])} per second of ${format} audio: the service gives a recording’s size only as it downloads.`;
+      ? `estimated from the ${estimate.basis.files === 1 ? `${format} file` : `${estimate.basis.files} ${format} files`} already downloaded`
+      : `estimated at ${bytesText(ASSUMED_AUDIO_BYTES_PER_SECOND[format])} per second of ${format} audio`;
+  const basis =
+    estimate.basis.kind === 'none'
+      ? 'From the sizes the service gave as these recordings began to download.'
+      : estimate.ownSizes > 0
+        ? `${estimate.ownSizes.toLocaleString('en-GB')} of the sizes as the service gave them as they began to download; the others ${rest}: the service gives a recording’s size only as it downloads.`
+        : `${rest.charAt(0).toUpperCase()}${rest.slice(1)}: the service gives a recording’s size only as it downloads.`;
   return {
     title: `Download ${recordingsText} as ${format}?`,
     size: `${recordingsText}, ${lengthText(estimate.seconds * 1000)} of audio: about ${bytesText(estimate.bytes)} in all.`,

@@ -40,6 +40,52 @@ export function seriesStyle(index: number): LineStyle {
 }
 
 /**
+ * Band colours from low to high frequency — deep purple, blue, teal, green, olive, orange, red,
+ * crimson — each at least 4.5:1 against the chart's white, so a band reads by its place in the
+ * spectrum as well as by its colour.
+ */
+const BAND_RAMP: readonly string[] = [
+  '#3b0f70',
+  '#1f4e9c',
+  '#00838f',
+  '#2e7d32',
+  '#6b7d00',
+  '#b35c00',
+  '#c62828',
+  '#8e0038',
+];
+
+const rgbOf = (hex: string): [number, number, number] => [
+  parseInt(hex.slice(1, 3), 16),
+  parseInt(hex.slice(3, 5), 16),
+  parseInt(hex.slice(5, 7), 16),
+];
+
+/** The colour at `share` (0…1) along `stops`, mixed between the two stops it falls between. */
+export function rampColour(stops: readonly string[], share: number): string {
+  const at = Math.min(1, Math.max(0, share)) * (stops.length - 1);
+  const low = Math.floor(at);
+  const high = Math.min(stops.length - 1, low + 1);
+  const mix = at - low;
+  const [a, b] = [rgbOf(stops[low]!), rgbOf(stops[high]!)];
+  const channel = (i: 0 | 1 | 2) => Math.round(a[i] + (b[i] - a[i]) * mix);
+  return `rgb(${channel(0)}, ${channel(1)}, ${channel(2)})`;
+}
+
+/**
+ * The line of the `index`-th of `count` frequency bands (in order of frequency): a colour of its
+ * own, evenly along the band ramp from the lowest band to the highest, so no two bands share one
+ * (the series colours repeat after eight: 31.5 Hz and 8 kHz were both blue), and the dashes in
+ * turn, so neighbouring bands differ by dash too.
+ */
+export function bandStyle(index: number, count: number): LineStyle {
+  return {
+    color: rampColour(BAND_RAMP, count > 1 ? index / (count - 1) : 0.5),
+    dash: SERIES_DASHES[index % SERIES_DASHES.length]!,
+  };
+}
+
+/**
  * Pixel columns the renderer reduces to when the backend has not (`data.read` without `chartWidth`):
  * a little more than a wide canvas has pixels.
  */

@@ -22,6 +22,7 @@ import { compassPoint, isWindDirection, windArrows } from './wind';
 import { quantityOf, quantityValueText } from '../../../../shared/quantities';
 import {
   atLeastSpan,
+  bandStyle,
   hasBreak,
   isolatedReadings,
   MIN_DB_SPAN,
@@ -59,6 +60,8 @@ export interface DataChartSettings {
    * no legend on the canvas (the card draws one grouped by instrument).
    */
   styles?: Readonly<Record<string, LineStyle>>;
+  /** The channels are frequency bands, in order: each its own colour along the spectrum (bandStyle). */
+  bands?: boolean;
 }
 
 const unitKey = (unit: string | null): string => unit ?? '';
@@ -218,7 +221,9 @@ export function buildDataChart(
   const precisions = series.map((channel) => quantityOf(channel).precision);
 
   const datasets: LineDataset[] = series.map((channel, index) => {
-    const style = settings.styles?.[channel.name] ?? seriesStyle(index);
+    const style =
+      settings.styles?.[channel.name] ??
+      (settings.bands ? bandStyle(index, series.length) : seriesStyle(index));
     if (isWindDirection(channel)) {
       const data = windArrows(channel.times, channel.values, range, WIND_ARROW_COUNT);
       drawnCount += data.length;

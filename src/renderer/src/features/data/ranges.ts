@@ -27,6 +27,18 @@ export function resolveRange(choice: RangeChoice, now: number): TimeInterval {
   return { start: end - preset.spanMs, end };
 }
 
+/**
+ * What the range menu says: the preset chosen, or "Custom" when the choice is custom or the chart
+ * shows only part of it (`zoomedView`, after a zoom or a pan): the range shown is then no longer
+ * "Last 7 days".
+ */
+export function rangeMenuChoice(
+  choice: RangeChoice,
+  zoomedView: TimeInterval | null,
+): RangePresetId | 'custom' {
+  return choice.kind === 'custom' || zoomedView !== null ? 'custom' : choice.preset;
+}
+
 /** Why a custom range cannot be used, in plain words; null when it can. */
 export function customRangeProblem(start: number | null, end: number | null): string | null {
   if (start === null || end === null) return 'Enter both a start and an end.';

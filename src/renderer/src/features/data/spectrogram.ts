@@ -4,6 +4,7 @@
  * perceptually even scale (viridis) from the lowest to the highest cell, with a legend.
  */
 import type { SeriesChannel, TimeInterval } from '../../../../shared/data';
+import { rampColour } from './chart-points';
 
 export interface SpectrogramCell {
   /** Slot start and end (epoch ms). */
@@ -74,20 +75,7 @@ export const VIRIDIS = [
   '#fde725',
 ] as const;
 
-const rgbOf = (hex: string): [number, number, number] => [
-  parseInt(hex.slice(1, 3), 16),
-  parseInt(hex.slice(3, 5), 16),
-  parseInt(hex.slice(5, 7), 16),
-];
-
 /** The colour of `level` between `min` and `max` (the ends of the scale outside it). */
 export function levelColour(level: number, min: number, max: number): string {
-  const share = max > min ? Math.min(1, Math.max(0, (level - min) / (max - min))) : 0.5;
-  const at = share * (VIRIDIS.length - 1);
-  const low = Math.floor(at);
-  const high = Math.min(VIRIDIS.length - 1, low + 1);
-  const mix = at - low;
-  const [a, b] = [rgbOf(VIRIDIS[low]!), rgbOf(VIRIDIS[high]!)];
-  const channel = (i: 0 | 1 | 2) => Math.round(a[i] + (b[i] - a[i]) * mix);
-  return `rgb(${channel(0)}, ${channel(1)}, ${channel(2)})`;
+  return rampColour(VIRIDIS, max > min ? (level - min) / (max - min) : 0.5);
 }
