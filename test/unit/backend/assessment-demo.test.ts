@@ -162,6 +162,18 @@ describe('assessment against the demo service', () => {
     expect(pdf.paths[0]).toContain(dataDir);
     expect((await readFile(pdf.paths[0]!)).subarray(0, 5).toString()).toBe('%PDF-');
     expect((await stat(pdf.paths[0]!)).size).toBe(pdf.bytes);
+    // The same period without appendices is another file, named for what it holds.
+    const bare = await handlers['assessment.report']({
+      siteId: site.id,
+      start: START,
+      end: END,
+      format: 'pdf',
+      appendices: { exclusions: false, events: false, hourly: false },
+    });
+    if (!bare.saved) throw new Error('not saved');
+    expect(basename(pdf.paths[0]!)).toMatch(/ with exclusions\.pdf$/);
+    expect(basename(bare.paths[0]!)).toMatch(/\d{4}-\d{2}-\d{2}\.pdf$/);
+    expect((await readFile(pdf.paths[0]!)).subarray(0, 5).toString()).toBe('%PDF-');
     const xlsx = await handlers['assessment.report']({
       siteId: site.id,
       start: START,
@@ -182,7 +194,10 @@ describe('assessment against the demo service', () => {
     const csvFolders = new Set(csv.paths.map((path) => dirname(path)));
     expect(csvFolders.size).toBe(1);
     const csvFolder = basename([...csvFolders][0]!);
-    expect(csvFolder).toMatch(/^Mill Lane assessment \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}$/);
+    // The default appendix (the excluded periods) is in the name: a report without it is named apart.
+    expect(csvFolder).toMatch(
+      /^Mill Lane assessment \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2} with exclusions$/,
+    );
     for (const path of csv.paths) expect(basename(path).startsWith(`${csvFolder} – `)).toBe(true);
   });
 });

@@ -30,6 +30,7 @@ import { computingProgress, maximaProgress, readingProgress, type ComputeProgres
 import { intervalMsOf, readAssessmentInputs, type AssessmentInputs, type ReadOne } from './assessment-inputs';
 import { refineMaximaTimes } from './maxima-times';
 import { withEventDetails } from './report/event-details';
+import { appendixSuffix } from './report/report-tables';
 import { reportCsvFolder, writeReportCsv } from './report/report-csv';
 import type { ReportDocument } from './report/report-document';
 import { writeReportPdf } from './report/report-pdf';
@@ -293,7 +294,8 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
       const emit = (stage: string, fraction: number) =>
         deps.events.emit('assessment.reportProgress', { siteId, format, stage, fraction });
       const extension = format === 'csv' ? 'csv' : format;
-      const suggested = `${filenamify(site.name, { replacement: '-' })} assessment ${siteDate(start, site.timeZone)} to ${siteDate(end - 1, site.timeZone)}.${extension}`;
+      // Named by what it holds, so a report with appendices never overwrites one without them.
+      const suggested = `${filenamify(site.name, { replacement: '-' })} assessment ${siteDate(start, site.timeZone)} to ${siteDate(end - 1, site.timeZone)}${appendixSuffix(appendices ?? DEFAULT_REPORT_APPENDICES)}.${extension}`;
       const path = await deps.chooseExportPath(suggested, format);
       if (path === null) return { saved: false };
       const abort = new AbortController();

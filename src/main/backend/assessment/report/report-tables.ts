@@ -5,7 +5,7 @@
  * summary, method, instruments and calibration evidence, results, exceedances, then the appendices
  * the user ticked.
  */
-import type { AssessmentResult } from '../../../../shared/assessment';
+import type { AssessmentResult, ReportAppendices } from '../../../../shared/assessment';
 import { evidenceTables } from './evidence-tables';
 import { eventsTable, exceedancesTable, figuresTable, hourlyTable } from './level-tables';
 import { tableView, type ReportCell, type ReportTable, type ReportTableView } from './report-columns';
@@ -33,6 +33,21 @@ export const APPENDICES = [
   { key: 'events', name: 'noise-events', title: 'Noise events' },
   { key: 'hourly', name: 'hourly-levels', title: 'Hourly noise levels' },
 ] as const;
+
+/**
+ * What a report's file name adds for its appendices: " with exclusions, events", or nothing
+ * without any, so reports of one period with different contents have different names.
+ */
+export function appendixSuffix(appendices: ReportAppendices): string {
+  const names = APPENDICES.filter((a) => appendices[a.key]).map((a) => FILE_WORDS[a.key]);
+  return names.length === 0 ? '' : ` with ${names.join(', ')}`;
+}
+
+const FILE_WORDS: Readonly<Record<(typeof APPENDICES)[number]['key'], string>> = {
+  exclusions: 'exclusions',
+  events: 'events',
+  hourly: 'hourly levels',
+};
 
 /** The appendices a report has, lettered A, B, C in order. */
 export function appendicesOf(
