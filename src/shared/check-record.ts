@@ -248,10 +248,14 @@ export function checkDbCell(value: number | null | undefined): { value: number |
   return { value: Object.is(rounded, -0) ? 0 : rounded, decimals };
 }
 
-/** The verdict that counts in one word: "Pass", "Fail", or the instrument's own word quoted ("“Success”"). */
+/**
+ * The verdict that counts in one word, for a pill or a cell: "Pass"/"Fail" where FieldDesk judged
+ * the check, else the instrument's own word as it said it ("Success", never put as FieldDesk's
+ * "Pass"); `whoseVerdictText` says whose it is beside it.
+ */
 export function checkVerdictWord(check: CheckFacts): string {
   if (check.fieldDesk) return check.fieldDesk.passed ? 'Pass' : 'Fail';
-  return check.status ? `“${check.status}”` : 'No status';
+  return check.status || 'No status';
 }
 
 /** The tone of the verdict that counts. */

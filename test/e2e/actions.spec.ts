@@ -169,6 +169,11 @@ test.describe('calibration against a demo that measures in moments', () => {
     const chosen = HEALTHY.referenceDb === 94 ? 114 : 94;
     const fitted = HEALTHY.referenceDb.toFixed(1);
     await openDemoInstrument(page, harness.url, HEALTHY.serial);
+    const chart = page.getByTestId('calibration-chart');
+    const failedCount = async () =>
+      Number((await chart.locator('figcaption').innerText()).match(/(\d+) failed/)?.[1]);
+    await expect(chart.locator('figcaption')).toContainText('failed');
+    const failedBefore = await failedCount();
     await startCalibration(page, chosen);
 
     const dialog = page.getByRole('dialog', { name: /^Calibrate/ });
@@ -178,19 +183,50 @@ test.describe('calibration against a demo that measures in moments', () => {
       `the calibrator is probably set to ${fitted} dB, not ${chosen.toFixed(1)} dB`,
     );
     // FieldDesk's verdict and the instrument's, side by side, each named.
-    await expect(verdict.getByTestId('verdict-fielddesk')).toContainText(`failed (`);
+    await expect(verdict.getByTestId('verdict-fielddesk')).toContainText(`Fail (`);
     await expect(verdict.getByTestId('verdict-fielddesk')).toContainText(`from ${chosen.toFixed(1)} dB)`);
-    await expect(verdict.getByTestId('verdict-instrument')).toHaveText('Success');
+    await expect(verdict.getByTestId('verdict-instrument')).toHaveText('“Success”');
     await keepScreenshot(page, testInfo, 'calibration-mismatch');
     await dialog.getByRole('button', { name: 'Done' }).click();
 
     // The local record and the service's history agree, each saying whose verdict it shows.
     const kept = page.getByTestId('action-record-table').locator('tbody tr').first();
-    await expect(kept).toContainText('FieldDesk: failed');
-    await expect(kept.getByTestId('record-verdicts')).toContainText('· Instrument: Success');
+    await expect(kept).toContainText('FieldDesk: Fail');
+    await expect(kept.getByTestId('record-verdicts')).toContainText('; the instrument reported “Success”');
     const newest = page.getByTestId('calibration-table').locator('tbody tr').first();
     await expect(newest).toContainText('Success');
-    await expect(newest).toContainText('Failed');
+    await expect(newest).toContainText('Fail');
+
+    // One calibration, one truth: the card, the history chart's failure count, the list and Needs
+    // attention all say it failed, by FieldDesk's verdict, the instrument's "Success" beside it.
+    await page.setViewportSize({ width: 1366, height: 768 });
+    const result = page.getByTestId('last-calibration').getByTestId('calibration-result');
+    await expect(result).toContainText('Fail');
+    await expect(result).toContainText('FieldDesk’s verdict; the instrument reported “Success”');
+    await page.getByTestId('last-calibration').scrollIntoViewIfNeeded();
+    await keepScreenshot(page, testInfo, 'failed-calibration-card-1366', false);
+    // The instrument said "Success", yet the chart counts it among the failed: FieldDesk's verdict.
+    await expect.poll(failedCount).toBe(failedBefore + 1);
+    await chart.scrollIntoViewIfNeeded();
+    await keepScreenshot(page, testInfo, 'failed-calibration-history-1366', false);
+
+    await page.getByRole('link', { name: 'Instruments', exact: true }).first().click();
+    const listed = page.getByRole('table').getByRole('row').filter({ hasText: HEALTHY.serial });
+    await expect(listed.locator('.cell-health').nth(1)).toContainText(/^Fail · /);
+    await keepScreenshot(page, testInfo, 'failed-calibration-list-1366', false);
+
+    await page.getByTestId('attention-link').click();
+    const attention = page
+      .getByTestId('attention-table')
+      .locator('tbody tr')
+      .filter({ hasText: HEALTHY.serial });
+    await expect(attention.locator('li[data-kind="calibrationFailed"]')).toContainText(
+      'Last calibration failed',
+    );
+    await expect(attention.locator('li[data-kind="calibrationFailed"]')).toContainText(
+      'FieldDesk’s verdict; the instrument reported “Success”',
+    );
+    await keepScreenshot(page, testInfo, 'failed-calibration-attention-1366', false);
   });
 
   test('after a calibration, the history shows it first and charts it', async ({
@@ -240,9 +276,11 @@ test.describe('calibration against a demo that measures in moments', () => {
     // The local record has the action too, readable without the service.
     // Each verdict says whose it is: FieldDesk's beside the instrument's, in both tables.
     const kept = page.getByTestId('action-record-table').locator('tbody tr').first();
-    await expect(kept).toContainText('FieldDesk: passed');
-    await expect(kept.getByTestId('record-verdicts')).toContainText(/· Instrument: Success$/);
-    await expect(newest).toContainText('Passed');
+    await expect(kept).toContainText('FieldDesk: Pass');
+    await expect(kept.getByTestId('record-verdicts')).toContainText(
+      /^Pass \(FieldDesk\): .*; the instrument reported “Success”$/,
+    );
+    await expect(newest).toContainText('Pass');
     await page.getByTestId('history').scrollIntoViewIfNeeded();
     await keepScreenshot(page, testInfo, 'history-charts');
     expect(pageErrors).toEqual([]);

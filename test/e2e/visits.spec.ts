@@ -87,7 +87,7 @@ test.describe('a site visit', () => {
     await page.getByTestId('continue-visit').click();
     const actions = page.getByTestId('visit-actions');
     await expect(actions).toContainText('Calibration');
-    await expect(actions).toContainText('FieldDesk: passed');
+    await expect(actions).toContainText('FieldDesk: Pass');
     await expect(actions).toContainText('Calibrator: CR:515 #054433');
     await page.getByRole('button', { name: 'Finish visit' }).click();
     await expect(page.getByText('Visit finished')).toBeVisible();
@@ -110,7 +110,8 @@ test.describe('a site visit', () => {
     );
     const { stdout: text } = await runProgram('pdftotext', ['-layout', path, '-']);
     expect(text).toContain('Asha Patel');
-    expect(text).toMatch(/Calibration\s+PASS/);
+    // The check's one record, as every output writes it: FieldDesk's verdict, then the instrument's word.
+    expect(text).toMatch(/Calibration\s+Pass \(FieldDesk\): level \d+\.\d+ dB/);
     expect(text).toContain('CR:515 #054433');
     expect(text).toContain('Windshield torn by birds; replaced');
     expect(text).toContain('New windshield on the mast');

@@ -155,7 +155,7 @@ describe('the list’s health cells', () => {
     expect(
       calibrationCell(lastChecks(status(), null).calibration, DEFAULT_ATTENTION_THRESHOLDS, NOW),
     ).toMatchObject({
-      text: '“Success” · 12 d',
+      text: 'Success · 12 d',
       tone: 'ok',
     });
     const old = status({
@@ -170,7 +170,7 @@ describe('the list’s health cells', () => {
     expect(
       calibrationCell(lastChecks(failed, null).calibration, DEFAULT_ATTENTION_THRESHOLDS, NOW),
     ).toMatchObject({
-      text: '“Failed” · 3 h',
+      text: 'Failed · 3 h',
       tone: 'danger',
     });
   });

@@ -107,9 +107,9 @@ describe('a calibration FieldDesk did not run', () => {
   it('says what is known, the instrument’s word, never a FieldDesk Pass', () => {
     const { calibration } = lastChecks(status, null);
     expect(calibration?.fieldDesk).toBeNull();
-    expect(checkVerdictWord(calibration!)).toBe('“Success”');
+    expect(checkVerdictWord(calibration!)).toBe('Success');
     expect(calibrationCell(calibration, DEFAULT_ATTENTION_THRESHOLDS, NOW)).toMatchObject({
-      text: '“Success” · 2 h',
+      text: 'Success · 2 h',
       tone: 'ok',
     });
     expect(

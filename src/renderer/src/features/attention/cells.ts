@@ -72,7 +72,8 @@ function checkCell(
   const old = tooOldMs !== null && age > tooOldMs;
   const tone = checkTone(check);
   return {
-    text: `${checkVerdictWord(check)} · ${spanText(age).replace(/ \d+ (min|h)$/, '')}`,
+    // The largest unit only ("12 d"), so the age stays whole in the narrow column; "now" under a minute.
+    text: `${checkVerdictWord(check)} · ${age < 60_000 ? 'now' : spanText(age).replace(/ \d+ (min|h)$/, '')}`,
     title:
       `Last ${what} ${exactTimeText(check.time)}. ${checkVerdictsText(check)}.` +
       (check.passed === false ? (what === 'SIC' ? ' Run the check again.' : ' Calibrate again.') : '') +
@@ -82,8 +83,9 @@ function checkCell(
 }
 
 /**
- * "Pass · 12 d" (FieldDesk's verdict), "“Success” · 12 d" (the instrument's word, FieldDesk did not
- * run it): warning once older than the interval or of an unknown word, danger when failed.
+ * "Pass · 12 d" (FieldDesk's verdict), "Success · 12 d" (the instrument's own word: FieldDesk did
+ * not run it, the title says so): warning once older than the interval or of an unknown word,
+ * danger when failed.
  */
 export function calibrationCell(
   check: CheckRecord | null,
