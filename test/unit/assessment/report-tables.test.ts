@@ -281,7 +281,7 @@ describe('report tables', () => {
     for (const event of reportFixture().events)
       if (event.audioId !== null) expect(text).not.toContain(event.audioId);
     expect(events.columns).toContain('Trigger level (dB)');
-    expect(events.columns).toContain('Measured levels (dB)');
+    expect(events.columns).toContain('Overall values (dB)');
     expect(
       events.rows.flat().filter((c) => typeof c === 'string' && /\.flac$/.test(c)).length,
     ).toBeGreaterThan(0);

@@ -187,7 +187,8 @@ export function eventsTable(result: AssessmentResult, clock: SiteClock): ReportT
       countColumn('Duration (s)', eventSeconds),
       { header: 'Trigger', value: (e) => e.trigger },
       dbColumn('Trigger level (dB)', (e) => e.level),
-      { header: 'Measured levels (dB)', value: (e) => (e.measured?.length ? measuredText(e) : null) },
+      // Named as the service names the list ("overall"); what each value is, it does not document.
+      { header: 'Overall values (dB)', value: (e) => (e.measured?.length ? measuredText(e) : null) },
       { header: 'At night', value: (e) => yesNo(e.atNight) },
       { header: 'Excluded', value: (e) => yesNo(e.excluded) },
       { header: 'Recording (file name)', value: (e) => recordingFileName(e) ?? 'no recording' },
@@ -202,7 +203,7 @@ export function eventsTable(result: AssessmentResult, clock: SiteClock): ReportT
         align: 'right',
       },
       { header: 'Trigger', text: (e) => e.trigger, weight: 17 },
-      { header: 'Measured (dB)', text: measuredText, weight: 12 },
+      { header: 'Overall values (dB)', text: measuredText, weight: 12 },
       { header: 'Night', text: (e) => yesNo(e.atNight), weight: 5 },
       { header: 'Excluded', text: (e) => yesNo(e.excluded), weight: 7 },
       { header: 'Recording', text: (e) => recordingFileName(e) ?? 'no recording', weight: 25 },

@@ -372,7 +372,7 @@ export async function renderReportPdf(
       table(name, 'No time was excluded.', 'Periods');
     } else if (appendix.key === 'events') {
       pages.text(
-        'Each noise event with the trigger that started it, the levels the instrument measured over it (in the order it reports them) and its recording as FieldDesk saves it when downloaded.',
+        'Each noise event with the trigger that started it, its overall values (the list the service reports for the event as “overall”, in its order; the service does not document what each value is) and its recording as FieldDesk saves it when downloaded.',
         { color: MUTED, size: 8.5 },
       );
       table(name, 'No noise events were recorded.', 'Events');
