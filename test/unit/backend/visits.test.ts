@@ -163,7 +163,8 @@ describe('a site visit from start to sheet', () => {
       expect(text).toContain('Replaced the windshield.');
       expect(text).toMatch(
         new RegExp(
-          `Calibration\\s+${outcome.result!.kind === 'calibration' && outcome.result!.passed ? 'PASS' : 'FAIL'}`,
+          // The check's one record: FieldDesk's verdict named as its own, the instrument's word after it.
+          `Calibration\\s+${outcome.result!.kind === 'calibration' && outcome.result!.passed ? 'Pass' : 'Fail'} \\(FieldDesk\\): level`,
         ),
       );
       expect(text).toContain('Mast after the repair');
