@@ -16,6 +16,7 @@ import {
   type SyncType,
 } from '../../../shared/sync-choices';
 import type { AssessedInstrument, Site } from '../../../shared/assessment';
+import { instrumentPassed } from '../../../shared/check-verdicts';
 import { nominalStepMs } from './exclusions';
 
 /** Calibrations and SICs are looked for this long before and after the period (evidence either side). */
@@ -242,9 +243,65 @@ export async function readAssessmentInputs(
         say();
       }),
     );
+    throwIfCancelled();
+    const earlier = await earlierCalibrations(plan.instrument.serial, reads.calibrations, range, read);
+    if (earlier.note !== null) notes.push(earlier.note);
+    if (earlier.read !== undefined) reads.calibrations = earlier.read;
     instruments.push({ instrument: plan.instrument, kind: plan.kind, reads });
   }
   return { range, instruments, notes, fromCache, dataFetchedAt };
+}
+
+/**
+ * How far back the last passing calibration before a period is looked for, when none is within
+ * `CHECK_MARGIN_MS`: two years, longer than any calibration interval a survey would accept.
+ */
+export const EVIDENCE_LOOK_BACK_MS = 730 * DAY_MS;
+
+/**
+ * The calibrations read, with the earlier ones when no passing calibration lies within the
+ * margin before the period (one more read, further back), so evidence 70 days old is found rather
+ * than reported as "no calibration before". A read that fails is said in a note, and the margin's
+ * calibrations stand.
+ */
+async function earlierCalibrations(
+  serial: string,
+  current: DataReadResult | null | undefined,
+  range: TimeInterval,
+  read: ReadOne,
+): Promise<{ read?: DataReadResult; note: string | null }> {
+  const records = current?.records;
+  if (current === null || current === undefined || records === null || records === undefined)
+    return { note: null };
+  const passedBefore = records.rows.some(
+    (row) =>
+      typeof row.time === 'number' &&
+      row.time < range.start &&
+      typeof row.status === 'string' &&
+      instrumentPassed(row.status) === true,
+  );
+  if (passedBefore) return { note: null };
+  const from = range.start - EVIDENCE_LOOK_BACK_MS;
+  const to = current.query.start;
+  if (to <= from) return { note: null };
+  try {
+    const older = await read(serial, 'calibrations', { start: from, end: to });
+    const rows = older.records?.rows ?? [];
+    if (rows.length === 0) return { note: null };
+    return {
+      read: {
+        ...current,
+        query: { ...current.query, start: from },
+        records: { ...records, rows: [...rows, ...records.rows] },
+      },
+      note: null,
+    };
+  } catch (error) {
+    const reason = error instanceof FieldDeskError ? error.message : 'they could not be read';
+    return {
+      note: `Calibrations of ${serial} more than ${Math.round(CHECK_MARGIN_MS / DAY_MS)} days before the period could not be read, so an older calibration may be missing from the evidence: ${reason}`,
+    };
+  }
 }
 
 /** The length of a noise monitor's interval values (its LAeq's usual step); null without them. */
