@@ -436,13 +436,6 @@ export const DEFAULT_REPORT_APPENDICES: ReportAppendices = { exclusions: true, e
 export type ReportResult =
   { saved: false } | { saved: true; format: ReportFormat; paths: string[]; bytes: number };
 
-/** Pushed while a report is written: its stage and how far (0…1). */
-export interface ReportProgress {
-  siteId: string;
-  format: ReportFormat;
-  stage: string;
-  fraction: number;
-}
 /**
  * Pushed while a period is assessed (`assessment.progress`): reading the data, instrument by
  * instrument and day by day, then computing each instrument's figures.
@@ -460,6 +453,13 @@ export interface AssessmentProgress {
   fraction: number;
 }
 
+/** Pushed while a report is written: its stage and how far (0…1). */
+export interface ReportProgress {
+  siteId: string;
+  format: ReportFormat;
+  stage: string;
+  fraction: number;
+}
 
 /**
  * A coverage as said beside a figure: whole percent rounded down, so a share just below the
