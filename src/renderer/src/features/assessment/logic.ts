@@ -36,7 +36,6 @@ export function valueText(value: number | null, unit: string): string {
   return `${number} ${unit}`;
 }
 
-
 /** A figure's kept value as stated everywhere: "54.2 dB", "insufficient data (41 %)", "no readings". */
 export const figureText = (figure: Figure): string => figureValueText(figure);
 
