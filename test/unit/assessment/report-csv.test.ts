@@ -127,7 +127,7 @@ describe('assessment report CSV', () => {
     );
     expect(exclusions).toContain('"Road works on Riverside Close (resurfacing, plate compactor)"');
     expect(exclusions.split('\r\n')[0]).toBe(
-      '\uFEFFStart (UTC),End (UTC),Start (Europe/London),End (Europe/London),Duration (min),Instrument,Cause,Reason',
+      '\uFEFFStart (UTC),End (UTC),Start (Europe/London),End (Europe/London),Duration (min),Instruments,Cause,Reason',
     );
   });
 

@@ -88,7 +88,7 @@ describe('report tables', () => {
     const first = exclusions.rows[0]!;
     expect(first[exclusions.columns.indexOf('Start (UTC)')]).toBe('2026-11-23T09:00:00.000Z');
     expect(first[exclusions.columns.indexOf('Start (Europe/London)')]).toBe('2026-11-23T09:00:00+00:00');
-    expect(first[exclusions.columns.indexOf('Instrument')]).toBe('all');
+    expect(first[exclusions.columns.indexOf('Instruments')]).toBe('all');
     expect(first[exclusions.columns.indexOf('Reason')]).toMatch(/^Road works/);
   });
 

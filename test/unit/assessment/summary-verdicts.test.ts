@@ -31,6 +31,7 @@ import { reportDocument } from '../../../src/main/backend/assessment/report/repo
 import { reportTableViews } from '../../../src/main/backend/assessment/report/report-tables';
 import { exceedanceGroups } from '../../../src/main/backend/assessment/report/report-summary';
 import { SiteClock } from '../../../src/main/backend/assessment/report/report-format';
+import { groupedExclusions } from '../../../src/main/backend/assessment/report/evidence-tables';
 import { reportFixture } from './report-fixture';
 import { weekFixture } from './report-week';
 
@@ -352,5 +353,25 @@ describe('one kept time for the figures of a period', () => {
     expect(coverage('LAeq,day')).toBeCloseTo(63 / 64, 9);
     expect(coverage('LA10,day')).toBeCloseTo(63 / 64, 9);
     expect(coverage('LA90,day')).toBeCloseTo(63 / 64, 9);
+  });
+});
+
+describe('the appendix of excluded periods', () => {
+  it('lists a rule’s period once with every instrument it excluded, the manual ones first', () => {
+    const at = (hour: number) => Date.UTC(2026, 10, 24, hour);
+    const wind = 'Wind above 5 m/s (highest 7.2 m/s)';
+    const rows = groupedExclusions([
+      { start: at(14), end: at(15), serial: 'NM-1', cause: 'wind', reason: wind },
+      { start: at(14), end: at(15), serial: 'NM-2', cause: 'wind', reason: wind },
+      { start: at(9), end: at(10), serial: 'NM-2', cause: 'precipitation', reason: 'Rain' },
+      { start: at(16), end: at(17), serial: null, cause: 'manual', reason: 'Road works' },
+      { start: at(2), end: at(3), serial: 'NM-1', cause: 'manual', reason: 'Party next door' },
+    ]);
+    expect(rows.map((r) => [r.cause, r.start, r.instruments, r.reason])).toEqual([
+      ['manual', at(2), 'NM-1', 'Party next door'],
+      ['manual', at(16), 'all', 'Road works'],
+      ['wind', at(14), 'NM-1, NM-2', wind],
+      ['precipitation', at(9), 'NM-2', 'Rain'],
+    ]);
   });
 });

@@ -7,6 +7,7 @@ import type {
   AssessedInstrument,
   AssessmentResult,
   CheckEvidence,
+  ExcludedPeriod,
   ExclusionRuleId,
 } from '../../../../shared/assessment';
 import { calibratorName, CALIBRATOR_CLASS_LABELS } from '../../../../shared/calibrators';
@@ -38,6 +39,51 @@ const CAUSE_LABELS: Readonly<Record<ExclusionRuleId | 'manual', string>> = {
   overload: 'Overload',
   manual: 'Manual',
 };
+
+/** The order causes are listed in: the periods excluded by hand first, then by rule. */
+const CAUSE_ORDER: ReadonlyArray<ExclusionRuleId | 'manual'> = [
+  'manual',
+  'failedCheck',
+  'wind',
+  'precipitation',
+  'overload',
+  'offline',
+];
+
+/** An excluded period as the appendix lists it: once, with every instrument it applies to. */
+export interface ExclusionRow {
+  start: number;
+  end: number;
+  cause: ExcludedPeriod['cause'];
+  reason: string;
+  /** "all", or the serials it applies to ("NM-1043, NM-1057"). */
+  instruments: string;
+}
+
+/**
+ * The excluded periods grouped as a reviewer reads them: a period the same rule excluded for
+ * several instruments (the site's wind) is one row naming them all, the periods excluded by hand
+ * come first, then each rule's, each in time order.
+ */
+export function groupedExclusions(exclusions: readonly ExcludedPeriod[]): ExclusionRow[] {
+  const groups = new Map<string, ExclusionRow & { serials: Set<string> | null }>();
+  for (const e of exclusions) {
+    const key = `${e.cause}|${e.start}|${e.end}|${e.reason}`;
+    const group = groups.get(key) ?? { ...e, instruments: '', serials: new Set<string>() };
+    if (e.serial === null) group.serials = null;
+    else group.serials?.add(e.serial);
+    groups.set(key, group);
+  }
+  return [...groups.values()]
+    .map(({ start, end, cause, reason, serials }) => ({
+      start,
+      end,
+      cause,
+      reason,
+      instruments: serials === null ? 'all' : [...serials].join(', '),
+    }))
+    .sort((a, b) => CAUSE_ORDER.indexOf(a.cause) - CAUSE_ORDER.indexOf(b.cause) || a.start - b.start);
+}
 
 const checkKind = (check: CheckEvidence) => (check.kind === 'sic' ? 'SIC' : 'Calibration');
 
@@ -229,21 +275,21 @@ export function evidenceTables(result: AssessmentResult, clock: SiteClock): Repo
     tableView(
       'exclusions',
       'Excluded periods',
-      [...result.exclusions].sort((a, b) => a.start - b.start),
+      groupedExclusions(result.exclusions),
       [
         ...periodColumns(clock),
         countColumn('Duration (min)', (e) => Math.round((e.end - e.start) / MINUTE)),
-        { header: 'Instrument', value: (e) => e.serial ?? 'all' },
+        { header: 'Instruments', value: (e) => e.instruments },
         { header: 'Cause', value: (e) => CAUSE_LABELS[e.cause] },
         { header: 'Reason', value: (e) => e.reason },
       ],
       [
-        { header: 'From', text: (e) => clock.long(e.start), weight: 17 },
-        { header: 'To', text: (e) => clock.long(e.end), weight: 17 },
-        { header: 'Duration', text: (e) => durationText(e.end - e.start), weight: 10, align: 'right' },
-        { header: 'Instrument', text: (e) => e.serial ?? 'all', weight: 10 },
         { header: 'Cause', text: (e) => CAUSE_LABELS[e.cause], weight: 10 },
-        { header: 'Reason', text: (e) => e.reason, weight: 30 },
+        { header: 'From', text: (e) => clock.long(e.start), weight: 20 },
+        { header: 'To', text: (e) => clock.long(e.end), weight: 20 },
+        { header: 'Duration', text: (e) => durationText(e.end - e.start), weight: 9, align: 'right' },
+        { header: 'Instruments', text: (e) => e.instruments, weight: 13 },
+        { header: 'Reason', text: (e) => e.reason, weight: 28 },
       ],
     ),
 

@@ -85,7 +85,7 @@ function reachedText(result: AssessmentResult, figure: Figure, clock: SiteClock)
   if (figure.at !== undefined) return clock.moment(figure.at, figure.atStepMs);
   const loudest = figure.source.channel === 'LAeq' ? loudestHour(result, figure) : null;
   if (loudest !== null && loudest.laeqValid !== null)
-    return `loudest hour ${clock.moment(loudest.start, loudest.end - loudest.start)}, ${dB(loudest.laeqValid)}`;
+    return `loudest hour ${clock.moment(loudest.start, loudest.end - loudest.start)}, ${dB(loudest.laeqValid)} dB`;
   return 'the period as a whole';
 }
 
