@@ -231,9 +231,7 @@ describe('assessment report PDF', () => {
       expect(text).toMatch(
         /Manual\s+Mon 23 Nov 2026 09:00\s+Mon 23 Nov 2026 12:30\s+3 h 30 min\s+all\s+Road works/,
       );
-      expect(text).toMatch(
-        /Instrument\s+Time\s+Duration\s+Trigger\s+Overall\s+Night\s+Excluded\s+Recording/,
-      );
+      expect(text).toMatch(/Instrument\s+Time\s+Duration\s+Trigger\s+Overall\s+Night\s+Excluded\s+Recording/);
       expect(text).not.toMatch(/Level \(dB\)\s+Trigger/);
       expect(text).toContain('NM-1043 2026-11-24 014705');
       for (const event of result().events)
