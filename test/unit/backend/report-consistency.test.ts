@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import type { AssessmentResult, Site, SiteLimits } from '../../../src/shared/assessment';
 import { summaryRows, type SummaryRow } from '../../../src/shared/assessment-summary';
 import type { BackendHandlers } from '../../../src/shared/ipc/contract';
+import { parseCsv } from '../csv-read';
 import { startDemoBackend } from './backend-helpers';
 
 const DAY = 86_400_000;
@@ -35,29 +36,6 @@ const SITES: Array<{ name: string; serials: string[]; limits: SiteLimits }> = [
   { name: 'Vibration', serials: ['VB287764'], limits: { PPV: 3, 'VDV,day': 0.2 } },
   { name: 'Air quality', serials: ['AQ132935'], limits: { 'PM10,24h': 20, 'PM2.5,24h': 10 } },
 ];
-
-/** RFC 4180 as a spreadsheet reads it (the report's CSV quotes fields with commas and breaks). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') [field, i] = [field + '"', i + 1];
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') [row, field] = [[...row, field], ''];
-    else if (c === '\r' && text[i + 1] === '\n') {
-      rows.push([...row, field]);
-      [row, field, i] = [[], '', i + 1];
-    } else field += c;
-  }
-  if (field !== '' || row.length > 0) rows.push([...row, field]);
-  return rows;
-}
 
 /** A table of the report as records by column head. */
 type Records = Array<Record<string, string>>;
