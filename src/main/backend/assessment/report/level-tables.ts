@@ -7,6 +7,7 @@
 import {
   figureStateWords,
   figureValueText,
+  type AssessmentChart,
   type AssessmentResult,
   type Figure,
   type HourlyRow,
@@ -22,7 +23,16 @@ import {
   type Column,
   type ReportTableView,
 } from './report-columns';
-import { coveragePercent, isoMoment, isoUtc, rounded, valueText, type SiteClock } from './report-format';
+import {
+  coveragePercent,
+  decimalsFor,
+  isoMoment,
+  isoUtc,
+  limitNumberText,
+  rounded,
+  valueText,
+  type SiteClock,
+} from './report-format';
 import { exceedanceGroups } from './report-summary';
 import { figureResult } from './report-verdicts';
 
@@ -140,7 +150,28 @@ export function exceedancesTable(result: AssessmentResult, clock: SiteClock): Re
   );
 }
 
-/** Appendix: the hourly noise levels. */
+/** The mark on an hour's all-data LAeq when it includes excluded time. */
+export const INCLUDES_EXCLUDED_MARK = '*';
+
+/** What the hourly table's columns hold, said beneath it in the PDF. */
+export const HOURLY_NOTE = `LAeq, LAFMax, LA10 and LA90 are each formed with the hour's excluded time left out; Kept is the share of the hour read and not excluded. The last column is the LAeq of all the hour's readings: ${INCLUDES_EXCLUDED_MARK} marks an hour where it includes excluded time.`;
+
+/**
+ * Whether an hour's all-data LAeq includes time the other levels leave out: the hour had excluded
+ * time (its minutes are rounded, so a few seconds left out show as a different kept LAeq).
+ */
+export const includesExcludedTime = (h: HourlyRow): boolean =>
+  h.laeq !== null && (h.excludedMinutes > 0 || h.laeq !== h.laeqValid);
+
+/** "63.2*" for an all-data LAeq that includes excluded time. */
+const allDataText = (h: HourlyRow): string =>
+  `${dB(h.laeq)}${includesExcludedTime(h) ? INCLUDES_EXCLUDED_MARK : ''}`;
+
+/**
+ * Appendix: the hourly noise levels, every level with the hour's excluded time left out as the
+ * figures are formed, then how much was excluded and kept, and last the all-data LAeq, marked where
+ * it includes excluded time (the spreadsheets say so in a column of their own).
+ */
 export function hourlyTable(result: AssessmentResult, clock: SiteClock): ReportTableView {
   return tableView(
     'hourly-levels',
@@ -150,22 +181,25 @@ export function hourlyTable(result: AssessmentResult, clock: SiteClock): ReportT
       { header: 'Serial', value: (h) => h.serial },
       { header: 'Hour start (UTC)', value: (h) => isoUtc(h.start) },
       { header: `Hour start (${clock.zone})`, value: (h) => clock.iso(h.start) },
-      dbColumn('LAeq (dB)', (h) => h.laeq),
-      dbColumn('LAeq without excluded time (dB)', (h) => h.laeqValid),
+      dbColumn('LAeq (dB)', (h) => h.laeqValid),
       dbColumn('LAFMax (dB)', (h) => h.lafmax),
       dbColumn('LA10 (dB)', (h) => h.la10),
       dbColumn('LA90 (dB)', (h) => h.la90),
       countColumn('Excluded (min)', (h) => h.excludedMinutes),
+      countColumn('Kept (%)', (h) => coveragePercent(h.coverage)),
+      dbColumn('LAeq all data (dB)', (h) => h.laeq),
+      { header: 'All data includes excluded time', value: (h) => yesNo(includesExcludedTime(h)) },
     ],
     [
-      { header: 'Instrument', text: (h) => h.serial, weight: 12 },
-      { header: 'Hour', text: (h) => `${clock.short(h.start)}–${clock.hhmm(h.end)}`, weight: 22 },
-      { header: 'LAeq (dB)', text: (h) => dB(h.laeq), weight: 9, align: 'right' },
-      { header: 'LAeq without excluded (dB)', text: (h) => dB(h.laeqValid), weight: 13, align: 'right' },
+      { header: 'Instrument', text: (h) => h.serial, weight: 11 },
+      { header: 'Hour', text: (h) => `${clock.short(h.start)}–${clock.hhmm(h.end)}`, weight: 21 },
+      { header: 'LAeq (dB)', text: (h) => dB(h.laeqValid), weight: 8, align: 'right' },
       { header: 'LAFMax (dB)', text: (h) => dB(h.lafmax), weight: 9, align: 'right' },
-      { header: 'LA10 (dB)', text: (h) => dB(h.la10), weight: 9, align: 'right' },
-      { header: 'LA90 (dB)', text: (h) => dB(h.la90), weight: 9, align: 'right' },
-      { header: 'Excluded (min)', text: (h) => String(h.excludedMinutes), weight: 10, align: 'right' },
+      { header: 'LA10 (dB)', text: (h) => dB(h.la10), weight: 8, align: 'right' },
+      { header: 'LA90 (dB)', text: (h) => dB(h.la90), weight: 8, align: 'right' },
+      { header: 'Excluded (min)', text: (h) => String(h.excludedMinutes), weight: 9, align: 'right' },
+      { header: 'Kept (%)', text: (h) => String(coveragePercent(h.coverage)), weight: 7, align: 'right' },
+      { header: 'LAeq all data (dB)', text: allDataText, weight: 10, align: 'right' },
     ],
   );
 }
@@ -208,5 +242,47 @@ export function eventsTable(result: AssessmentResult, clock: SiteClock): ReportT
       { header: 'Excluded', text: (e) => yesNo(e.excluded), weight: 7 },
       { header: 'Recording', text: (e) => recordingFileName(e) ?? 'no recording', weight: 25 },
     ],
+  );
+}
+
+/** A reading a chart draws, with its chart. */
+interface ChartPoint {
+  chart: AssessmentChart;
+  time: number;
+  value: number | null;
+}
+
+/**
+ * The readings each chart draws, a reading a row with the chart's limits beside it, so the
+ * spreadsheets hold what the PDF's charts show (the PDF draws them; it prints no table of them).
+ */
+export function chartsTable(result: AssessmentResult, clock: SiteClock): ReportTableView {
+  const points = result.charts.flatMap((chart) =>
+    chart.times.map((time, i): ChartPoint => ({ chart, time, value: chart.values[i] ?? null })),
+  );
+  return tableView(
+    'charts',
+    'Charts',
+    points,
+    [
+      { header: 'Serial', value: (p) => p.chart.serial },
+      { header: 'Chart', value: (p) => p.chart.title },
+      { header: 'Reading start (UTC)', value: (p) => isoUtc(p.time) },
+      { header: `Reading start (${clock.zone})`, value: (p) => clock.iso(p.time) },
+      {
+        header: 'Value',
+        value: (p) => (p.value === null ? null : rounded(p.value, decimalsFor(p.chart.unit, p.value))),
+        decimals: (p) => decimalsFor(p.chart.unit, p.value ?? 0),
+      },
+      { header: 'Unit', value: (p) => p.chart.unit },
+      {
+        header: 'Limits drawn',
+        value: (p) =>
+          p.chart.limits
+            .map((l) => `${l.label} ${limitNumberText(l.value, p.chart.unit)} ${p.chart.unit}`)
+            .join('; ') || null,
+      },
+    ],
+    null,
   );
 }

@@ -5,13 +5,14 @@
  * report states them: dB to 0.1, PPV to 0.01 mm/s (0.001 below 1), VDV to 0.001, µg/m³ to 0.1.
  */
 import { tz, type TZDate } from '@date-fns/tz';
-import { format } from 'date-fns';
+import { format, startOfMonth } from 'date-fns';
 import { limitText } from '../../../../shared/assessment-summary';
 import { dbText } from '../../../../shared/format';
 import { isRepeatedWallTime } from '../figures/site-periods';
 
 export const MINUTE = 60_000;
 export const HOUR = 3_600_000;
+export const DAY = 86_400_000;
 
 // ---- time ---------------------------------------------------------------------------------------
 
@@ -85,6 +86,21 @@ export class SiteClock {
   hourMinute(time: number): { hour: number; minute: number } {
     const local = this.context(time);
     return { hour: local.getHours(), minute: local.getMinutes() };
+  }
+
+  /** "2026-11": the site-time month of an instant, for grouping and the spreadsheets. */
+  monthIso(time: number): string {
+    return format(time, 'yyyy-MM', { in: this.context });
+  }
+
+  /** "Nov 2026" */
+  monthName(time: number): string {
+    return format(time, 'MMM yyyy', { in: this.context });
+  }
+
+  /** The first instant of the site-time month of `time`. */
+  monthStart(time: number): number {
+    return startOfMonth(this.context(time)).getTime();
   }
 
   hhmm(time: number): string {
