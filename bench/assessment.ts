@@ -13,6 +13,7 @@ import type { AssessmentInputs } from '../src/main/backend/assessment/assessment
 import {
   DEFAULT_ASSESSMENT_SETTINGS,
   EMPTY_SITE_COVER,
+  EMPTY_SITE_POSITIONS,
   DEFAULT_EXCLUSION_RULES,
   type Site,
 } from '../src/shared/assessment';
@@ -89,6 +90,8 @@ export async function benchAssessment(): Promise<void> {
     limits: { 'LAeq,night': 45, 'LAeq,1h': 65 },
     settings: { ...DEFAULT_ASSESSMENT_SETTINGS, statistics: 'timeHistory' },
     cover: { ...EMPTY_SITE_COVER },
+    conclusion: '',
+    positions: EMPTY_SITE_POSITIONS,
     createdAt: START,
     updatedAt: START,
   };

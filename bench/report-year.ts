@@ -17,6 +17,7 @@ import {
   DEFAULT_ASSESSMENT_SETTINGS,
   DEFAULT_EXCLUSION_RULES,
   EMPTY_SITE_COVER,
+  EMPTY_SITE_POSITIONS,
   type Site,
 } from '../src/shared/assessment';
 import type { DataReadResult, Dataset, SeriesChannel } from '../src/shared/data';
@@ -95,6 +96,8 @@ async function main(): Promise<void> {
       limits: { 'LAeq,day': 55, 'LAeq,night': 45, 'LAFMax,night': 60 },
       settings: DEFAULT_ASSESSMENT_SETTINGS,
       cover: EMPTY_SITE_COVER,
+      conclusion: '',
+      positions: EMPTY_SITE_POSITIONS,
       createdAt: START,
       updatedAt: START,
     };

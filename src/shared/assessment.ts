@@ -129,8 +129,8 @@ export const DEFAULT_ASSESSMENT_SETTINGS: AssessmentSettings = {
 };
 
 /**
- * What a report's cover says besides the site: who it is for and who wrote it. Each is free text,
- * empty when not given (the cover then leaves the line out).
+ * What a report's cover says besides the site: who it is for, who wrote, checked and issued it, and
+ * which issue it is. Each text is free, empty when not given (the cover then leaves the line out).
  */
 export interface SiteCover {
   /** "Thames Water Utilities Ltd" */
@@ -141,12 +141,82 @@ export interface SiteCover {
   reference: string;
   /** "J. Smith MIOA" */
   author: string;
+  /** The consultancy issuing the report: "Acme Acoustics Ltd". */
+  company: string;
+  /** Who checked and approved it: "A. Patel MIOA". */
+  approver: string;
+  /** The issue: "R01", "P02". */
+  revision: string;
+  /** Where the issue stands; '' when not stated. */
+  status: ReportStatus;
 }
 
-export const EMPTY_SITE_COVER: SiteCover = { client: '', project: '', reference: '', author: '' };
+/** A report's issue status, as consultancies mark theirs; '' when the site does not state one. */
+export const REPORT_STATUSES = ['draft', 'for comment', 'final'] as const;
+export type ReportStatus = (typeof REPORT_STATUSES)[number] | '';
+
+/** "Draft", "For comment", "Final", "" as the cover writes a status. */
+export const reportStatusText = (status: ReportStatus): string =>
+  status === '' ? '' : `${status.charAt(0).toUpperCase()}${status.slice(1)}`;
+
+export const EMPTY_SITE_COVER: SiteCover = {
+  client: '',
+  project: '',
+  reference: '',
+  author: '',
+  company: '',
+  approver: '',
+  revision: '',
+  status: '',
+};
 
 /** The most a cover field may hold (characters), so it fits the cover page. */
 export const SITE_COVER_MAX_LENGTH = 120;
+
+/** The most a site's conclusion may hold (characters): about a page of the report. */
+export const SITE_CONCLUSION_MAX_LENGTH = 6000;
+
+/**
+ * Where an instrument measured from: `freeField` away from reflecting surfaces, `facade` 1 m in
+ * front of one (its level includes the reflection, about +3 dB), `unstated` when not said.
+ */
+export const POSITION_KINDS = ['freeField', 'facade', 'unstated'] as const;
+export type PositionKind = (typeof POSITION_KINDS)[number];
+
+/** "free-field", "façade", "not stated": a position's kind in words. */
+export const POSITION_KIND_WORDS: Readonly<Record<PositionKind, string>> = {
+  freeField: 'free-field',
+  facade: 'façade',
+  unstated: 'not stated',
+};
+
+/** An instrument's measurement position as the report's method and instruments table say it. */
+export interface MeasurementPosition {
+  /** "Rear garden of 14 Mill Lane, 3 m from the boundary fence" */
+  description: string;
+  /** Height of the microphone or sensor above ground (m); null when not stated. */
+  height: number | null;
+  kind: PositionKind;
+}
+
+export const UNSTATED_POSITION: MeasurementPosition = { description: '', height: null, kind: 'unstated' };
+
+/** The highest measurement position the site form takes (m above ground). */
+export const POSITION_MAX_HEIGHT = 100;
+
+/** The measurement positions of a site: per instrument (by serial) and the weather sensor's place. */
+export interface SitePositions {
+  /** Only the site's own instruments; one without an entry is `UNSTATED_POSITION`. */
+  instruments: Record<string, MeasurementPosition>;
+  /** "On the site office roof, 4 m above ground"; '' when not said. */
+  weather: string;
+}
+
+export const EMPTY_SITE_POSITIONS: SitePositions = { instruments: {}, weather: '' };
+
+/** An instrument's position on the site, `UNSTATED_POSITION` when none was given. */
+export const positionOf = (positions: SitePositions, serial: string): MeasurementPosition =>
+  positions.instruments[serial] ?? UNSTATED_POSITION;
 
 export interface Site {
   id: string;
@@ -161,6 +231,13 @@ export interface Site {
   settings: AssessmentSettings;
   /** What the report's cover says (sites saved before it have it empty). */
   cover: SiteCover;
+  /**
+   * The report's conclusion as the engineer wrote it; '' for the one drafted from the results
+   * (`draftConclusion`). Sites saved before it have it empty.
+   */
+  conclusion: string;
+  /** Where each instrument and the weather sensor measured (sites saved before it: none stated). */
+  positions: SitePositions;
   createdAt: number;
   updatedAt: number;
 }

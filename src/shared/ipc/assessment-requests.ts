@@ -4,6 +4,10 @@ import {
   DEFAULT_ASSESSMENT_SETTINGS,
   DEFAULT_EXCLUSION_RULES,
   LIMIT_KEYS,
+  POSITION_KINDS,
+  POSITION_MAX_HEIGHT,
+  REPORT_STATUSES,
+  SITE_CONCLUSION_MAX_LENGTH,
   SITE_COVER_MAX_LENGTH,
   type AssessmentResult,
   type ReportResult,
@@ -93,6 +97,48 @@ export const siteCoverSchema = z
     project: coverField('project'),
     reference: coverField('reference'),
     author: coverField('author'),
+    company: coverField('company'),
+    approver: coverField('approver'),
+    revision: coverField('revision'),
+    status: z.enum([...REPORT_STATUSES, ''], { error: 'Choose the status: draft, for comment or final.' }),
+  })
+  .strict();
+
+/** The report's conclusion as the engineer wrote it: several lines allowed, '' for the drafted one. */
+export const siteConclusionSchema = z
+  .string({ error: 'The conclusion must be text.' })
+  .trim()
+  .max(
+    SITE_CONCLUSION_MAX_LENGTH,
+    `Keep the conclusion to ${SITE_CONCLUSION_MAX_LENGTH} characters or fewer.`,
+  );
+
+/** One line of free text about a place, as the method prints it. */
+const placeText = (what: string) => coverField(what);
+
+/** A height above ground: a finite number of metres from 0 to `POSITION_MAX_HEIGHT`, or not stated. */
+export const positionHeightSchema = z
+  // Zod's number refuses NaN and ±Infinity with this message.
+  .number({ error: 'The height must be a number of metres.' })
+  .min(0, `The height must be between 0 and ${POSITION_MAX_HEIGHT} m above ground.`)
+  .max(POSITION_MAX_HEIGHT, `The height must be between 0 and ${POSITION_MAX_HEIGHT} m above ground.`)
+  .nullable();
+
+export const measurementPositionSchema = z
+  .object({
+    description: placeText('position description'),
+    height: positionHeightSchema,
+    kind: z.enum(POSITION_KINDS, { error: 'Choose free-field, façade or not stated.' }),
+  })
+  .strict();
+
+/** The site's measurement positions: per instrument (by serial) and the weather sensor's place. */
+export const sitePositionsSchema = z
+  .object({
+    instruments: z
+      .record(serialSchema, measurementPositionSchema)
+      .refine((positions) => Object.keys(positions).length <= 20, 'A site can hold at most 20 instruments.'),
+    weather: placeText('weather sensor’s place'),
   })
   .strict();
 
@@ -110,6 +156,8 @@ export const siteSaveSchema = z
     limits: limitsSchema.optional(),
     settings: settingsSchema.optional(),
     cover: siteCoverSchema.optional(),
+    conclusion: siteConclusionSchema.optional(),
+    positions: sitePositionsSchema.optional(),
   })
   .strict();
 

@@ -8,6 +8,7 @@ import type { Figure, Site } from '../../../src/shared/assessment';
 import {
   DEFAULT_ASSESSMENT_SETTINGS,
   EMPTY_SITE_COVER,
+  EMPTY_SITE_POSITIONS,
   DEFAULT_EXCLUSION_RULES,
 } from '../../../src/shared/assessment';
 import type {
@@ -69,6 +70,8 @@ const site: Site = {
   limits: { 'LAeq,night': 45, 'LAeq,day': 65 },
   settings: { ...DEFAULT_ASSESSMENT_SETTINGS, nightEventThreshold: 65 },
   cover: { ...EMPTY_SITE_COVER },
+  conclusion: '',
+  positions: EMPTY_SITE_POSITIONS,
   createdAt: START,
   updatedAt: START,
 };

@@ -7,6 +7,7 @@ import {
   DEFAULT_ASSESSMENT_SETTINGS,
   DEFAULT_EXCLUSION_RULES,
   EMPTY_SITE_COVER,
+  EMPTY_SITE_POSITIONS,
   type ExclusionRules,
   type Site,
 } from '../../../src/shared/assessment';
@@ -66,6 +67,8 @@ function siteWith(rules: Partial<ExclusionRules>): Site {
     limits: {},
     settings: DEFAULT_ASSESSMENT_SETTINGS,
     cover: EMPTY_SITE_COVER,
+    conclusion: '',
+    positions: EMPTY_SITE_POSITIONS,
     createdAt: T0,
     updatedAt: T0,
   };

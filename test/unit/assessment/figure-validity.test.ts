@@ -11,6 +11,7 @@ import {
   DEFAULT_ASSESSMENT_SETTINGS,
   DEFAULT_EXCLUSION_RULES,
   EMPTY_SITE_COVER,
+  EMPTY_SITE_POSITIONS,
   figureValueText,
 } from '../../../src/shared/assessment';
 import type { DataReadResult, Dataset, RecordTable, SeriesChannel } from '../../../src/shared/data';
@@ -60,6 +61,8 @@ function siteWith(over: Partial<Site> = {}): Site {
     limits: {},
     settings: { ...DEFAULT_ASSESSMENT_SETTINGS },
     cover: EMPTY_SITE_COVER,
+    conclusion: '',
+    positions: EMPTY_SITE_POSITIONS,
     createdAt: START,
     updatedAt: START,
     ...over,

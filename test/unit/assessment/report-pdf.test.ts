@@ -18,6 +18,9 @@ import {
   writeReportPdf,
 } from '../../../src/main/backend/assessment/report/report-pdf';
 import { SiteClock } from '../../../src/main/backend/assessment/report/report-format';
+import type { SitePositions, SiteCover } from '../../../src/shared/assessment';
+import { draftConclusion } from '../../../src/shared/assessment-conclusion';
+import { summaryRows, summarySentence, verdictText } from '../../../src/shared/assessment-summary';
 import { NOISE, reportFixture, reportTarget, SITE_NAME } from './report-fixture';
 import { WEEK_SERIALS, weekFixture } from './report-week';
 
@@ -42,11 +45,20 @@ afterAll(async () => {
 const pagesText = (path: string) =>
   spawnSync('pdftotext', ['-layout', '-enc', 'UTF-8', path, '-'], { encoding: 'utf8' }).stdout.split('\f');
 
-const COVER = {
+const COVER: SiteCover = {
   client: 'Thames Water Utilities Ltd',
   project: 'Mogden sludge dryer',
   reference: 'AC-2026-114/R01',
   author: 'J. Smith MIOA',
+  company: 'Acme Acoustics Ltd',
+  approver: 'A. Patel MIOA',
+  revision: 'R01',
+  status: 'draft',
+};
+/** The noise monitor at a façade, the vibration monitor's place left undescribed. */
+const POSITIONS: SitePositions = {
+  instruments: { [NOISE]: { description: 'First-floor window of No. 14', height: 4, kind: 'facade' } },
+  weather: 'On the site office roof, 3 m above ground',
 };
 const ALL_APPENDICES = { exclusions: true, events: true, hourly: true };
 
@@ -151,10 +163,12 @@ describe('assessment report PDF', () => {
       const path = join(dir, 'content.pdf');
       const { pages } = await writeReportPdf(
         reportTarget(path),
-        reportDocument(result(), { cover: COVER, appendices: ALL_APPENDICES }),
+        reportDocument(result(), { cover: COVER, positions: POSITIONS, appendices: ALL_APPENDICES }),
       );
       const texts = pagesText(path);
       const text = texts.join('\n');
+      /** The text with its lines run together, for paragraphs the layout wraps. */
+      const flowing = text.replace(/\s+/g, ' ');
 
       // The cover: the title from what the site measures (noise and vibration here), the site and
       // the cover's facts, and the contents with their pages.
@@ -163,9 +177,13 @@ describe('assessment report PDF', () => {
       expect(texts[0]).toMatch(/Project\s+Mogden sludge dryer\n/);
       expect(texts[0]).toMatch(/Reference\s+AC-2026-114\/R01\n/);
       expect(texts[0]).toMatch(/Prepared by\s+J\. Smith MIOA\n/);
+      expect(texts[0]).toMatch(/Revision\s+R01\n/);
+      expect(texts[0]).toMatch(/Status\s+Draft — not final\n/);
+      expect(texts[0]).toMatch(/Approved by\s+A\. Patel MIOA\n/);
+      expect(texts[0]).toMatch(/Issued by\s+Acme Acoustics Ltd\n/);
       expect(texts[0]).toMatch(/Period\s+Mon 23 Nov 2026 00:00 – Thu 26 Nov 2026 00:00 \(Europe\/London,/);
       expect(texts[0]).toMatch(/Date\s+Thu 26 Nov 2026 09:30\n/);
-      expect(texts[0]).toMatch(/Summary\s+2\n\s*1 Method\s+3\n/);
+      expect(texts[0]).toMatch(/Summary\s+2\n\s*Conclusion\s+2\n\s*1 Method\s+3\n/);
       expect(texts[0]).toMatch(/Appendix C Hourly noise levels\s+\d+\n/);
 
       // The summary: a row per limit and instrument, met or exceeded, n of m, worst case, coverage.
@@ -179,6 +197,17 @@ describe('assessment report PDF', () => {
       // Never a bullet per exceedance.
       expect(text).not.toMatch(/• NM-1043 LAeq,day/);
 
+      // The conclusion after the summary: drafted (the site has none) in the summary's own words.
+      const rows = summaryRows(result());
+      const exceeded = rows.find((r) => r.verdict === 'exceeded')!;
+      expect(texts[1]).toMatch(/\nConclusion\n/);
+      const conclusion = texts[1]!.slice(texts[1]!.indexOf('\nConclusion\n')).replace(/\s+/g, ' ');
+      expect(conclusion).toContain(summarySentence(rows));
+      expect(conclusion).toContain(
+        `LAeq,day at NM-1043 (limit 55.0 dB): ${verdictText(exceeded)}; worst case 57.1 dB`,
+      );
+      for (const line of draftConclusion(result()).split('\n')) expect(conclusion).toContain(line);
+
       // The method: the coverage and comparison rules, the standards, this site's settings.
       expect(text).toContain('A figure needs at least 75 % of its period kept (read and not excluded).');
       expect(text).toMatch(
@@ -187,11 +216,22 @@ describe('assessment report PDF', () => {
       expect(text).toContain('DIN 4150-3 line 2 (dwellings)');
       expect(text).toContain('ISO 1996-1:2016');
       expect(text).not.toContain('Directive 2008/50/EC'); // no particulates measured
+      // The method's measurement positions: the façade said as such, its levels as measured.
+      expect(flowing).toContain(
+        'NM-1043 (Façade of No. 14): First-floor window of No. 14; 4 m above ground, façade. VM-2210 (Foundation of No. 14): position not described.',
+      );
+      expect(flowing).toContain('levels include the reflection, about +3 dB above a free-field level');
+      expect(flowing).toContain('The figures are reported as measured, not corrected for the reflection.');
+      expect(flowing).toContain('Weather sensor: On the site office roof, 3 m above ground.');
 
       // Instruments with their verdict; the checks with drift against the tolerance.
+      // Each instrument with its measurement position (described, height, façade; then its latitude
+      // and longitude), excluded time and calibration verdict.
       expect(text).toMatch(
-        /NM-1043 \(Façade of\s+Noise monitor \/\s+51\.47823,\s+6 h 45 min \(9\.4\s+Calibrated before and after/,
+        /NM-1043 \(Façade of\s+Noise\s+First-floor window of No\. 14\s+6 h 45 min\s+Calibrated before and after/,
       );
+      expect(text).toMatch(/\s4 m above ground, façade\s[^\n]*\n[^\n]*51\.47823,/);
+      expect(text).toMatch(/VM-2210\s+Vibration\s+not described\s+4 h 15 min\s+No calibration/);
       expect(text).toMatch(
         /Calibration\s+after\s+Thu 26 Nov 2026\s+Instrument\s+94\.06\s+\+0\.06\s+—\s+\+0\.1\s+within ±0\.5 dB\s+not/,
       );
@@ -323,7 +363,9 @@ describe('assessment report PDF of a realistic week', () => {
       // Cover, summary, method and evidence, a page of results per monitor, charts, exceedances.
       const pageOf = (heading: string) => texts.findIndex((t) => new RegExp(`^${heading}$`, 'm').test(t));
       expect(texts[0]).toMatch(/^Noise assessment\n/);
+      // The conclusion, drafted from nine exceeded rows, still on the summary's page.
       expect(pageOf('Summary') + 1).toBe(2);
+      expect(pageOf('Conclusion') + 1).toBe(2);
       expect(pageOf('1 Method') + 1).toBe(3);
       expect(pageOf('3 Results') + 1).toBe(4);
       expect(pages).toBe(8);

@@ -11,6 +11,7 @@ import type { AssessmentResult, Site } from '../../../src/shared/assessment';
 import {
   DEFAULT_ASSESSMENT_SETTINGS,
   EMPTY_SITE_COVER,
+  EMPTY_SITE_POSITIONS,
   DEFAULT_EXCLUSION_RULES,
 } from '../../../src/shared/assessment';
 import type { DataReadResult, Dataset, RecordTable, SeriesChannel } from '../../../src/shared/data';
@@ -126,6 +127,8 @@ const site: Site = {
   limits: { 'LAeq,day': 55, 'LAeq,night': 45, 'LAFMax,night': 60 },
   settings: DEFAULT_ASSESSMENT_SETTINGS,
   cover: { ...EMPTY_SITE_COVER },
+  conclusion: '',
+  positions: EMPTY_SITE_POSITIONS,
   createdAt: WEEK_START,
   updatedAt: WEEK_START,
 };

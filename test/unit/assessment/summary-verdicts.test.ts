@@ -10,6 +10,7 @@ import {
   DEFAULT_ASSESSMENT_SETTINGS,
   DEFAULT_EXCLUSION_RULES,
   EMPTY_SITE_COVER,
+  EMPTY_SITE_POSITIONS,
   figureStateWords,
   figureValueText,
 } from '../../../src/shared/assessment';
@@ -184,6 +185,8 @@ describe('vibration against DIN 4150-3', () => {
     limits: { PPV: 10 },
     settings: { ...DEFAULT_ASSESSMENT_SETTINGS, dinLine: 2 },
     cover: { ...EMPTY_SITE_COVER },
+    conclusion: '',
+    positions: EMPTY_SITE_POSITIONS,
     createdAt: from,
     updatedAt: from,
   };
@@ -323,6 +326,8 @@ describe('one kept time for the figures of a period', () => {
       limits: {},
       settings: { ...DEFAULT_ASSESSMENT_SETTINGS, statistics: 'timeHistory' },
       cover: { ...EMPTY_SITE_COVER },
+      conclusion: '',
+      positions: EMPTY_SITE_POSITIONS,
       createdAt: dayStart,
       updatedAt: dayStart,
     };

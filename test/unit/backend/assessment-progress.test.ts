@@ -9,6 +9,7 @@ import {
   DEFAULT_ASSESSMENT_SETTINGS,
   DEFAULT_EXCLUSION_RULES,
   EMPTY_SITE_COVER,
+  EMPTY_SITE_POSITIONS,
   type AssessmentProgress,
   type Site,
 } from '../../../src/shared/assessment';
@@ -40,6 +41,8 @@ const site: Site = {
   limits: { 'LAeq,day': 55 },
   settings: DEFAULT_ASSESSMENT_SETTINGS,
   cover: { ...EMPTY_SITE_COVER },
+  conclusion: '',
+  positions: EMPTY_SITE_POSITIONS,
   createdAt: START,
   updatedAt: START,
 };

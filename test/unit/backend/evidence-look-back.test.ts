@@ -9,6 +9,7 @@ import {
   DEFAULT_ASSESSMENT_SETTINGS,
   DEFAULT_EXCLUSION_RULES,
   EMPTY_SITE_COVER,
+  EMPTY_SITE_POSITIONS,
 } from '../../../src/shared/assessment';
 import type { DataReadResult, Dataset, TimeInterval } from '../../../src/shared/data';
 import { FieldDeskError } from '../../../src/shared/errors';
@@ -35,6 +36,8 @@ const site: Site = {
   limits: {},
   settings: DEFAULT_ASSESSMENT_SETTINGS,
   cover: { ...EMPTY_SITE_COVER },
+  conclusion: '',
+  positions: EMPTY_SITE_POSITIONS,
   createdAt: START,
   updatedAt: START,
 };

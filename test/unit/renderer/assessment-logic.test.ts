@@ -3,6 +3,7 @@ import type { AssessmentResult, Figure, Site } from '../../../src/shared/assessm
 import {
   DEFAULT_ASSESSMENT_SETTINGS,
   EMPTY_SITE_COVER,
+  EMPTY_SITE_POSITIONS,
   DEFAULT_EXCLUSION_RULES,
   DEFAULT_LIMITS,
 } from '../../../src/shared/assessment';
@@ -33,6 +34,8 @@ const site = (over: Partial<Site> = {}): Site => ({
   limits: { ...DEFAULT_LIMITS, 'LAeq,night': 45 },
   settings: DEFAULT_ASSESSMENT_SETTINGS,
   cover: { ...EMPTY_SITE_COVER },
+  conclusion: '',
+  positions: EMPTY_SITE_POSITIONS,
   createdAt: 0,
   updatedAt: 0,
   ...over,

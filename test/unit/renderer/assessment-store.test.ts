@@ -5,6 +5,7 @@ import {
   DEFAULT_ASSESSMENT_SETTINGS,
   DEFAULT_REPORT_APPENDICES,
   EMPTY_SITE_COVER,
+  EMPTY_SITE_POSITIONS,
   DEFAULT_EXCLUSION_RULES,
   DEFAULT_LIMITS,
   type AssessmentResult,
@@ -46,6 +47,8 @@ function site(id: string, name: string, accountId = 'acc-1'): Site {
     limits: DEFAULT_LIMITS,
     settings: DEFAULT_ASSESSMENT_SETTINGS,
     cover: { ...EMPTY_SITE_COVER },
+    conclusion: '',
+    positions: EMPTY_SITE_POSITIONS,
     createdAt: 0,
     updatedAt: 0,
   };

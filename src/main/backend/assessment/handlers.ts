@@ -312,6 +312,8 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
         const report: ReportDocument = {
           result: withEventDetails(computed.result, computed.inputs),
           cover: computed.site.cover,
+          conclusion: computed.site.conclusion,
+          positions: computed.site.positions,
           rules: computed.site.rules,
           appendices: appendices ?? DEFAULT_REPORT_APPENDICES,
           signal: abort.signal,

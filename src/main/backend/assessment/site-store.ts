@@ -11,9 +11,19 @@ import {
   DEFAULT_EXCLUSION_RULES,
   DEFAULT_LIMITS,
   EMPTY_SITE_COVER,
+  EMPTY_SITE_POSITIONS,
   LIMIT_KEYS,
+  POSITION_KINDS,
+  REPORT_STATUSES,
   type Site,
+  type SitePositions,
 } from '../../../shared/assessment';
+import { FieldDeskError } from '../../../shared/errors';
+import {
+  siteConclusionSchema,
+  siteCoverSchema,
+  sitePositionsSchema,
+} from '../../../shared/ipc/assessment-requests';
 import type { SqliteDatabase } from '../core/database';
 
 const storedSiteSchema = z.object({
@@ -51,32 +61,81 @@ const storedSiteSchema = z.object({
     minimumCoverage: z.number().min(0).max(1).default(DEFAULT_ASSESSMENT_SETTINGS.minimumCoverage),
   }),
   // Sites saved before the report's cover read with an empty one; a field absent from a stored
-  // cover reads empty too.
+  // cover (company, approver, revision and status came later) reads empty too.
   cover: z
     .object({
       client: z.string().default(''),
       project: z.string().default(''),
       reference: z.string().default(''),
       author: z.string().default(''),
+      company: z.string().default(''),
+      approver: z.string().default(''),
+      revision: z.string().default(''),
+      status: z.enum([...REPORT_STATUSES, '']).default(''),
     })
     .default({ ...EMPTY_SITE_COVER }),
+  // Sites saved before the conclusion and the positions read with the drafted conclusion and no
+  // position stated.
+  conclusion: z.string().default(''),
+  positions: z
+    .object({
+      instruments: z.record(
+        z.string(),
+        z.object({
+          description: z.string().default(''),
+          height: z.number().nullable().default(null),
+          kind: z.enum(POSITION_KINDS).default('unstated'),
+        }),
+      ),
+      weather: z.string().default(''),
+    })
+    .default({ ...EMPTY_SITE_POSITIONS, instruments: {} }),
   createdAt: z.number(),
   updatedAt: z.number(),
 });
 
 /** What creating or changing a site gives; what is absent keeps its value (or the default when new). */
 export type SiteChange = Pick<Site, 'name' | 'timeZone' | 'serials'> &
-  Partial<Pick<Site, 'id' | 'rules' | 'limits' | 'settings' | 'cover'>>;
+  Partial<Pick<Site, 'id' | 'rules' | 'limits' | 'settings' | 'cover' | 'conclusion' | 'positions'>>;
 
 export interface SiteStore {
   /** The account's sites by name, and how many stored ones could not be read. */
   list(accountId: string): { sites: Site[]; unreadable: number };
   get(accountId: string, id: string): Site | null;
-  /** Creates the site (no id) or changes it; null when the id names no site of the account. */
+  /**
+   * Creates the site (no id) or changes it; null when the id names no site of the account. Throws
+   * `invalidInput` for a report text or position the request schema would refuse.
+   */
   save(accountId: string, change: SiteChange): Site | null;
   /** Replaces a stored site whole (its exclusions changed). */
   put(site: Site): Site;
   remove(accountId: string, id: string): boolean;
+}
+
+/**
+ * The report's texts and positions of a change, checked as the request is (the store is also called
+ * from inside the backend): a too-long text or an impossible height is refused with its message.
+ */
+function checkedReportFields(change: SiteChange): Pick<SiteChange, 'cover' | 'conclusion' | 'positions'> {
+  const checks = [
+    ['cover', siteCoverSchema.optional().safeParse(change.cover)],
+    ['conclusion', siteConclusionSchema.optional().safeParse(change.conclusion)],
+    ['positions', sitePositionsSchema.optional().safeParse(change.positions)],
+  ] as const;
+  for (const [field, parsed] of checks) {
+    if (!parsed.success) throw new FieldDeskError('invalidInput', parsed.error.issues[0]!.message, { field });
+  }
+  return { cover: checks[0][1].data, conclusion: checks[1][1].data, positions: checks[2][1].data };
+}
+
+/** The positions of the site's own instruments only (an instrument taken off the site takes its position along). */
+function positionsFor(positions: SitePositions, serials: readonly string[]): SitePositions {
+  return {
+    instruments: Object.fromEntries(
+      Object.entries(positions.instruments).filter(([serial]) => serials.includes(serial)),
+    ),
+    weather: positions.weather,
+  };
 }
 
 export function newExclusionId(): string {
@@ -128,6 +187,8 @@ export function createSiteStore(db: SqliteDatabase, now: () => number): SiteStor
       return row === undefined ? null : parse(row.site_json);
     },
     save(accountId, change) {
+      const { cover, conclusion, positions } = checkedReportFields(change);
+      const serials = [...new Set(change.serials)];
       if (change.id !== undefined) {
         const row = selectOne.get(accountId, change.id);
         const existing = row === undefined ? null : parse(row.site_json);
@@ -136,11 +197,13 @@ export function createSiteStore(db: SqliteDatabase, now: () => number): SiteStor
           ...existing,
           name: change.name,
           timeZone: change.timeZone,
-          serials: [...new Set(change.serials)],
+          serials,
           rules: change.rules ?? existing.rules,
           limits: change.limits ?? existing.limits,
           settings: change.settings ?? existing.settings,
-          cover: change.cover ?? existing.cover,
+          cover: cover ?? existing.cover,
+          conclusion: conclusion ?? existing.conclusion,
+          positions: positionsFor(positions ?? existing.positions, serials),
         });
       }
       const created = now();
@@ -149,12 +212,14 @@ export function createSiteStore(db: SqliteDatabase, now: () => number): SiteStor
         accountId,
         name: change.name,
         timeZone: change.timeZone,
-        serials: [...new Set(change.serials)],
+        serials,
         rules: change.rules ?? { ...DEFAULT_EXCLUSION_RULES },
         exclusions: [],
         limits: change.limits ?? { ...DEFAULT_LIMITS },
         settings: change.settings ?? { ...DEFAULT_ASSESSMENT_SETTINGS },
-        cover: change.cover ?? { ...EMPTY_SITE_COVER },
+        cover: cover ?? { ...EMPTY_SITE_COVER },
+        conclusion: conclusion ?? '',
+        positions: positionsFor(positions ?? EMPTY_SITE_POSITIONS, serials),
         createdAt: created,
         updatedAt: created,
       });

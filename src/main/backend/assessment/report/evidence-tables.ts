@@ -1,10 +1,9 @@
 /**
  * The report's tables of evidence, the part a reviewer checks before trusting any figure: the
- * summary, the instruments, their calibrations and SICs with a verdict per instrument, the excluded
+ * summary, the instruments' calibrations and SICs with a verdict per instrument, the excluded
  * periods with their reasons and the excluded time per instrument.
  */
 import type {
-  AssessedInstrument,
   AssessmentResult,
   CheckEvidence,
   ExcludedPeriod,
@@ -154,12 +153,6 @@ function calibratorAndEngineer(check: CheckEvidence): string {
   const engineer = check.engineer ?? null;
   if (calibrator === CALIBRATOR_NOT_RECORDED && engineer === null) return CALIBRATOR_NOT_RECORDED;
   return `${calibrator}; ${engineer ?? 'engineer not recorded'}`;
-}
-
-/** "51.50735, -0.12776" or "not reported". */
-function positionText(instrument: AssessedInstrument): string {
-  if (!instrument.position) return 'not reported';
-  return `${instrument.position.lat.toFixed(5)}, ${instrument.position.long.toFixed(5)}`;
 }
 
 /** A period longer than this (a month of 31 days, a clock change's hour allowed) has its checks condensed. */
@@ -348,7 +341,10 @@ export function calibrationTables(result: AssessmentResult, clock: SiteClock): R
   ];
 }
 
-/** Summary, instruments, calibration, calibration verdicts, excluded periods and excluded time. */
+/**
+ * Summary, calibration, calibration verdicts, excluded periods and excluded time (the instruments
+ * table, with the site's measurement positions, is `instrumentsTable`).
+ */
 export function evidenceTables(result: AssessmentResult, clock: SiteClock): ReportTableView[] {
   const site = clock.zone;
   const summaryRows: Array<[string, ReportCell]> = [
@@ -382,28 +378,6 @@ export function evidenceTables(result: AssessmentResult, clock: SiteClock): Repo
         { header: 'Value', value: (r) => r[1] },
       ],
       null,
-    ),
-
-    tableView(
-      'instruments',
-      'Instruments',
-      result.instruments,
-      [
-        { header: 'Serial', value: (i) => i.serial },
-        { header: 'Name', value: (i) => i.name },
-        { header: 'Type', value: (i) => i.type },
-        { header: 'Model', value: (i) => i.model },
-        { header: 'Latitude', value: (i) => rounded(i.position?.lat ?? null, 5), decimals: () => 5 },
-        { header: 'Longitude', value: (i) => rounded(i.position?.long ?? null, 5), decimals: () => 5 },
-        { header: 'Time zone', value: () => result.timeZone },
-      ],
-      [
-        { header: 'Serial', text: (i) => i.serial, weight: 12 },
-        { header: 'Name', text: (i) => i.name, weight: 22 },
-        { header: 'Type / model', text: (i) => [i.type, i.model].filter(Boolean).join(' / '), weight: 24 },
-        { header: 'Position (lat, long)', text: positionText, weight: 20 },
-        { header: 'Site time zone', text: () => result.timeZone, weight: 16 },
-      ],
     ),
 
     ...calibrationTables(result, clock),

@@ -1,6 +1,7 @@
 /**
  * What a report is written from: the assessment, what the site's cover says (client, project,
- * reference, author), the exclusion rules that were on, and the appendices the user ticked. Also
+ * reference, author, company, approver, revision, status), the site's conclusion and measurement
+ * positions, the exclusion rules that were on, and the appendices the user ticked. Also
  * what the report is of, in words: its title follows what the site measures ("Noise assessment",
  * "Air quality assessment", "Noise and vibration assessment" only when it measures both).
  */
@@ -8,10 +9,12 @@ import {
   DEFAULT_EXCLUSION_RULES,
   DEFAULT_REPORT_APPENDICES,
   EMPTY_SITE_COVER,
+  EMPTY_SITE_POSITIONS,
   type AssessmentResult,
   type ExclusionRules,
   type ReportAppendices,
   type SiteCover,
+  type SitePositions,
 } from '../../../../shared/assessment';
 import type { Dataset } from '../../../../shared/data';
 import { FieldDeskError } from '../../../../shared/errors';
@@ -20,6 +23,10 @@ import { syncTypeOf } from '../../../../shared/sync-choices';
 export interface ReportDocument {
   result: AssessmentResult;
   cover: SiteCover;
+  /** The site's conclusion as written; '' for the one drafted from the results. */
+  conclusion: string;
+  /** Where each instrument and the weather sensor measured (method and instruments table). */
+  positions: SitePositions;
   /** The site's exclusion rules as the assessment applied them (said in the method). */
   rules: ExclusionRules;
   appendices: ReportAppendices;
@@ -34,6 +41,8 @@ export const reportDocument = (
 ): ReportDocument => ({
   result,
   cover: { ...EMPTY_SITE_COVER },
+  conclusion: '',
+  positions: { ...EMPTY_SITE_POSITIONS, instruments: {} },
   rules: { ...DEFAULT_EXCLUSION_RULES },
   appendices: { ...DEFAULT_REPORT_APPENDICES },
   ...over,

@@ -1,11 +1,12 @@
 /**
  * The report's method in words, formed once for the PDF and the spreadsheets: the period and its
- * clock, where the data came from, the exclusion rules that were on, how the statistics were
+ * clock, where the data came from, where the instruments measured, the exclusion rules that were on, how the statistics were
  * formed, the coverage rule, the comparison rule and the standards cited. Only what concerns what
  * the site measures is said: a noise-only site's report says nothing of DIN 4150-3 or
  * particulates, an air-quality site's nothing of L10 or noise events.
  */
 import { coverageText } from '../../../../shared/assessment';
+import { positionsMethodText } from './measurement-positions';
 import type { ReportDocument } from './report-document';
 import { measuredBy } from './report-document';
 import { valueText, type SiteClock } from './report-format';
@@ -34,6 +35,10 @@ export function methodItems(report: ReportDocument, clock: SiteClock): MethodIte
     text: `${clock.long(result.start, true)} to ${clock.long(result.end, true)} ${clock.zoneText(result.start, result.end)}. Day, evening and night are counted on the site's clock: day 07:00–23:00 (evening 19:00–23:00 within it), night 23:00–07:00, across any change of daylight-saving time.`,
   });
   items.push({ topic: 'Data', text: `${dataSourceText(result, clock)}.` });
+  items.push({
+    topic: 'Measurement positions',
+    text: positionsMethodText(result, report.positions, noise),
+  });
 
   const excluding: string[] = [];
   if (noise && rules.wind)

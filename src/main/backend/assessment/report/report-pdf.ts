@@ -1,8 +1,9 @@
 /**
  * The assessment report as a PDF a consultant signs and hands to a client, structured as theirs
- * are: a cover (site, client, project, reference, author, date, and the contents with their
- * pages); a one-page summary table of the findings (each limit: the governing figure, met or
- * exceeded, how often, the worst case, coverage); then numbered sections — method, instruments and
+ * are: a cover (site, client, project, reference, revision, status, author, approver, company,
+ * date, and the contents with their pages); a summary table of the findings (each limit: the
+ * governing figure, met or exceeded, how often, the worst case, coverage) and the conclusion; then
+ * numbered sections — method, instruments and
  * calibration evidence, results (the figures per instrument and day), charts, exceedances grouped
  * by figure, notes — and the appendices the user ticked (excluded periods, noise events, hourly
  * levels), each on a page of its own. "Page N of M" with the site's name in every footer. Times are
@@ -23,8 +24,10 @@ import PDFDocument from 'pdfkit';
 import { writeThroughPart, type SaveTarget } from '../../core/unfinished-files';
 import { CHART_HEIGHT, drawChart } from './pdf-charts';
 import { figuresSection } from './pdf-figures';
+import { condensesChecks } from './evidence-tables';
 import {
   ACCENT,
+  ALERT,
   CONTENT_BOTTOM,
   HAIRLINE,
   INK,
@@ -45,13 +48,23 @@ import {
   throwIfCancelled,
   type ReportDocument,
 } from './report-document';
-import { durationText, SiteClock } from './report-format';
+import { SiteClock } from './report-format';
 import { methodItems } from './report-method';
 import { exceedanceGroups } from './report-summary';
+import { reportStatusText } from '../../../../shared/assessment';
+import { reportConclusion } from '../../../../shared/assessment-conclusion';
 import { limitText, summaryRows, summarySentence } from '../../../../shared/assessment-summary';
+import { excludedShareText } from './instruments-table';
 import type { DisplayTable } from './report-columns';
-import { appendicesOf, coverFacts, reportTableViews, type ReportProgressSink } from './report-tables';
-import { calibrationVerdict, excludedTime, instrumentText, percentOfPeriod } from './report-verdicts';
+import {
+  appendicesOf,
+  coverFacts,
+  reportTableViews,
+  STATUS_FACT,
+  statusText,
+  type ReportProgressSink,
+} from './report-tables';
+import { calibrationVerdict, instrumentText } from './report-verdicts';
 
 // ---- fonts --------------------------------------------------------------------------------------
 
@@ -107,12 +120,6 @@ export function openPdf(info: PDFKit.DocumentInfo): { doc: PDFKit.PDFDocument; f
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** "6 h 45 min (9.4 %)": an instrument's excluded time and its share of the period. */
-function excludedShare(report: ReportDocument, serial: string): string {
-  const ms = excludedTime(report.result, serial);
-  return `${durationText(ms)} (${percentOfPeriod(report.result, ms).toFixed(1)} %)`;
-}
-
 /** A heading of the contents: where it is and on which page (0-based, known once laid out). */
 interface ContentsEntry {
   title: string;
@@ -136,11 +143,13 @@ function coverPage(pages: Pages, report: ReportDocument, clock: SiteClock): numb
   doc.font('regular').fontSize(16).fillColor(INK).text(result.siteName, LEFT, y, { width: WIDTH });
   y += doc.heightOfString(result.siteName, { width: WIDTH }) + 40;
   for (const [label, value] of coverFacts(report, clock)) {
+    // A status that is not final is marked, so a draft is never taken for the issued report.
+    const marked = label === STATUS_FACT && report.cover.status !== 'final';
     doc.font('bold').fontSize(10).fillColor(MUTED).text(label, LEFT, y, { width: 110, lineBreak: false });
     doc
-      .font('regular')
+      .font(marked ? 'bold' : 'regular')
       .fontSize(10)
-      .fillColor(INK)
+      .fillColor(marked ? ALERT : INK)
       .text(value, LEFT + 115, y, { width: WIDTH - 115 });
     y += doc.heightOfString(value, { width: WIDTH - 115 }) + 7;
   }
@@ -197,7 +206,7 @@ function summarySection(
   pages.subheading('Instruments', 30);
   for (const i of result.instruments) {
     pages.bullet(
-      `${instrumentText(result, i.serial)}: ${calibrationVerdict(result, i.serial, clock)}; excluded ${excludedShare(report, i.serial)} of the period.`,
+      `${instrumentText(result, i.serial)}: ${calibrationVerdict(result, i.serial, clock)}; excluded ${excludedShareText(result, i.serial)} of the period.`,
       { size: 8.5 },
     );
   }
@@ -211,25 +220,23 @@ function summarySection(
     );
 }
 
-/** The instruments with their calibration verdict and excluded time: one table. */
-function instrumentsTable(report: ReportDocument, clock: SiteClock): DisplayTable {
-  const { result } = report;
-  return {
-    columns: [
-      { header: 'Instrument', weight: 18, align: 'left' },
-      { header: 'Type / model', weight: 14, align: 'left' },
-      { header: 'Position (lat, long)', weight: 14, align: 'left' },
-      { header: 'Excluded time', weight: 13, align: 'left' },
-      { header: 'Calibration and SIC', weight: 41, align: 'left' },
-    ],
-    rows: result.instruments.map((i) => [
-      instrumentText(result, i.serial),
-      [i.type, i.model].filter(Boolean).join(' / '),
-      i.position ? `${i.position.lat.toFixed(5)}, ${i.position.long.toFixed(5)}` : 'not reported',
-      excludedShare(report, i.serial),
-      calibrationVerdict(result, i.serial, clock),
-    ]),
-  };
+/** The conclusion after the summary: a paragraph a line, as the site form keeps it. */
+function conclusionSection(pages: Pages, report: ReportDocument): void {
+  const { text } = reportConclusion(report.conclusion, report.result);
+  for (const paragraph of text.split(/\n+/).filter((line) => line.trim() !== ''))
+    pages.text(paragraph.trim(), { size: 9, after: 5 });
+}
+
+/** "Riverside Road — noise assessment · R01 · Draft, not final": what every page's footer says. */
+function footerText(report: ReportDocument): string {
+  const { result, cover } = report;
+  return [
+    `${result.siteName} — ${reportKind(result).toLowerCase()}`,
+    cover.revision,
+    cover.status === '' || cover.status === 'final' ? '' : `${reportStatusText(cover.status)}, not final`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 /** Lays the report out into a finished PDF in memory; its bytes and page count. */
@@ -244,8 +251,23 @@ export async function renderReportPdf(
   const { doc, finish } = openPdf({
     Title: reportTitle(result),
     Author: report.cover.author || 'FieldDesk',
-    Subject: `${reportKind(result)}, ${clock.long(result.start)} – ${clock.long(result.end)}`,
-    Keywords: [result.siteName, report.cover.client, report.cover.reference, ...measured, 'assessment']
+    Subject: [
+      `${reportKind(result)}, ${clock.long(result.start)} – ${clock.long(result.end)}`,
+      report.cover.revision,
+      statusText(report),
+      report.cover.company && `issued by ${report.cover.company}`,
+    ]
+      .filter(Boolean)
+      .join(', '),
+    Keywords: [
+      result.siteName,
+      report.cover.client,
+      report.cover.reference,
+      report.cover.revision,
+      report.cover.company,
+      ...measured,
+      'assessment',
+    ]
       .filter(Boolean)
       .join(', '),
     Creator: 'FieldDesk',
@@ -286,13 +308,25 @@ export async function renderReportPdf(
     [
       'Instruments and calibration evidence',
       () => {
-        if (result.instruments.length === 0) pages.text('No instruments.', { color: MUTED });
-        else pages.table('Instruments', instrumentsTable(report, clock), false);
+        table('instruments', 'No instruments.', 'Instruments');
+        if (!condensesChecks(result)) {
+          pages.text(
+            'Each calibration and sound-level check (SIC) before, during and after the period; a calibration’s drift is from the last passing calibration before it.',
+            { color: MUTED, size: 8.5 },
+          );
+          table('calibration', 'No calibration or SIC on record for these instruments.', 'Checks');
+          return;
+        }
         pages.text(
-          'Each calibration and sound-level check (SIC) before, during and after the period, with the drift since the previous check of the same kind.',
+          'The period is longer than a month, so the calibrations and sound-level checks (SIC) are counted per instrument and month, with the largest drift (from the last passing calibration) and deviation (from the reference) of each; every failed or flagged check, and each calibration not on record, follows in full.',
           { color: MUTED, size: 8.5 },
         );
-        table('calibration', 'No calibration or SIC on record for these instruments.', 'Checks');
+        table(
+          'calibration-months',
+          'No calibration or SIC on record for these instruments.',
+          'Checks by month',
+        );
+        table('failed-checks', 'No check failed or was flagged.', 'Failed and flagged checks');
       },
     ],
     ['Results', (number) => figuresSection(pages, result, clock, number)],
@@ -348,6 +382,8 @@ export async function renderReportPdf(
   pages.newPage();
   heading('Summary', 80);
   summarySection(pages, report, clock, views.get('summary')?.display ?? null);
+  heading('Conclusion', 40);
+  conclusionSection(pages, report);
 
   const steps = sections.length + appendices.length;
   for (const [index, [title, write]] of sections.entries()) {
@@ -385,7 +421,7 @@ export async function renderReportPdf(
   // The contents must fit the cover: below the facts, above the footer.
   const room = Math.floor((CONTENT_BOTTOM - contentsTop) / CONTENTS_LINE);
   drawContents(pages, contentsTop, contents.slice(0, Math.max(0, room)));
-  const count = stampFooters(doc, `${result.siteName} — ${reportKind(result).toLowerCase()}`);
+  const count = stampFooters(doc, footerText(report));
   doc.flushPages();
   return { data: await finish(), pages: count };
 }

@@ -5,8 +5,14 @@
  * summary, method, instruments and calibration evidence, results, exceedances, then the appendices
  * the user ticked.
  */
-import type { AssessmentResult, ReportAppendices } from '../../../../shared/assessment';
+import {
+  reportStatusText,
+  type AssessmentResult,
+  type ReportAppendices,
+} from '../../../../shared/assessment';
+import { reportConclusion } from '../../../../shared/assessment-conclusion';
 import { evidenceTables } from './evidence-tables';
+import { instrumentsTable } from './instruments-table';
 import { eventsTable, exceedancesTable, figuresTable, hourlyTable } from './level-tables';
 import { tableView, type ReportCell, type ReportTable, type ReportTableView } from './report-columns';
 import { reportKind, type ReportDocument } from './report-document';
@@ -59,7 +65,20 @@ export function appendicesOf(
   }));
 }
 
-/** The cover's facts, as the PDF's cover and the "Cover" sheet give them. */
+/** The cover's label of the issue status, so the PDF's cover can mark a status that is not final. */
+export const STATUS_FACT = 'Status';
+
+/**
+ * "Draft — not final", "For comment — not final", "Final": a status as the cover says it, an issue
+ * that is not final saying so in words; '' when the site states none.
+ */
+export function statusText(report: Pick<ReportDocument, 'cover'>): string {
+  const { status } = report.cover;
+  if (status === '') return '';
+  return status === 'final' ? reportStatusText(status) : `${reportStatusText(status)} — not final`;
+}
+
+/** The cover's facts, as the PDF's cover and the "Cover" sheet give them; a fact not given is left out. */
 export function coverFacts(report: ReportDocument, clock: SiteClock): Array<[string, string]> {
   const { result, cover } = report;
   return [
@@ -67,14 +86,24 @@ export function coverFacts(report: ReportDocument, clock: SiteClock): Array<[str
     ['Client', cover.client],
     ['Project', cover.project],
     ['Reference', cover.reference],
+    ['Revision', cover.revision],
+    [STATUS_FACT, statusText(report)],
     [
       'Period',
       `${clock.long(result.start, true)} – ${clock.long(result.end, true)} ${clock.zoneText(result.start, result.end)}`,
     ],
     ['Prepared by', cover.author],
+    ['Approved by', cover.approver],
+    ['Issued by', cover.company],
     ['Date', clock.long(result.computedAt)],
   ].filter((fact): fact is [string, string] => fact[1] !== '');
 }
+
+/** What the "Cover" sheet says of where the conclusion's words come from. */
+export const CONCLUSION_SOURCE = {
+  drafted: 'Drafted by FieldDesk from the summary (the site has no conclusion of its own)',
+  written: 'Written for the site',
+} as const;
 
 /** The short result of a summary row: "exceeded", "met", "met on 3 of 7", "not assessable". */
 const resultWords = (r: SummaryRow): string =>
@@ -150,6 +179,7 @@ export function reportTableViews(doc: ReportDocument): ReportTableView[] {
     const table = evidence.get(name);
     return table === undefined ? [] : [table];
   };
+  const conclusion = reportConclusion(doc.conclusion, result);
   const coverRows: Array<[string, ReportCell]> = [
     ['Title', reportKind(result)],
     ...coverFacts(doc, clock).filter(([item]) => item !== 'Period' && item !== 'Date'),
@@ -166,6 +196,8 @@ export function reportTableViews(doc: ReportDocument): ReportTableView[] {
       `Rule not judged ${i + 1}`,
       rule,
     ]),
+    ['Conclusion', conclusion.text],
+    ['Conclusion source', conclusion.drafted ? CONCLUSION_SOURCE.drafted : CONCLUSION_SOURCE.written],
   ];
   const appendixTables: Record<(typeof APPENDICES)[number]['key'], () => ReportTableView[]> = {
     exclusions: () => placed('exclusions'),
@@ -194,7 +226,7 @@ export function reportTableViews(doc: ReportDocument): ReportTableView[] {
       ],
       null,
     ),
-    ...placed('instruments'),
+    instrumentsTable(result, clock, doc.positions),
     ...placed('calibration'),
     ...placed('calibration-verdicts'),
     ...placed('excluded-time'),
