@@ -32,6 +32,7 @@ describe('report tables', () => {
   it('has a table per section of the report, the appendices only when ticked, each with a sheet-safe title', () => {
     const sections = [
       'cover',
+      'contents',
       'summary',
       'method',
       'instruments',
@@ -39,7 +40,9 @@ describe('report tables', () => {
       'calibration-verdicts',
       'excluded-time',
       'results',
+      'charts',
       'exceedances',
+      'notes',
     ];
     const none = { exclusions: false, events: false, hourly: false };
     expect(reportTables(reportDocument(reportFixture(), { appendices: none })).map((t) => t.name)).toEqual(
@@ -206,14 +209,16 @@ describe('report tables', () => {
     ]);
   });
 
-  it('says where the data came from: fetched for this report, or when, with some kept locally', () => {
+  it('says where the data came from: fetched for this report, or read between the oldest read and the assessment', () => {
     const summary = (over: Parameters<typeof reportFixture>[0] = {}) => {
       const rows = reportTables(reportDocument(reportFixture(over))).find((t) => t.name === 'cover')!.rows;
       return (item: string) => rows.find((r) => r[0] === item)?.[1];
     };
     const cached = summary();
+    // Where and when, never "some kept on this computer": every reading was read from the service
+    // between the oldest read and the assessment.
     expect(cached('Data')).toBe(
-      'From the service, as fetched Wed 25 Nov 2026 18:05; some kept on this computer',
+      'Read from the service between Wed 25 Nov 2026 18:05 and Thu 26 Nov 2026 09:30, when it was assessed; what had been read before the assessment came from the copy FieldDesk keeps on this computer',
     );
     expect(cached('Data fetched (UTC)')).toBe('2026-11-25T18:05:00.000Z');
     const fresh = summary({ fromCache: false, dataFetchedAt: END });

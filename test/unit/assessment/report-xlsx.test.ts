@@ -40,9 +40,10 @@ describe('assessment report workbook', () => {
     // Dated when the assessment was computed, not when it was written.
     expect(workbook.created.getTime()).toBe(reportFixture().computedAt);
     expect(workbook.modified.getTime()).toBe(reportFixture().computedAt);
-    // A sheet per section, named for it, in the report's order.
+    // A sheet per table, named for it, in the report's order, the contents after the cover.
     expect(workbook.worksheets.map((s) => s.name)).toEqual([
       'Cover',
+      'Contents',
       'Summary',
       'Method',
       'Instruments',
@@ -50,7 +51,9 @@ describe('assessment report workbook', () => {
       'Calibration verdicts',
       'Excluded time',
       'Results',
+      'Charts',
       'Exceedances',
+      'Notes',
       'Appendix A – Excluded periods',
       'Appendix B – Noise events',
       'Appendix C – Hourly levels',

@@ -25,6 +25,7 @@ import { writeThroughPart, type SaveTarget } from '../../core/unfinished-files';
 import { CHART_HEIGHT, drawChart } from './pdf-charts';
 import { figuresSection } from './pdf-figures';
 import { condensesChecks } from './evidence-tables';
+import { HOURLY_NOTE } from './level-tables';
 import {
   ACCENT,
   ALERT,
@@ -220,6 +221,10 @@ function summarySection(
     );
 }
 
+const INSTRUMENTS_SECTION = 'Instruments and calibration evidence';
+/** What the instruments section's heading is kept with: the table's head and its first two rows. */
+const INSTRUMENTS_KEEP = 140;
+
 /** The conclusion after the summary: a paragraph a line, as the site form keeps it. */
 function conclusionSection(pages: Pages, report: ReportDocument): void {
   const { text } = reportConclusion(report.conclusion, report.result);
@@ -306,7 +311,7 @@ export async function renderReportPdf(
       },
     ],
     [
-      'Instruments and calibration evidence',
+      INSTRUMENTS_SECTION,
       () => {
         table('instruments', 'No instruments.', 'Instruments');
         if (!condensesChecks(result)) {
@@ -389,10 +394,15 @@ export async function renderReportPdf(
   for (const [index, [title, write]] of sections.entries()) {
     throwIfCancelled(report);
     onProgress(`Writing ${title.toLowerCase()}`, (index / steps) * 0.9);
-    // The method starts on a page of its own, after the summary; a chart is kept whole with its heading.
+    // The method starts on a page of its own, after the summary; a chart is kept whole with its
+    // heading, and so is the start of the instruments table (rows of three lines: the position).
     heading(
       `${index + 1}  ${title}`,
-      title === 'Charts' && result.charts.length > 0 ? CHART_HEIGHT : 60,
+      title === 'Charts' && result.charts.length > 0
+        ? CHART_HEIGHT
+        : title === INSTRUMENTS_SECTION
+          ? INSTRUMENTS_KEEP
+          : 60,
       index === 0,
     );
     write(index + 1);
@@ -413,6 +423,7 @@ export async function renderReportPdf(
       );
       table(name, 'No noise events were recorded.', 'Events');
     } else {
+      pages.text(HOURLY_NOTE, { color: MUTED, size: 8.5 });
       table(name, 'No hourly levels.', 'Hourly noise levels (site time)');
     }
     await new Promise((resolve) => setImmediate(resolve));

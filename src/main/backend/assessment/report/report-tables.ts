@@ -13,7 +13,7 @@ import {
 import { reportConclusion } from '../../../../shared/assessment-conclusion';
 import { evidenceTables } from './evidence-tables';
 import { instrumentsTable } from './instruments-table';
-import { eventsTable, exceedancesTable, figuresTable, hourlyTable } from './level-tables';
+import { chartsTable, eventsTable, exceedancesTable, figuresTable, hourlyTable } from './level-tables';
 import { tableView, type ReportCell, type ReportTable, type ReportTableView } from './report-columns';
 import { reportKind, type ReportDocument } from './report-document';
 import { isoMoment, isoUtc, rounded, SiteClock } from './report-format';
@@ -204,43 +204,97 @@ export function reportTableViews(doc: ReportDocument): ReportTableView[] {
     events: () => [eventsTable(result, clock)],
     hourly: () => [hourlyTable(result, clock)],
   };
-  return [
-    tableView(
-      'cover',
-      'Cover',
-      coverRows,
+  const cover = tableView(
+    'cover',
+    'Cover',
+    coverRows,
+    [
+      { header: 'Item', value: (r) => r[0] },
+      { header: 'Value', value: (r) => r[1] },
+    ],
+    null,
+  );
+  const method = tableView(
+    'method',
+    'Method',
+    methodItems(doc, clock),
+    [
+      { header: 'Topic', value: (m) => m.topic },
+      { header: 'Text', value: (m) => m.text },
+    ],
+    null,
+  );
+  const notes = tableView('notes', 'Notes', result.notes, [{ header: 'Note', value: (note) => note }], null);
+  // The PDF's sections in its order (see report-pdf.ts), numbered as it numbers them.
+  const numbered: Array<[string, ReportTableView[]]> = [
+    ['Method', [method]],
+    [
+      'Instruments and calibration evidence',
       [
-        { header: 'Item', value: (r) => r[0] },
-        { header: 'Value', value: (r) => r[1] },
+        instrumentsTable(result, clock, doc.positions),
+        ...placed('calibration'),
+        ...placed('calibration-months'),
+        ...placed('failed-checks'),
+        ...placed('calibration-verdicts'),
+        ...placed('excluded-time'),
       ],
-      null,
-    ),
-    summaryTable(result),
-    tableView(
-      'method',
-      'Method',
-      methodItems(doc, clock),
-      [
-        { header: 'Topic', value: (m) => m.topic },
-        { header: 'Text', value: (m) => m.text },
-      ],
-      null,
-    ),
-    instrumentsTable(result, clock, doc.positions),
-    ...placed('calibration'),
-    ...placed('calibration-verdicts'),
-    ...placed('excluded-time'),
-    figuresTable(result, clock),
-    exceedancesTable(result, clock),
-    ...appendicesOf(doc).flatMap((a) =>
-      appendixTables[a.key]().map((table) => ({
+    ],
+    ['Results', [figuresTable(result, clock)]],
+    ['Charts', [chartsTable(result, clock)]],
+    ['Exceedances', [exceedancesTable(result, clock)]],
+    ...(result.notes.length > 0 ? [['Notes', [notes]] as [string, ReportTableView[]]] : []),
+  ];
+  const sections: ReportSection[] = [
+    { heading: COVER_SECTION, tables: [cover] },
+    { heading: 'Summary', tables: [summaryTable(result)] },
+    // The conclusion is a paragraph, kept on the cover sheet.
+    { heading: 'Conclusion', tables: [cover] },
+    ...numbered.map(([title, tables], i) => ({ heading: `${i + 1} ${title}`, tables })),
+    ...appendicesOf(doc).map((a) => ({
+      heading: `Appendix ${a.letter} ${a.title}`,
+      tables: appendixTables[a.key]().map((table) => ({
         ...table,
         name: `appendix-${a.letter.toLowerCase()}-${a.name}`,
         title: `Appendix ${a.letter} – ${table.title}`.slice(0, 31),
       })),
-    ),
+    })),
   ];
+  const tables = [...new Set(sections.flatMap((s) => s.tables))];
+  return [cover, contentsTable(sections), ...tables.slice(1)];
 }
+
+/** What the cover sheet is listed under in the contents: the PDF's cover page, which has no heading. */
+export const COVER_SECTION = 'Cover';
+
+/** A heading of the PDF as its contents list it ("2 Instruments and calibration evidence") and its tables. */
+interface ReportSection {
+  heading: string;
+  tables: ReportTableView[];
+}
+
+/**
+ * The contents of the workbook and the CSV folder: per heading of the PDF, the sheet (and CSV
+ * table) holding what it prints, so a reader finds every section of the PDF among the sheets.
+ */
+function contentsTable(sections: readonly ReportSection[]): ReportTableView {
+  const rows = sections.flatMap((section, s) => [
+    ...section.tables.map((table) => ({ section: section.heading, sheet: table.title, table: table.name })),
+    ...(s === 0 ? [{ section: section.heading, sheet: CONTENTS_TITLE, table: 'contents' }] : []),
+  ]);
+  return tableView(
+    'contents',
+    CONTENTS_TITLE,
+    rows,
+    [
+      { header: 'Section of the PDF', value: (r) => r.section },
+      { header: 'Sheet', value: (r) => r.sheet },
+      { header: 'CSV table', value: (r) => r.table },
+    ],
+    null,
+  );
+}
+
+const CONTENTS_TITLE = 'Contents';
 
 /** The report's tables as plain rows, for CSV and Excel. */
 export function reportTables(report: ReportDocument): ReportTable[] {

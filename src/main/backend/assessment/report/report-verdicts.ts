@@ -110,13 +110,17 @@ export function settingsText(result: AssessmentResult): string {
 }
 
 /**
- * Where the data came from: "Fetched from the service for this report", or, when some of it was
- * kept on this computer from an earlier read, when the oldest of it was fetched.
+ * Where the data came from, as precisely as the assessment records it (whether any read was answered
+ * by the copy FieldDesk keeps on this computer, and when the oldest part was read from the service):
+ * "Fetched from the service for this report", or "Read from the service between Wed 25 Nov 2026
+ * 18:05 and Thu 26 Nov 2026 09:30, when it was assessed; …". Every reading was read from the service
+ * within that span, so the span is what a reader can rely on.
  */
 export function dataSourceText(result: AssessmentResult, clock: SiteClock): string {
   if (!result.fromCache) return 'Fetched from the service for this report';
-  const fetched = result.dataFetchedAt === null ? '' : `, as fetched ${clock.long(result.dataFetchedAt)}`;
-  return `From the service${fetched}; some kept on this computer`;
+  const assessed = clock.long(result.computedAt);
+  if (result.dataFetchedAt === null) return `No data was read from the service; assessed ${assessed}`;
+  return `Read from the service between ${clock.long(result.dataFetchedAt)} and ${assessed}, when it was assessed; what had been read before the assessment came from the copy FieldDesk keeps on this computer`;
 }
 
 /**
