@@ -321,7 +321,7 @@ describe('calibration evidence over a long period', () => {
 
   it('has the month sheet and the failed checks in the workbook and the CSV folder', async () => {
     const workbook = await workbookOf(long);
-    const months = sheetRows(workbook.getWorksheet('Calibration by month')!);
+    const months = sheetRows(workbook.getWorksheet('Calibrations and SICs by month')!);
     expect(months).toHaveLength(7);
     expect(sheetRows(workbook.getWorksheet('Failed and flagged checks')!)).toHaveLength(3);
     const csv = new Map(await csvTables(long, 'long'));
@@ -332,7 +332,7 @@ describe('calibration evidence over a long period', () => {
 
   it.skipIf(!HAS_PDFTOTEXT)('prints the months and both failed checks in the PDF', async () => {
     const text = (await pdfPages(long, 'long')).join('\n');
-    expect(text).toContain('Checks by month');
+    expect(text).toContain('Calibrations and SICs by month');
     expect(text).toMatch(/NM-1043\s+Dec 2026\s+Calibration\s+2\s+1\s+1\s+0\s+−0\.12\s+\+2\.3/);
     expect(text).toContain('Failed and flagged checks');
     // Each failed check a row in full (its time wraps beneath its date in the narrow column).

@@ -3,7 +3,8 @@
  * and an air-quality site, each written as PDF, Excel and CSV through the backend, read back and
  * held against the engine's own summary. Every limit, verdict, count and worst case of the summary
  * is equal at the precision each format shows, the summary counts exactly the exceedances each
- * format lists, and every exceeded verdict is backed by its rows in the exceedances section.
+ * format lists, and every exceeded verdict is backed by its rows in the exceedances section. Each
+ * heading of the PDF has its sheets and CSV tables, and each sheet and CSV table its PDF heading.
  */
 import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -162,6 +163,36 @@ describe(`the demo's week in PDF, Excel and CSV${NEEDS_PDFTOTEXT}`, () => {
       exceededChecked += engine.filter((r) => r.verdict === 'exceeded').length;
       // An exceeded verdict is backed by its rows; no other verdict has any.
       for (const row of engine) expect(row.over.length > 0).toBe(row.verdict === 'exceeded');
+
+      // Section for section: each heading the PDF's contents lists is a section of the workbook's
+      // contents, each sheet is listed there, and the CSV folder has a table per sheet in its order.
+      const contents = await sheetTable(files.xlsx, 'Contents');
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.readFile(files.xlsx);
+      expect([...new Set(contents.records.map((r) => r['Sheet']))]).toEqual(
+        workbook.worksheets.map((sheet) => sheet.name),
+      );
+      expect(
+        files.csv.map((path) =>
+          basename(path)
+            .replace(/^.* – \d\d /, '')
+            .replace(/\.csv$/, ''),
+        ),
+      ).toEqual([...new Set(contents.records.map((r) => r['CSV table']))]);
+      if (HAS_PDFTOTEXT) {
+        const cover = spawnSync('pdftotext', ['-layout', '-l', '1', files.pdf, '-'], {
+          encoding: 'utf8',
+        }).stdout;
+        const headings = cover
+          .slice(cover.indexOf('\nContents\n'))
+          .split('\n')
+          .map((line) => line.trim())
+          .filter((line) => /\s\d+$/.test(line) && !/Page \d+ of \d+$/.test(line))
+          .map((line) => line.replace(/\s+\d+$/, '').replace(/\s+/g, ' '));
+        expect(['Cover', ...headings]).toEqual([
+          ...new Set(contents.records.map((r) => r['Section of the PDF'])),
+        ]);
+      }
 
       if (HAS_PDFTOTEXT) {
         const text = spawnSync('pdftotext', ['-layout', files.pdf, '-'], { encoding: 'utf8' }).stdout;

@@ -292,7 +292,7 @@ export function calibrationTables(result: AssessmentResult, clock: SiteClock): R
   return [
     tableView(
       'calibration-months',
-      'Calibration by month',
+      'Calibrations and SICs by month',
       checkMonths(checks, clock),
       [
         { header: 'Serial', value: (m) => m.serial },

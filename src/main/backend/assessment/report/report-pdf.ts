@@ -329,7 +329,7 @@ export async function renderReportPdf(
         table(
           'calibration-months',
           'No calibration or SIC on record for these instruments.',
-          'Checks by month',
+          'Calibrations and SICs by month',
         );
         table('failed-checks', 'No check failed or was flagged.', 'Failed and flagged checks');
       },
