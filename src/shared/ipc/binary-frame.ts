@@ -65,6 +65,13 @@ function littleEndianBytes(array: Float64Array | Float32Array): Uint8Array {
  * The answer as a frame, or as plain JSON text when it holds no typed array (one JSON pass
  * either way: the typed arrays are collected while it is written).
  */
+/**
+ * An answer whose JSON is longer than this goes as a frame even without typed arrays: bytes the
+ * browser hands over as they are (no text decoding on the page's thread, nor by an attached
+ * inspector), for the page to parse in its worker.
+ */
+export const LARGE_ANSWER_CHARS = 512 * 1024;
+
 export function encodeAnswer(value: unknown): { json: string } | { frame: Uint8Array<ArrayBuffer> } {
   const arrays: Array<Float64Array | Float32Array> = [];
   let dataBytes = 0;
@@ -79,7 +86,7 @@ export function encodeAnswer(value: unknown): { json: string } | { frame: Uint8A
     dataBytes = alignUp(dataBytes + item.byteLength);
     return reference;
   });
-  if (arrays.length === 0) return { json };
+  if (arrays.length === 0 && json.length < LARGE_ANSWER_CHARS) return { json };
   const text = new TextEncoder().encode(json);
   const dataStart = alignUp(HEADER_BYTES + text.byteLength);
   const frame = new Uint8Array(dataStart + dataBytes);

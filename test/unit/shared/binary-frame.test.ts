@@ -4,7 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decodeFrame, encodeAnswer, FrameError } from '../../../src/shared/ipc/binary-frame';
+import {
+  decodeFrame,
+  encodeAnswer,
+  FrameError,
+  LARGE_ANSWER_CHARS,
+} from '../../../src/shared/ipc/binary-frame';
 
 function frameOf(value: unknown): Uint8Array {
   const answer = encodeAnswer(value);
@@ -20,6 +25,20 @@ describe('binary frame', () => {
     expect(encodeAnswer({ ok: true, value: { a: [1, 'x', null] } })).toEqual({
       json: '{"ok":true,"value":{"a":[1,"x",null]}}',
     });
+  });
+
+  it('sends a large answer without typed arrays as a frame too, read back equal', () => {
+    const rows = Array.from({ length: 20_000 }, (_, i) => ({
+      hour: i,
+      label: `row ${i}`,
+      level: 40 + (i % 30) / 10,
+    }));
+    const answer = { ok: true, value: { rows } };
+    expect(JSON.stringify(answer).length).toBeGreaterThan(LARGE_ANSWER_CHARS);
+    expect(decodeFrame(received(frameOf(answer)))).toEqual(answer);
+    // Just below the size it stays text.
+    const small = { ok: true, value: 'x'.repeat(LARGE_ANSWER_CHARS - 100) };
+    expect('json' in encodeAnswer(small)).toBe(true);
   });
 
   it('round-trips typed arrays of odd lengths among other values, as aligned views on the bytes', () => {

@@ -9,7 +9,8 @@
 import { createParser } from 'eventsource-parser';
 import { buildFacade, EVENT_CHANNELS, type EventChannel } from '../../../shared/ipc/channels';
 import type { Envelope, FieldDeskBridge } from '../../../shared/ipc/contract';
-import { decodeFrame, FrameError, FRAME_CONTENT_TYPE } from '../../../shared/ipc/binary-frame';
+import { FRAME_CONTENT_TYPE } from '../../../shared/ipc/binary-frame';
+import { AnswerParseError, parseHere, type AnswerParser } from './answer-parser';
 
 export interface HttpBridgeOptions {
   /** Prefix of the harness routes; same origin by default. */
@@ -19,6 +20,11 @@ export interface HttpBridgeOptions {
   fetch?: typeof fetch;
   /** Wait before opening the event stream again after it ended (ms, default 2 s). */
   reconnectMs?: number;
+  /**
+   * Turns an answer's bytes into its envelope; on the calling thread by default. The page passes
+   * one that parses large answers in a worker (`workerAnswerParser`), as Electron's IPC does.
+   */
+  parseAnswer?: AnswerParser;
 }
 
 const TOKEN_KEY = 'fielddesk.harnessToken';
@@ -63,6 +69,7 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): FieldDeskBrid
   const baseUrl = options.baseUrl ?? '';
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
   const reconnectMs = options.reconnectMs ?? 2_000;
+  const parseAnswer = options.parseAnswer ?? parseHere;
   const auth: Record<string, string> =
     options.token === undefined || options.token === null ? {} : { Authorization: `Bearer ${options.token}` };
 
@@ -80,13 +87,12 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): FieldDeskBrid
     let problem = '';
     try {
       // Answers with typed arrays (time series) come as a frame; the arrays are views on its bytes.
-      const body: unknown = response.headers.get('Content-Type')?.startsWith(FRAME_CONTENT_TYPE)
-        ? decodeFrame(await response.arrayBuffer())
-        : JSON.parse(await response.text());
+      const frame = response.headers.get('Content-Type')?.startsWith(FRAME_CONTENT_TYPE) ?? false;
+      const body = await parseAnswer(await response.arrayBuffer(), frame);
       if (typeof body === 'object' && body !== null && 'ok' in body) return body as Envelope<unknown>;
     } catch (error) {
       // A malformed frame says what is wrong; a proxy error page or an empty body is not an envelope.
-      if (error instanceof FrameError) problem = ` ${error.message}`;
+      if (error instanceof AnswerParseError && error.problem) problem = ` ${error.problem}`;
     }
     return failure(
       'badResponse',
