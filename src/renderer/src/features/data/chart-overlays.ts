@@ -14,9 +14,20 @@ export interface LimitLine {
   axisId: string;
 }
 
+/**
+ * What the plugin draws. A class, not a plain object, on purpose: Chart.js's option resolver wraps
+ * every plain object and array it finds in proxies, read afresh on each draw, which for a year's
+ * thousand excluded periods cost more than the drawing; an instance of a class it hands over as is.
+ */
+export class ChartOverlays {
+  constructor(
+    readonly excluded: readonly TimeInterval[],
+    readonly limits: readonly LimitLine[],
+  ) {}
+}
+
 export interface ChartOverlaysOptions {
-  excluded: readonly TimeInterval[];
-  limits: readonly LimitLine[];
+  drawn: ChartOverlays;
 }
 
 declare module 'chart.js' {
@@ -32,8 +43,61 @@ const EXCLUDED_FILL = 'rgba(60, 60, 60, 0.16)';
 const EXCLUDED_HATCH = 'rgba(60, 60, 60, 0.45)';
 const LIMIT_COLOR = CHART_COLORS.danger;
 
-function usable(options: Partial<ChartOverlaysOptions> | undefined): ChartOverlaysOptions | null {
-  return options && options.excluded && options.limits ? (options as ChartOverlaysOptions) : null;
+function usable(options: Partial<ChartOverlaysOptions> | undefined): ChartOverlays | null {
+  const drawn = options?.drawn;
+  return drawn && Array.isArray(drawn.excluded) && Array.isArray(drawn.limits) ? drawn : null;
+}
+
+/**
+ * The excluded periods as pixel spans across `[left, right]`, in time order, each at least a pixel
+ * wide (a short exclusion on a year's chart still shows), spans that touch or overlap on screen
+ * merged: a year's thousand rain periods are drawn as the few hundred runs a viewer can tell apart.
+ */
+export function excludedSpans(
+  periods: readonly TimeInterval[],
+  pixelOf: (time: number) => number,
+  left: number,
+  right: number,
+): Array<{ left: number; right: number }> {
+  const spans: Array<{ left: number; right: number }> = [];
+  for (const period of periods) {
+    const from = Math.max(left, pixelOf(period.start));
+    const to = Math.min(right, pixelOf(period.end));
+    if (!(to > from)) continue;
+    spans.push({ left: from, right: Math.max(to, from + 1) });
+  }
+  spans.sort((a, b) => a.left - b.left);
+  const merged: Array<{ left: number; right: number }> = [];
+  for (const span of spans) {
+    const last = merged[merged.length - 1];
+    if (last && span.left <= last.right + 1) last.right = Math.max(last.right, span.right);
+    else merged.push({ ...span });
+  }
+  return merged;
+}
+
+/** One tile of the hatching: a diagonal line every 10 px, tiled from the canvas's origin. */
+let hatchTile: HTMLCanvasElement | null = null;
+function hatchPattern(ctx: CanvasRenderingContext2D): CanvasPattern | null {
+  if (!hatchTile) {
+    hatchTile = document.createElement('canvas');
+    hatchTile.width = 10;
+    hatchTile.height = 10;
+    const tile = hatchTile.getContext('2d');
+    if (!tile) return null;
+    tile.strokeStyle = EXCLUDED_HATCH;
+    tile.lineWidth = 1;
+    tile.beginPath();
+    // The line and its two wrap-around ends, so tiles join into unbroken diagonals.
+    tile.moveTo(0, 10);
+    tile.lineTo(10, 0);
+    tile.moveTo(-1, 1);
+    tile.lineTo(1, -1);
+    tile.moveTo(9, 11);
+    tile.lineTo(11, 9);
+    tile.stroke();
+  }
+  return ctx.createPattern(hatchTile, 'repeat');
 }
 
 export const chartOverlaysPlugin: Plugin<'line'> = {
@@ -43,31 +107,22 @@ export const chartOverlaysPlugin: Plugin<'line'> = {
     if (!options || options.excluded.length === 0) return;
     const { ctx, chartArea, scales } = chart;
     const x = scales['x']!;
+    const spans = excludedSpans(
+      options.excluded,
+      (time) => x.getPixelForValue(time),
+      chartArea.left,
+      chartArea.right,
+    );
+    if (spans.length === 0) return;
     ctx.save();
     ctx.beginPath();
-    ctx.rect(chartArea.left, chartArea.top, chartArea.width, chartArea.height);
-    ctx.clip();
-    for (const period of options.excluded) {
-      const left = Math.max(chartArea.left, x.getPixelForValue(period.start));
-      const right = Math.min(chartArea.right, x.getPixelForValue(period.end));
-      if (!(right > left)) continue;
-      // At least a pixel: a short exclusion on a month's chart still shows.
-      const width = Math.max(1, right - left);
-      ctx.fillStyle = EXCLUDED_FILL;
-      ctx.fillRect(left, chartArea.top, width, chartArea.height);
-      ctx.strokeStyle = EXCLUDED_HATCH;
-      ctx.lineWidth = 1;
-      ctx.beginPath();
-      for (let offset = -chartArea.height; offset < width; offset += 10) {
-        ctx.moveTo(left + offset, chartArea.bottom);
-        ctx.lineTo(left + offset + chartArea.height, chartArea.top);
-      }
-      ctx.save();
-      ctx.beginPath();
-      ctx.rect(left, chartArea.top, width, chartArea.height);
-      ctx.clip();
-      ctx.stroke();
-      ctx.restore();
+    for (const span of spans) ctx.rect(span.left, chartArea.top, span.right - span.left, chartArea.height);
+    ctx.fillStyle = EXCLUDED_FILL;
+    ctx.fill();
+    const hatch = hatchPattern(ctx);
+    if (hatch) {
+      ctx.fillStyle = hatch;
+      ctx.fill();
     }
     ctx.restore();
   },
@@ -120,5 +175,5 @@ export function overlaysFor(
     if (scale) scale.suggestedMax = Math.max(scale.suggestedMax ?? -Infinity, limit.value + 1);
     return [{ label: limit.label, value: limit.value, axisId }];
   });
-  return { excluded: excluded ?? [], limits: lines };
+  return { drawn: new ChartOverlays(excluded ?? [], lines) };
 }
