@@ -494,6 +494,21 @@ export interface AssessmentResult {
   fromCache: boolean;
   /** When the oldest data used was fetched from the service (null without any data). */
   dataFetchedAt: number | null;
+  /** Which part of the data was read for this assessment and which from the local copy (absent in older results). */
+  dataOrigin?: DataOrigin;
+}
+
+/**
+ * Where an assessment's readings came from: read from the service while it was made, or answered by
+ * the copy FieldDesk keeps on this computer from an earlier read.
+ */
+export interface DataOrigin {
+  /** When the newest read from the service for this assessment was made; null when none was. */
+  readAt: number | null;
+  /** The parts of the period for which some dataset came from the copy (merged, in time order). */
+  fromCopy: Array<{ start: number; end: number }>;
+  /** When the oldest part taken from the copy had been read from the service; null when none was. */
+  copyReadAt: number | null;
 }
 
 export type ReportFormat = 'pdf' | 'xlsx' | 'csv';

@@ -112,6 +112,7 @@ function* assessmentSteps(
     unjudgedRules: unjudgedRules(site, inputs),
     fromCache: inputs.fromCache,
     dataFetchedAt: inputs.dataFetchedAt,
+    ...(inputs.dataOrigin ? { dataOrigin: inputs.dataOrigin } : {}),
   };
   for (const [index, instrument] of inputs.instruments.entries()) {
     if (index > 0) yield { done: index, total, serial: instrument.instrument.serial };

@@ -15,7 +15,8 @@ import {
   syncTypeOf,
   type SyncType,
 } from '../../../shared/sync-choices';
-import type { AssessedInstrument, Site } from '../../../shared/assessment';
+import type { AssessedInstrument, DataOrigin, Site } from '../../../shared/assessment';
+import { subtract, union } from '../core/intervals';
 import { instrumentPassed } from '../../../shared/check-verdicts';
 import { nominalStepMs } from './exclusions';
 
@@ -46,6 +47,30 @@ export interface AssessmentInputs {
   fromCache: boolean;
   /** When the oldest data read was fetched (null when nothing was read). */
   dataFetchedAt: number | null;
+  /** What was read for this assessment and what came from the local copy. */
+  dataOrigin?: DataOrigin;
+}
+
+/** Where a read's readings came from: the service now, or the copy over the intervals it answered. */
+function noteOrigin(origin: DataOrigin, result: DataReadResult, range: TimeInterval): void {
+  const later = (a: number | null, b: number) => (a === null ? b : Math.max(a, b));
+  const earlier = (a: number | null, b: number) => (a === null ? b : Math.min(a, b));
+  const provenance = result.provenance;
+  let fromCopy: TimeInterval[] = [];
+  if (provenance.source === 'fresh') origin.readAt = later(origin.readAt, provenance.fetchedAt);
+  else if (provenance.source === 'cached') {
+    const refreshed = provenance.refreshed;
+    if (refreshed) origin.readAt = later(origin.readAt, refreshed.fetchedAt);
+    // Offline, the copy ends at its last read (`upTo`): after it nothing came from anywhere.
+    const copy = { start: range.start, end: Math.min(range.end, provenance.upTo ?? range.end) };
+    fromCopy = subtract([copy], refreshed?.intervals ?? []);
+    origin.copyReadAt = earlier(origin.copyReadAt, provenance.cachedAt);
+  } else if (provenance.cachedAt !== null) {
+    // Partial: what could be shown was the copy's; the rest could not be read.
+    fromCopy = subtract([range], provenance.missing);
+    origin.copyReadAt = earlier(origin.copyReadAt, provenance.cachedAt);
+  }
+  origin.fromCopy = union(origin.fromCopy, fromCopy);
 }
 
 /** Reads one dataset of one instrument; never throws for a dataset that could not be read. */
@@ -154,6 +179,7 @@ export async function readAssessmentInputs(
   const notes: string[] = [];
   let fromCache = false;
   let dataFetchedAt: number | null = null;
+  const dataOrigin: DataOrigin = { readAt: null, fromCopy: [], copyReadAt: null };
   const fetchedAt = (result: DataReadResult): number | null =>
     result.provenance.source === 'fresh' ? result.provenance.fetchedAt : result.provenance.cachedAt;
   const plans = site.serials.map((serial) => {
@@ -210,7 +236,13 @@ export async function readAssessmentInputs(
         try {
           for (const piece of item.pieces) {
             throwIfCancelled();
-            await read(plan.instrument.serial, item.dataset, piece, item.options);
+            // A piece says where its readings came from; the whole read after them answers from
+            // the copy the pieces just made, so it does not.
+            noteOrigin(
+              dataOrigin,
+              await read(plan.instrument.serial, item.dataset, piece, item.options),
+              piece,
+            );
             readTo[itemIndex] = piece.end;
             piecesRead += 1;
             done += 1;
@@ -219,6 +251,7 @@ export async function readAssessmentInputs(
           throwIfCancelled();
           const result = await read(plan.instrument.serial, item.dataset, item.range, item.options);
           reads[item.dataset] = result;
+          if (item.pieces.length === 0) noteOrigin(dataOrigin, result, item.range);
           if (result.provenance.source !== 'fresh') fromCache = true;
           const at = fetchedAt(result);
           if (at !== null) dataFetchedAt = dataFetchedAt === null ? at : Math.min(dataFetchedAt, at);
@@ -249,7 +282,7 @@ export async function readAssessmentInputs(
     if (earlier.read !== undefined) reads.calibrations = earlier.read;
     instruments.push({ instrument: plan.instrument, kind: plan.kind, reads });
   }
-  return { range, instruments, notes, fromCache, dataFetchedAt };
+  return { range, instruments, notes, fromCache, dataFetchedAt, dataOrigin };
 }
 
 /**

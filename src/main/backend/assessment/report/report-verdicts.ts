@@ -5,7 +5,8 @@
  */
 import type { AssessmentResult, CheckEvidence, ExcludedPeriod, Figure } from '../../../../shared/assessment';
 import { dbText } from '../../../../shared/format';
-import { toleranceText, valueText, type SiteClock } from './report-format';
+import { intersect, totalLength } from '../../core/intervals';
+import { DAY, durationText, toleranceText, valueText, type SiteClock } from './report-format';
 
 /** "NM-1043 (Riverside Close façade)" */
 export function instrumentText(result: AssessmentResult, serial: string | null): string {
@@ -109,14 +110,36 @@ export function settingsText(result: AssessmentResult): string {
   return `${method}; noise events at night counted at ≥ ${valueText(nightEventThreshold, 'dB')} dB; vibration guideline values of DIN 4150-3 line ${dinLine} (${line}).`;
 }
 
+/** "12 days", "1.5 days", or under a day "6 h 30 min". */
+function spanText(ms: number): string {
+  if (ms < DAY) return durationText(ms);
+  const days = Math.round((ms / DAY) * 10) / 10;
+  return `${days} ${days === 1 ? 'day' : 'days'}`;
+}
+
 /**
- * Where the data came from, as precisely as the assessment records it (whether any read was answered
- * by the copy FieldDesk keeps on this computer, and when the oldest part was read from the service):
- * "Fetched from the service for this report", or "Read from the service between Wed 25 Nov 2026
- * 18:05 and Thu 26 Nov 2026 09:30, when it was assessed; …". Every reading was read from the service
- * within that span, so the span is what a reader can rely on.
+ * Where the data came from, as precisely as the assessment records it: "Read from the service on
+ * Thu 26 Nov 2026 09:30; 12 days of the period’s 40 days from the copy kept on this computer, the
+ * oldest of it read from the service on Wed 25 Nov 2026 18:05". An older result, which kept only
+ * whether any read was answered by the copy and the oldest read, says the span every reading was
+ * read within.
  */
 export function dataSourceText(result: AssessmentResult, clock: SiteClock): string {
+  const origin = result.dataOrigin;
+  if (origin !== undefined) {
+    const period = { start: result.start, end: result.end };
+    const copied = totalLength(intersect(origin.fromCopy, [period]));
+    const parts: string[] = [];
+    if (origin.readAt !== null) parts.push(`read from the service on ${clock.long(origin.readAt)}`);
+    if (copied > 0 && origin.copyReadAt !== null) {
+      const whole = copied >= period.end - period.start;
+      parts.push(
+        `${whole ? 'all of the period' : `${spanText(copied)} of the period’s ${spanText(period.end - period.start)}`} from the copy kept on this computer, the oldest of it read from the service on ${clock.long(origin.copyReadAt)}`,
+      );
+    }
+    const text = parts.length === 0 ? 'no data was read from the service' : parts.join('; ');
+    return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+  }
   if (!result.fromCache) return 'Fetched from the service for this report';
   const assessed = clock.long(result.computedAt);
   if (result.dataFetchedAt === null) return `No data was read from the service; assessed ${assessed}`;
