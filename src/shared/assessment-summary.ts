@@ -99,14 +99,14 @@ const severity = (figure: Figure): number =>
  * The figures over a limit that the report and the screen list: stated figures only (a figure with
  * insufficient data is never an exceedance), in the order of the figures.
  */
-export const exceedingFigures = (result: AssessmentResult): Figure[] =>
+export const exceedingFigures = (result: Pick<AssessmentResult, 'figures'>): Figure[] =>
   result.figures.filter((f) => f.state === 'ok' && f.exceeds && f.limit !== null);
 
 /**
  * Per instrument, figure and limit, a row: in the order of `LIMIT_KEYS` then guidelines, of the
  * result's instruments, then of the figures (a stable sort); periods in time order.
  */
-export function summaryRows(result: AssessmentResult): SummaryRow[] {
+export function summaryRows(result: Pick<AssessmentResult, 'instruments' | 'figures'>): SummaryRow[] {
   const serials = [
     ...new Set([...result.instruments.map((i) => i.serial), ...result.figures.map((f) => f.serial)]),
   ];

@@ -197,9 +197,33 @@ test('the PDF report of three noise monitors for a week: cover, one summary tabl
   await form.getByLabel('Project').fill('Mogden sludge dryer');
   await form.getByLabel('Reference').fill('AC-2026-114/R01');
   await form.getByLabel('Prepared by').fill('J. Smith MIOA');
+  await form.getByLabel('Revision').fill('P01');
+  await form.getByLabel('Approved by').fill('A. Patel MIOA');
+  await form.getByLabel('Issued by').fill('Acme Acoustics Ltd');
+  await form.getByLabel('Status').selectOption({ label: 'Draft' });
+  // Each chosen monitor has a row for its measurement position; a height of 1e9 m is refused.
+  const noisePosition = form.getByRole('group', { name: new RegExp(NOISE) });
+  await noisePosition.getByLabel('Where it measured').fill('First-floor window of No. 14');
+  await noisePosition.getByLabel('Height above ground (m)').fill('1e9');
+  await noisePosition.getByLabel('Free-field or façade').selectOption({ label: 'façade' });
+  await form.getByLabel('Weather sensor’s place').fill('On the site office roof');
+  await form.getByRole('button', { name: 'Create site' }).click();
+  await expect(noisePosition).toContainText('The height must be between 0 and 100 m above ground.');
+  await noisePosition.getByLabel('Height above ground (m)').fill('4');
   await form.getByRole('button', { name: 'Create site' }).click();
   await expect(page.getByTestId(`figures-${THIRD_NOISE}`)).toBeVisible();
   await judgeWeatherByHand(page, { nightLimitDb: '45' });
+  await expect(page.getByTestId('exceedances')).toContainText('LAeq,night');
+
+  // The conclusion drafted from the results shown, in the summary's words, then saved as edited.
+  await page.getByRole('button', { name: 'Change site' }).click();
+  const change = page.getByRole('form', { name: 'Change the site' });
+  await change.getByRole('button', { name: 'Draft from the results' }).click();
+  const conclusion = change.getByLabel('Conclusion');
+  await expect(conclusion).toHaveValue(/^Of \d+ figures? held to a limit \(per instrument\)/);
+  await conclusion.fill(`${await conclusion.inputValue()}\nThe night-time noise is from the sludge dryer.`);
+  await change.getByRole('button', { name: 'Save changes' }).click();
+  await expect(change).toHaveCount(0);
   await expect(page.getByTestId('exceedances')).toContainText('LAeq,night');
 
   // No appendix: the report's body alone.
@@ -220,6 +244,18 @@ test('the PDF report of three noise monitors for a week: cover, one summary tabl
   expect(cover).toMatch(/Client\s+Thames Water Utilities Ltd/);
   expect(cover).toMatch(/Reference\s+AC-2026-114\/R01/);
   expect(cover).toMatch(/Prepared by\s+J\. Smith MIOA/);
+  expect(cover).toMatch(/Revision\s+P01\n/);
+  expect(cover).toMatch(/Status\s+Draft — not final\n/);
+  expect(cover).toMatch(/Approved by\s+A\. Patel MIOA\n/);
+  expect(cover).toMatch(/Issued by\s+Acme Acoustics Ltd\n/);
+  expect(text.match(/· P01 · Draft, not final/g)).toHaveLength(pageCount);
+  const flowing = text.replace(/\s+/g, ' ');
+  expect(flowing).toMatch(/Conclusion Of \d+ figures? held to a limit \(per instrument\)/);
+  expect(flowing).toContain('The night-time noise is from the sludge dryer.');
+  expect(flowing).toContain(`${NOISE} (`);
+  expect(flowing).toMatch(/First-floor window of No\. 14; 4 m above ground, façade\./);
+  expect(flowing).toContain('The figures are reported as measured, not corrected for the reflection.');
+  expect(flowing).toContain('Weather sensor: On the site office roof.');
   // One row per limit and monitor: the night limit of each of the three, with its verdict.
   expect(summary).toMatch(/^Summary\n/);
   for (const serial of [NOISE, NEIGHBOUR, THIRD_NOISE])
