@@ -41,7 +41,7 @@ describe('the report from the built bundle', () => {
 
   it.skipIf(!poppler)(
     poppler
-      ? 'writes a PDF whose text (µg/m³, ≥, the site) reads back with pdftotext'
+      ? 'writes a PDF whose text (µg/m³, ≥, the site, its cover, conclusion and positions) reads back with pdftotext'
       : 'skipped: pdftotext is not installed here (Debian: poppler-utils), so the PDF cannot be read back',
     async () => {
       ensureBuiltHarness();
@@ -54,12 +54,40 @@ describe('the report from the built bundle', () => {
       });
       try {
         expect((await invokeBuilt(cli, 'accounts.tryDemo', {})).ok).toBe(true);
-        const site = await invokeBuilt<Site>(cli, 'assessment.saveSite', {
+        const change = {
           name: 'Riverside Road',
           timeZone: 'Europe/London',
           serials: ['QT930998', 'AQ132935'],
+          cover: {
+            client: 'Thames Water',
+            project: 'Mogden',
+            reference: 'AC-114',
+            author: 'J. Smith',
+            company: 'Acme Acoustics Ltd',
+            approver: 'A. Patel',
+            revision: 'R01',
+            status: 'draft',
+          },
+          positions: {
+            instruments: {
+              QT930998: { description: 'Rear garden of No. 14', height: 1.5, kind: 'freeField' },
+            },
+            weather: 'Site office roof',
+          },
+        };
+        // The request is checked where it enters: a height of 1e9 m is refused with its reason.
+        const refused = await invokeBuilt<Site>(cli, 'assessment.saveSite', {
+          ...change,
+          positions: {
+            ...change.positions,
+            instruments: { QT930998: { ...change.positions.instruments.QT930998, height: 1e9 } },
+          },
         });
+        expect(refused.error?.message).toBe('The height must be between 0 and 100 m above ground.');
+        const site = await invokeBuilt<Site>(cli, 'assessment.saveSite', change);
         expect(site.error).toBeUndefined();
+        expect(site.value.cover.status).toBe('draft');
+        expect(site.value.positions.instruments['QT930998']!.height).toBe(1.5);
         const end = Math.floor(Date.now() / DAY) * DAY - DAY;
         const report = await invokeBuilt<ReportResult>(cli, 'assessment.report', {
           siteId: site.value.id,
@@ -75,6 +103,12 @@ describe('the report from the built bundle', () => {
         expect(stdout).toContain('Riverside Road');
         expect(stdout).toContain('µg/m³');
         expect(stdout).toContain('≥ 65');
+        expect(stdout).toMatch(/Status\s+Draft — not final\n/);
+        expect(stdout).toMatch(/Issued by\s+Acme Acoustics Ltd\n/);
+        expect(stdout).toMatch(/\nConclusion\n/);
+        const flowing = stdout.replace(/\s+/g, ' ');
+        expect(flowing).toContain('Rear garden of No. 14; 1.5 m above ground, free-field.');
+        expect(flowing).toContain('Weather sensor: Site office roof.');
         const { stdout: fonts } = await run('pdffonts', [path]);
         expect(fonts).toContain('DejaVuSans');
       } finally {
