@@ -156,7 +156,7 @@ function calibratorAndEngineer(check: CheckEvidence): string {
 }
 
 /** A period longer than this (a month of 31 days, a clock change's hour allowed) has its checks condensed. */
-export const CONDENSE_CHECKS_AFTER_MS = 31 * DAY + HOUR;
+const CONDENSE_CHECKS_AFTER_MS = 31 * DAY + HOUR;
 
 /** Whether the report condenses its checks per instrument and month (see `calibrationTables`). */
 export const condensesChecks = (result: Pick<AssessmentResult, 'start' | 'end'>): boolean =>
@@ -210,7 +210,7 @@ function checksTable(
 }
 
 /** One instrument's checks of one kind in one month of the site's calendar. */
-export interface CheckMonth {
+interface CheckMonth {
   serial: string;
   kind: CheckEvidence['kind'];
   /** The month's first instant in site time, for its name. */
@@ -219,7 +219,7 @@ export interface CheckMonth {
 }
 
 /** The checks grouped per instrument, month (site time) and kind; a missing calibration is no check. */
-export function checkMonths(checks: readonly CheckEvidence[], clock: SiteClock): CheckMonth[] {
+function checkMonths(checks: readonly CheckEvidence[], clock: SiteClock): CheckMonth[] {
   const months = new Map<string, CheckMonth>();
   for (const check of checks) {
     if (check.missing === true) continue;
@@ -285,7 +285,7 @@ const monthDbColumn = (
  * each failed one, each with a flag (drift or a tone outside tolerance) and each missing calibration.
  * Verdicts, drift and deviation are the check records' own, never judged again here.
  */
-export function calibrationTables(result: AssessmentResult, clock: SiteClock): ReportTableView[] {
+function calibrationTables(result: AssessmentResult, clock: SiteClock): ReportTableView[] {
   const checks = [...result.checks].sort((a, b) => a.serial.localeCompare(b.serial) || a.time - b.time);
   if (!condensesChecks(result)) return [checksTable('calibration', 'Calibration evidence', checks, clock)];
   const noted = checks.filter((c) => c.missing === true || c.passed === false || (c.flag ?? null) !== null);

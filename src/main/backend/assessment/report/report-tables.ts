@@ -264,7 +264,7 @@ export function reportTableViews(doc: ReportDocument): ReportTableView[] {
 }
 
 /** What the cover sheet is listed under in the contents: the PDF's cover page, which has no heading. */
-export const COVER_SECTION = 'Cover';
+const COVER_SECTION = 'Cover';
 
 /** A heading of the PDF as its contents list it ("2 Instruments and calibration evidence") and its tables. */
 interface ReportSection {
