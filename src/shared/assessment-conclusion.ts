@@ -46,7 +46,7 @@ function metList(rows: readonly SummaryRow[]): string {
  * met on every period. Lines are separated by a line break, as the site form and the report keep
  * them. (A rule that could not be judged is said in the summary just above, not again here.)
  */
-export function draftConclusion(result: AssessmentResult): string {
+export function draftConclusion(result: Pick<AssessmentResult, 'instruments' | 'figures'>): string {
   const rows = summaryRows(result);
   const attention = rows
     .filter((r) => r.verdict !== 'met')
@@ -62,7 +62,7 @@ export function draftConclusion(result: AssessmentResult): string {
 /** The conclusion a report prints: the site's own when written, else the one drafted from the results. */
 export function reportConclusion(
   written: string,
-  result: AssessmentResult,
+  result: Pick<AssessmentResult, 'instruments' | 'figures'>,
 ): { text: string; drafted: boolean } {
   const own = written.trim();
   return own === '' ? { text: draftConclusion(result), drafted: true } : { text: own, drafted: false };

@@ -117,6 +117,15 @@ async function yearOfThreeMonitors(
     await expect(figures.locator('tbody tr')).toHaveCount(weekRows);
     await keepScreenshot(page, testInfo, 'assessment-year-cancelled', false);
 
+    // The week's hourly table, read when opened: a row an hour of each of the three monitors.
+    const hourlySummary = page.locator('summary', { hasText: 'Hourly table (' });
+    await expect(hourlySummary).toContainText(`(${7 * 24 * 3} hours`);
+    await hourlySummary.click();
+    const hourly = page.getByTestId('hourly');
+    await expect(hourly).toHaveAttribute('aria-rowcount', String(7 * 24 * 3 + 1));
+    await expect(hourly.locator('tbody tr:not(.spacer)').first()).toBeVisible();
+    await hourlySummary.click();
+
     if (!wholeYear) return;
 
     // The whole year: the held days let go, the year assessed again from the start.

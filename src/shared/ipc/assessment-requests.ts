@@ -9,11 +9,12 @@ import {
   REPORT_STATUSES,
   SITE_CONCLUSION_MAX_LENGTH,
   SITE_COVER_MAX_LENGTH,
-  type AssessmentResult,
+  type HourlyRow,
   type ReportResult,
   type Site,
   type SiteList,
 } from '../assessment';
+import type { ShownAssessment } from '../assessment-shown';
 import { checkTimeRange, epochMsSchema, rangeFields } from './data-requests';
 import { noArgs, request, serialSchema } from './request-spec';
 
@@ -220,7 +221,14 @@ export const ASSESSMENT_REQUESTS = {
       .strict(),
   ),
   /** The figures of a period, with and without exclusions, against the site's limits (offline from the cache). */
-  'assessment.compute': request<AssessmentResult>()(assessmentQuerySchema),
+  'assessment.compute': request<ShownAssessment>()(assessmentQuerySchema),
+  /**
+   * The hourly rows of the site's newest assessment (`computedAt` as `assessment.compute` answered
+   * it), read when the hourly table is opened; `notFound` once a newer assessment replaced it.
+   */
+  'assessment.hourly': request<HourlyRow[]>()(
+    z.object({ siteId: siteIdSchema, computedAt: z.number().int().nonnegative() }).strict(),
+  ),
   /**
    * Stops the site's assessment being computed (progress pushed as `assessment.progress`): its
    * reads and computing end, and `assessment.compute` fails with `cancelled`. Answers whether one

@@ -73,6 +73,7 @@ export const REQUEST_CHANNELS = [
   'assessment.addExclusion',
   'assessment.removeExclusion',
   'assessment.compute',
+  'assessment.hourly',
   'assessment.cancelCompute',
   'assessment.report',
   'assessment.cancelReport',

@@ -56,6 +56,18 @@ describe('assessment against the demo service', () => {
       first.checks.some((c) => c.serial === NOISE && c.kind === 'calibration' && c.when === 'before'),
     ).toBe(true);
 
+    // The hourly rows come apart from the result, read when the hourly table is opened: every hour
+    // of both monitors, the day's first hour of the noise monitor from the same readings.
+    expect(first).not.toHaveProperty('hourly');
+    expect(first.hourlyCount).toBe(2 * 48);
+    const hours = await handlers['assessment.hourly']({ siteId: site.id, computedAt: first.computedAt });
+    expect(hours).toHaveLength(first.hourlyCount);
+    const firstHour = hours.find((h) => h.serial === NOISE && h.start === START)!;
+    expect(firstHour.laeq).toBeCloseTo(
+      channelFigures(laeq, { start: START, end: START + 3_600_000 }).mean!,
+      1,
+    );
+
     // Exclude 09:00–12:00 of the first day on the noise monitor only.
     const cut = { start: START + 9 * 3_600_000, end: START + 12 * 3_600_000 };
     const withCut = await handlers['assessment.addExclusion']({
@@ -66,6 +78,10 @@ describe('assessment against the demo service', () => {
     });
     expect(withCut.exclusions).toMatchObject([{ ...cut, reason: 'Road works', serial: NOISE }]);
     const second = await handlers['assessment.compute']({ siteId: site.id, start: START, end: END });
+    // The first assessment's hours are gone with it: said, never the newer one's rows instead.
+    await expect(
+      handlers['assessment.hourly']({ siteId: site.id, computedAt: first.computedAt - 1 }),
+    ).rejects.toMatchObject({ code: 'notFound', message: expect.stringMatching(/Assess the period again/) });
     const dayAgain = second.figures.find((f) => f.id === day.id)!;
     expect(dayAgain.all).toBe(day.all);
     // Every excluded period of the noise monitor — the cut, and what the site's rules found that day

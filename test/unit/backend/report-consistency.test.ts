@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import type { AssessmentResult, Site, SiteLimits } from '../../../src/shared/assessment';
+import type { Site, SiteLimits } from '../../../src/shared/assessment';
 import { summaryRows, type SummaryRow } from '../../../src/shared/assessment-summary';
 import type { BackendHandlers } from '../../../src/shared/ipc/contract';
 import { parseCsv } from '../csv-read';
@@ -95,7 +95,7 @@ describe(`the demo's week in PDF, Excel and CSV${NEEDS_PDFTOTEXT}`, () => {
         serials: spec.serials,
         limits: spec.limits,
       });
-      const result: AssessmentResult = await handlers['assessment.compute']({
+      const result = await handlers['assessment.compute']({
         siteId: site.id,
         start: START,
         end: END,

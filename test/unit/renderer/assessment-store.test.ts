@@ -8,12 +8,12 @@ import {
   EMPTY_SITE_POSITIONS,
   DEFAULT_EXCLUSION_RULES,
   DEFAULT_LIMITS,
-  type AssessmentResult,
   type ReportProgress,
   type ReportResult,
   type Site,
   type SiteList,
 } from '../../../src/shared/assessment';
+import type { ShownAssessment } from '../../../src/shared/assessment-shown';
 import { FieldDeskError } from '../../../src/shared/errors';
 import {
   anyReportWriting,
@@ -56,7 +56,7 @@ function site(id: string, name: string, accountId = 'acc-1'): Site {
 
 const siteList = (sites: Site[], unreadable = 0): SiteList => ({ sites, unreadable });
 /** An assessment of `siteId` over RANGE with nothing in it: the store reads only whose it is. */
-const result = (siteId: string, computedAt = 1): AssessmentResult => ({
+const result = (siteId: string, computedAt = 1): ShownAssessment => ({
   siteId,
   siteName: siteId,
   timeZone: 'Europe/London',
@@ -66,7 +66,7 @@ const result = (siteId: string, computedAt = 1): AssessmentResult => ({
   instruments: [],
   exclusions: [],
   figures: [],
-  hourly: [],
+  hourlyCount: 0,
   exceedances: [],
   checks: [],
   events: [],
@@ -276,7 +276,7 @@ describe('assessment store: sites and results', () => {
 
   it('drops the answer to an older compute that arrives after a newer one', async () => {
     const store = useAssessmentStore();
-    const older = deferred<AssessmentResult>();
+    const older = deferred<ShownAssessment>();
     fake.assessment.compute.mockReturnValueOnce(older.promise).mockResolvedValueOnce(result('harbour', 2));
     const first = store.compute('mill-lane', RANGE);
     await store.compute('harbour', RANGE);
@@ -290,7 +290,7 @@ describe('assessment store: sites and results', () => {
     const store = useAssessmentStore();
     fake.assessment.compute.mockResolvedValueOnce(result('mill-lane'));
     await store.compute('mill-lane', RANGE);
-    const held = deferred<AssessmentResult>();
+    const held = deferred<ShownAssessment>();
     fake.assessment.compute.mockReturnValueOnce(held.promise);
     const computing = store.compute('mill-lane', { start: 0, end: 86_400_000 });
     expect(store.computing).toBe(true);
@@ -341,7 +341,7 @@ describe('assessment store on an account switch', () => {
     const store = useAssessmentStore();
     await store.loadSites();
     const lateSites = deferred<SiteList>();
-    const lateResult = deferred<AssessmentResult>();
+    const lateResult = deferred<ShownAssessment>();
     fake.assessment.sites.mockReturnValueOnce(lateSites.promise);
     fake.assessment.compute.mockReturnValueOnce(lateResult.promise);
     const reading = store.loadSites();
@@ -381,7 +381,7 @@ describe('assessment store: progress and Cancel of an assessment', () => {
 
   it('follows the progress of the period being assessed, and only while it is', async () => {
     const store = useAssessmentStore();
-    const answer = deferred<AssessmentResult>();
+    const answer = deferred<ShownAssessment>();
     fake.assessment.compute.mockReturnValueOnce(answer.promise);
     const computing = store.compute('mill-lane', YEAR);
     expect(store.computeProgress).toMatchObject({ stage: 'Starting', fraction: 0 });
@@ -408,7 +408,7 @@ describe('assessment store: progress and Cancel of an assessment', () => {
     fake.assessment.compute.mockResolvedValueOnce(result('mill-lane', 3));
     await store.compute('mill-lane', RANGE);
 
-    const answer = deferred<AssessmentResult>();
+    const answer = deferred<ShownAssessment>();
     fake.assessment.compute.mockReturnValueOnce(answer.promise);
     fake.assessment.cancelCompute.mockResolvedValueOnce({ cancelled: true });
     const computing = store.compute('mill-lane', YEAR);

@@ -10,9 +10,11 @@ import { basename } from 'node:path';
 import {
   DEFAULT_REPORT_APPENDICES,
   type AssessmentResult,
+  type HourlyRow,
   type ReportFormat,
   type Site,
 } from '../../../shared/assessment';
+import { shownAssessment, type ShownAssessment } from '../../../shared/assessment-shown';
 import { FieldDeskError } from '../../../shared/errors';
 import type { InstrumentEntry } from '../../../shared/ipc/contract';
 import type { AccountState } from '../accounts/account-state';
@@ -163,6 +165,13 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
     return { site, inputs, result };
   }
 
+  /**
+   * The hourly rows of the newest assessment shown, kept until the next one: the screen is sent
+   * the result without them and reads them when its hourly table is opened. One only, so a year's
+   * rows are held once, however many sites are looked at.
+   */
+  let shownHourly: { siteId: string; computedAt: number; rows: HourlyRow[] } | null = null;
+
   /** The assessments being computed, by site: what `assessment.cancelCompute` aborts. */
   const assessing = new Map<string, AbortController>();
 
@@ -170,7 +179,7 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
    * Assesses a period of a site with its progress pushed. A newer assessment of the same site
    * (another period, rules changed) stops the older one: only the newest is waited for.
    */
-  async function compute(siteId: string, start: number, end: number): Promise<AssessmentResult> {
+  async function compute(siteId: string, start: number, end: number): Promise<ShownAssessment> {
     assessing.get(siteId)?.abort();
     const abort = new AbortController();
     assessing.set(siteId, abort);
@@ -182,7 +191,8 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
         (progress) => deps.events.emit('assessment.progress', { siteId, start, end, ...progress }),
         abort.signal,
       );
-      return computed.result;
+      shownHourly = { siteId, computedAt: computed.result.computedAt, rows: computed.result.hourly };
+      return shownAssessment(computed.result);
     } catch (error) {
       // However the abort surfaced (a read, a step), a cancelled assessment is said as one.
       if (abort.signal.aborted) throw new FieldDeskError('cancelled', 'The assessment was cancelled.');
@@ -276,6 +286,15 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
     },
 
     'assessment.compute': ({ siteId, start, end }) => compute(siteId, start, end),
+
+    'assessment.hourly': async ({ siteId, computedAt }) => {
+      if (shownHourly === null || shownHourly.siteId !== siteId || shownHourly.computedAt !== computedAt)
+        throw new FieldDeskError(
+          'notFound',
+          'These hourly levels belong to an earlier assessment of this site. Assess the period again to see them.',
+        );
+      return shownHourly.rows;
+    },
 
     'assessment.cancelCompute': async ({ siteId }) => {
       const abort = assessing.get(siteId);

@@ -60,7 +60,9 @@ export interface FigureGroup {
 }
 
 /** An assessment's figures per instrument: the whole period's first, then each kind by its periods. */
-export function groupFigures(result: AssessmentResult): FigureGroup[] {
+export function groupFigures(
+  result: Pick<AssessmentResult, 'instruments' | 'figures' | 'start' | 'end'>,
+): FigureGroup[] {
   return result.instruments.map(({ serial }) => {
     const own = result.figures.filter((f) => f.serial === serial);
     const summary = own.filter((f) => f.start === result.start && f.end === result.end);
@@ -169,7 +171,7 @@ export function parseSiteTime(text: string, zone: DisplayZone): number | null {
 export function shadedExclusions(
   serial: string,
   sites: readonly Site[] | null,
-  result: AssessmentResult | null,
+  result: Pick<AssessmentResult, 'siteId' | 'exclusions'> | null,
 ): TimeInterval[] {
   const own = (sites ?? []).filter((site) => site.serials.includes(serial));
   const manual = own.flatMap((site) =>

@@ -6,10 +6,11 @@
  */
 import { defineStore } from 'pinia';
 import { ref, shallowRef, watch } from 'vue';
+import type { ShownAssessment } from '../../../../shared/assessment-shown';
+import type { HourlyRow } from '../../../../shared/assessment';
 import {
   DEFAULT_REPORT_APPENDICES,
   type AssessmentProgress,
-  type AssessmentResult,
   type ReportAppendices,
   type ReportFormat,
   type Site,
@@ -35,7 +36,7 @@ export const useAssessmentStore = defineStore('assessment', () => {
   const sitesError = ref<FieldDeskError | null>(null);
   /** Stored sites that could not be read (a damaged database row): left out and said. */
   const unreadableSites = ref(0);
-  const result = shallowRef<AssessmentResult | null>(null);
+  const result = shallowRef<ShownAssessment | null>(null);
   const computing = ref(false);
   const computeError = ref<FieldDeskError | null>(null);
   /** How far the assessment being computed is; null when none is. */
@@ -126,6 +127,14 @@ export const useAssessmentStore = defineStore('assessment', () => {
     await api.assessment.cancelCompute({ siteId });
   }
 
+  /**
+   * The hourly rows of the result shown, read when its hourly table is opened (the result comes
+   * without them); fails with `notFound` once a newer assessment of the site replaced it.
+   */
+  async function readHourly(shown: Pick<ShownAssessment, 'siteId' | 'computedAt'>): Promise<HourlyRow[]> {
+    return api.assessment.hourly({ siteId: shown.siteId, computedAt: shown.computedAt });
+  }
+
   /** The report of a site being written (with its progress), or how its last one ended. */
   function reportOf(siteId: string): SiteReport | null {
     return reports.value[siteId] ?? null;
@@ -203,6 +212,7 @@ export const useAssessmentStore = defineStore('assessment', () => {
     removeExclusion,
     compute,
     cancelCompute,
+    readHourly,
     report,
     cancelReport,
   };
