@@ -101,14 +101,14 @@ const said = (site: Site, inputs: AssessmentInputs) =>
 describe('the wind rule and time without a wind reading', () => {
   it('by default leaves out the windy minute and the time without a wind reading, each said why', () => {
     expect(said(siteWith({}), inputsWith({ weather: weatherRead }))).toEqual([
-      ['10:02', '10:03', 'wind', 'NM1', 'Wind above 5 m/s (up to 7.5 m/s)'],
+      ['10:02', '10:03', 'wind', 'NM1', 'Wind above 5 m/s (up to 7.5 m/s, measured at NM1)'],
       ['10:04', '10:07', 'wind', 'NM1', 'No wind reading (wind rule on)'],
     ]);
   });
 
   it('counted as calm, leaves out only the windy minute', () => {
     expect(said(siteWith({ windUnknown: 'calm' }), inputsWith({ weather: weatherRead }))).toEqual([
-      ['10:02', '10:03', 'wind', 'NM1', 'Wind above 5 m/s (up to 7.5 m/s)'],
+      ['10:02', '10:03', 'wind', 'NM1', 'Wind above 5 m/s (up to 7.5 m/s, measured at NM1)'],
     ]);
   });
 

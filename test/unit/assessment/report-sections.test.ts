@@ -344,3 +344,86 @@ describe('calibration evidence over a long period', () => {
     );
   });
 });
+
+describe('excluded periods over a long period', () => {
+  // 40 days from Mon 23 Nov 2026 (site time London = UTC in winter).
+  const start = START;
+  const end = START + 40 * DAY;
+  const both = [NOISE, VIBRATION] as const;
+  /** The site's wind: one period for both instruments (the rule finds it for each). */
+  const wind = (at: number, minutes: number) =>
+    both.map((serial) => ({
+      start: at,
+      end: at + minutes * MINUTE,
+      serial,
+      cause: 'wind' as const,
+      reason: `Wind above 5 m/s (up to 7.5 m/s, measured at ${NOISE})`,
+    }));
+  const exclusions = [
+    {
+      start: start + 2 * DAY,
+      end: start + 2 * DAY + 3 * HOUR,
+      serial: null,
+      cause: 'manual' as const,
+      reason: 'Road works',
+    },
+    ...wind(start + 1 * DAY, 30),
+    ...wind(start + 3 * DAY, 90),
+    ...wind(start + 20 * DAY, 45),
+    {
+      start: start + 4 * DAY,
+      end: start + 4 * DAY + 20 * MINUTE,
+      serial: NOISE,
+      cause: 'precipitation' as const,
+      reason: `Precipitation (up to 0.4 mm/h, measured at ${NOISE})`,
+    },
+    {
+      start: start + 10 * DAY,
+      end: start + 12 * DAY,
+      serial: NOISE,
+      cause: 'failedCheck' as const,
+      reason: 'After the failed calibration of 3 Dec 2026',
+    },
+  ];
+  const long = reportDocument(reportFixture({ start, end, exclusions }), { appendices: ALL_APPENDICES });
+
+  it('lists the periods excluded by hand or for a failed check in full, and counts the weather’s per month', () => {
+    const views = reportTableViews(long);
+    const listed = views.find((v) => v.name === 'appendix-a-exclusions')!;
+    expect(listed.rows.map((r) => r[listed.columns.indexOf('Cause')])).toEqual(['Manual', 'Failed check']);
+    const months = views.find((v) => v.name === 'appendix-a-exclusions-exclusion-months')!;
+    const pick = (row: (string | number | null)[]) =>
+      ['Month (Europe/London)', 'Cause', 'Instruments', 'Periods', 'Excluded (min)', 'Longest (min)'].map(
+        (c) => row[months.columns.indexOf(c)],
+      );
+    // The wind shared by both instruments counted once, naming both; November then December.
+    expect(months.rows.map(pick)).toEqual([
+      ['2026-11', 'Wind', `${NOISE}, ${VIBRATION}`, 2, 120, 90],
+      ['2026-11', 'Precipitation', NOISE, 1, 20, 20],
+      ['2026-12', 'Wind', `${NOISE}, ${VIBRATION}`, 1, 45, 45],
+    ]);
+  });
+
+  it('keeps every period in full for a week', () => {
+    const week = reportDocument(reportFixture({ start, end: start + 7 * DAY, exclusions }), {
+      appendices: ALL_APPENDICES,
+    });
+    const views = reportTableViews(week);
+    expect(views.map((v) => v.name)).not.toContain('appendix-a-exclusions-exclusion-months');
+    // A week lists every period: by hand, the wind shared by both instruments three times (one row
+    // each), the rain and the failed check.
+    expect(views.find((v) => v.name === 'appendix-a-exclusions')!.rows).toHaveLength(6);
+  });
+
+  it('has the month table in the workbook and the CSV folder, and prints it in the PDF', async () => {
+    const workbook = await workbookOf(long);
+    expect(sheetRows(workbook.getWorksheet('Appendix A – Excluded by month')!)).toHaveLength(4);
+    const csv = new Map(await csvTables(long, 'long-exclusions'));
+    expect([...csv.keys()].some((name) => name.includes('exclusion-months'))).toBe(true);
+    if (!HAS_PDFTOTEXT) return;
+    const text = (await pdfPages(long, 'long-exclusions')).join('\n');
+    expect(text).toContain('Excluded by month');
+    expect(text).toMatch(/Nov 2026\s+Wind\s+NM-1043, VM-\S+\s+2\s+2\s?h\s+1 h 30 min/);
+    expect(text).toContain('Road works');
+  });
+});

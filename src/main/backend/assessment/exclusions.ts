@@ -79,7 +79,10 @@ function ruleExclusions(
   // An instrument without its own weather station is judged by the site's.
   const ownWeather = inputs.reads.weather ?? null;
   const weather = ownWeather ?? siteWeather?.read ?? null;
-  const measuredBy = ownWeather === null && siteWeather !== null ? `, measured at ${siteWeather.serial}` : '';
+  // Where the weather was measured, said on every instrument's row alike: the site's wind is one
+  // period for all its monitors, and a report lists it once, naming them all.
+  const station = ownWeather !== null ? serial : (siteWeather?.serial ?? null);
+  const measuredBy = station === null ? '' : `, measured at ${station}`;
   const wind = channelOf(weather, 'windSpeed');
   if (rules.wind && wind !== null) {
     for (const run of thresholdPeriods(samplesOfChannel(wind), (v) => v > rules.windLimit))

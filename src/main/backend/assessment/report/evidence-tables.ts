@@ -84,6 +84,111 @@ export function groupedExclusions(exclusions: readonly ExcludedPeriod[]): Exclus
     .sort((a, b) => CAUSE_ORDER.indexOf(a.cause) - CAUSE_ORDER.indexOf(b.cause) || a.start - b.start);
 }
 
+/**
+ * The causes a long report counts per month rather than lists: the weather's and the instruments'
+ * own, which a year holds thousands of. The periods excluded by hand and for a failed check are
+ * always listed in full — each is a decision a reviewer reads.
+ */
+const COUNTED_CAUSES: ReadonlySet<ExcludedPeriod['cause']> = new Set([
+  'wind',
+  'precipitation',
+  'offline',
+  'overload',
+]);
+
+/** The periods of one cause excluded for the same instruments, starting in one month of the site's calendar. */
+interface ExclusionMonth {
+  monthStart: number;
+  cause: ExcludedPeriod['cause'];
+  instruments: string;
+  periods: number;
+  totalMs: number;
+  longestMs: number;
+}
+
+/** Counted periods grouped per month they start in (site time), cause and instruments, in that order. */
+export function exclusionMonths(rows: readonly ExclusionRow[], clock: SiteClock): ExclusionMonth[] {
+  const months = new Map<string, ExclusionMonth>();
+  for (const row of rows) {
+    if (!COUNTED_CAUSES.has(row.cause)) continue;
+    const key = `${clock.monthIso(row.start)}|${row.cause}|${row.instruments}`;
+    const month = months.get(key) ?? {
+      monthStart: clock.monthStart(row.start),
+      cause: row.cause,
+      instruments: row.instruments,
+      periods: 0,
+      totalMs: 0,
+      longestMs: 0,
+    };
+    month.periods += 1;
+    month.totalMs += row.end - row.start;
+    month.longestMs = Math.max(month.longestMs, row.end - row.start);
+    months.set(key, month);
+  }
+  return [...months.values()].sort(
+    (a, b) =>
+      a.monthStart - b.monthStart ||
+      CAUSE_ORDER.indexOf(a.cause) - CAUSE_ORDER.indexOf(b.cause) ||
+      a.instruments.localeCompare(b.instruments),
+  );
+}
+
+/**
+ * The excluded periods. A period up to a month lists every one. A longer one lists in full those
+ * excluded by hand or for a failed check, and counts the rest (wind, rain, the instruments' own
+ * flags) per month, cause and instruments — a year's wind alone would fill hundreds of pages.
+ */
+export function exclusionTables(result: AssessmentResult, clock: SiteClock): ReportTableView[] {
+  const rows = groupedExclusions(result.exclusions);
+  const condensed = condensesChecks(result);
+  const listed = condensed ? rows.filter((row) => !COUNTED_CAUSES.has(row.cause)) : rows;
+  const periods = tableView(
+    'exclusions',
+    'Excluded periods',
+    listed,
+    [
+      ...periodColumns(clock),
+      countColumn('Duration (min)', (e) => Math.round((e.end - e.start) / MINUTE)),
+      { header: 'Instruments', value: (e) => e.instruments },
+      { header: 'Cause', value: (e) => CAUSE_LABELS[e.cause] },
+      { header: 'Reason', value: (e) => e.reason },
+    ],
+    [
+      { header: 'Cause', text: (e) => CAUSE_LABELS[e.cause], weight: 10 },
+      { header: 'From', text: (e) => clock.long(e.start), weight: 20 },
+      { header: 'To', text: (e) => clock.long(e.end), weight: 20 },
+      { header: 'Duration', text: (e) => durationText(e.end - e.start), weight: 9, align: 'right' },
+      { header: 'Instruments', text: (e) => e.instruments, weight: 13 },
+      { header: 'Reason', text: (e) => e.reason, weight: 28 },
+    ],
+  );
+  if (!condensed) return [periods];
+  return [
+    periods,
+    tableView(
+      'exclusion-months',
+      'Excluded by month',
+      exclusionMonths(rows, clock),
+      [
+        { header: `Month (${clock.zone})`, value: (m) => clock.monthIso(m.monthStart) },
+        { header: 'Cause', value: (m) => CAUSE_LABELS[m.cause] },
+        { header: 'Instruments', value: (m) => m.instruments },
+        countColumn('Periods', (m) => m.periods),
+        countColumn('Excluded (min)', (m) => Math.round(m.totalMs / MINUTE)),
+        countColumn('Longest (min)', (m) => Math.round(m.longestMs / MINUTE)),
+      ],
+      [
+        { header: 'Month', text: (m) => clock.monthName(m.monthStart), weight: 10 },
+        { header: 'Cause', text: (m) => CAUSE_LABELS[m.cause], weight: 12 },
+        { header: 'Instruments', text: (m) => m.instruments, weight: 26 },
+        { header: 'Periods', text: (m) => String(m.periods), weight: 8, align: 'right' },
+        { header: 'Excluded', text: (m) => durationText(m.totalMs), weight: 12, align: 'right' },
+        { header: 'Longest', text: (m) => durationText(m.longestMs), weight: 12, align: 'right' },
+      ],
+    ),
+  ];
+}
+
 const checkKind = (check: CheckEvidence) => (check.kind === 'sic' ? 'SIC' : 'Calibration');
 
 /** What a row that stands for a missing calibration says where a check's time and status would be. */
@@ -394,26 +499,7 @@ export function evidenceTables(result: AssessmentResult, clock: SiteClock): Repo
       null,
     ),
 
-    tableView(
-      'exclusions',
-      'Excluded periods',
-      groupedExclusions(result.exclusions),
-      [
-        ...periodColumns(clock),
-        countColumn('Duration (min)', (e) => Math.round((e.end - e.start) / MINUTE)),
-        { header: 'Instruments', value: (e) => e.instruments },
-        { header: 'Cause', value: (e) => CAUSE_LABELS[e.cause] },
-        { header: 'Reason', value: (e) => e.reason },
-      ],
-      [
-        { header: 'Cause', text: (e) => CAUSE_LABELS[e.cause], weight: 10 },
-        { header: 'From', text: (e) => clock.long(e.start), weight: 20 },
-        { header: 'To', text: (e) => clock.long(e.end), weight: 20 },
-        { header: 'Duration', text: (e) => durationText(e.end - e.start), weight: 9, align: 'right' },
-        { header: 'Instruments', text: (e) => e.instruments, weight: 13 },
-        { header: 'Reason', text: (e) => e.reason, weight: 28 },
-      ],
-    ),
+    ...exclusionTables(result, clock),
 
     tableView(
       'excluded-time',

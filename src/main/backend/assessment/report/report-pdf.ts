@@ -415,7 +415,15 @@ export async function renderReportPdf(
     heading(`Appendix ${appendix.letter}  ${appendix.title}`, 60, true);
     const name = `appendix-${appendix.letter.toLowerCase()}-${appendix.name}`;
     if (appendix.key === 'exclusions') {
-      table(name, 'No time was excluded.', 'Periods');
+      if (!condensesChecks(result)) table(name, 'No time was excluded.', 'Periods');
+      else {
+        pages.text(
+          'The period is longer than a month, so the periods excluded by hand or for a failed check are listed in full, and those the weather and instrument rules excluded are counted per month (by the month each starts in), cause and instruments, with their total and longest.',
+          { color: MUTED, size: 8.5 },
+        );
+        table(name, 'No time was excluded by hand or for a failed check.', 'Periods');
+        table(`${name}-exclusion-months`, 'No time was excluded by the rules.', 'Excluded by month');
+      }
     } else if (appendix.key === 'events') {
       pages.text(
         'Each noise event with the trigger that started it, its overall values (the list the service reports for the event as “overall”, in its order; the service does not document what each value is) and its recording as FieldDesk saves it when downloaded.',

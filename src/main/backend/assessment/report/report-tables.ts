@@ -200,7 +200,7 @@ export function reportTableViews(doc: ReportDocument): ReportTableView[] {
     ['Conclusion source', conclusion.drafted ? CONCLUSION_SOURCE.drafted : CONCLUSION_SOURCE.written],
   ];
   const appendixTables: Record<(typeof APPENDICES)[number]['key'], () => ReportTableView[]> = {
-    exclusions: () => placed('exclusions'),
+    exclusions: () => [...placed('exclusions'), ...placed('exclusion-months')],
     events: () => [eventsTable(result, clock)],
     hourly: () => [hourlyTable(result, clock)],
   };
@@ -252,9 +252,11 @@ export function reportTableViews(doc: ReportDocument): ReportTableView[] {
     ...numbered.map(([title, tables], i) => ({ heading: `${i + 1} ${title}`, tables })),
     ...appendicesOf(doc).map((a) => ({
       heading: `Appendix ${a.letter} ${a.title}`,
-      tables: appendixTables[a.key]().map((table) => ({
+      // The appendix's first table is named for it; any further one (a long period's exclusions
+      // counted by month) adds its own name.
+      tables: appendixTables[a.key]().map((table, i) => ({
         ...table,
-        name: `appendix-${a.letter.toLowerCase()}-${a.name}`,
+        name: `appendix-${a.letter.toLowerCase()}-${a.name}${i === 0 ? '' : `-${table.name}`}`,
         title: `Appendix ${a.letter} – ${table.title}`.slice(0, 31),
       })),
     })),
