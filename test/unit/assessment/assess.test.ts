@@ -464,6 +464,22 @@ describe('the calibration evidence as a reviewer checks it', () => {
     expect(verdict).toContain('drift 0.1 dB within ±0.5 dB');
     expect(verdict).not.toMatch(/drift (19|40)/);
     expect(verdict.match(/calibration failed/g)).toHaveLength(2);
+
+    // The failed-check rule acts on the same verdicts: the time is left out from FieldDesk's failed
+    // calibration at 12:00 (the instrument said "Success"), not only from its own failure at 13:00.
+    const checks = [
+      { time: day(20), status: 'Success', level: 94.1, offset: 0.1 },
+      { time: day(24, 12), status: 'Success', level: 94.02, offset: 0.02 },
+      { time: day(24, 13), status: 'Failed', level: 53.8, offset: -40.2 },
+      { time: day(26), status: 'Success', level: 94.2, offset: 0.2 },
+    ];
+    const ruled = { ...site, rules: { ...site.rules, failedCheck: true } };
+    const failedFrom = (records: ActionRecord[]) =>
+      assess(ruled, withChecks(checks), { toleranceDb: 0.5, computedAt: END, actionRecords: () => records })
+        .exclusions.filter((e) => e.cause === 'failedCheck')
+        .map((e) => [e.start, e.end]);
+    expect(failedFrom([fieldDeskFailed])).toEqual([[day(24, 12), END]]);
+    expect(failedFrom([])).toEqual([[day(24, 13), END]]);
   });
 
   it('names the calibrator of a calibration FieldDesk ran, says when it is not recorded, and flags an expired certificate', () => {

@@ -8,10 +8,10 @@
  * year of a large site never holds the backend (and its Cancel) for the whole computation.
  */
 import type { AssessmentResult, Exceedance, Figure, HourlyRow, Site } from '../../../shared/assessment';
-import type { ActionRecord } from '../../../shared/operations';
+import { DEFAULT_SETTINGS, type ActionRecord } from '../../../shared/operations';
 import { FieldDeskError } from '../../../shared/errors';
 import type { AssessmentInputs } from './assessment-inputs';
-import { checkEvidence, type VisitOnRecord } from './evidence';
+import { checkEvidence, checkVerdicts, type VisitOnRecord } from './evidence';
 import { excludedPeriods } from './exclusions';
 import { assessNoise } from './noise-assessment';
 import { assessAirQuality, assessVibration } from './vibration-air-assessment';
@@ -91,7 +91,19 @@ function* assessmentSteps(
   const { range } = inputs;
   const total = inputs.instruments.length;
   yield { done: 0, total, serial: inputs.instruments[0]?.instrument.serial ?? null };
-  const exclusions = excludedPeriods(site, inputs);
+  // The failed-check rule acts on the verdicts the evidence prints: FieldDesk's where it ran the check.
+  const recordsOf = (serial: string) => ({
+    actions: options.actionRecords?.(serial) ?? [],
+    timeZone: site.timeZone,
+    visits: options.visitRecords?.(serial) ?? [],
+  });
+  const exclusions = excludedPeriods(site, inputs, (instrument) =>
+    checkVerdicts(
+      instrument,
+      options.sicToleranceDb ?? DEFAULT_SETTINGS.sicToleranceDb,
+      recordsOf(instrument.instrument.serial),
+    ),
+  );
   const result: AssessmentResult = {
     siteId: site.id,
     siteName: site.name,
@@ -124,11 +136,13 @@ function* assessmentSteps(
         result.events.push(...noise.events);
         if (noise.chart !== null) result.charts.push(noise.chart);
         result.checks.push(
-          ...checkEvidence(instrument, range, options.toleranceDb, options.sicToleranceDb, {
-            actions: options.actionRecords?.(instrument.instrument.serial) ?? [],
-            timeZone: site.timeZone,
-            visits: options.visitRecords?.(instrument.instrument.serial) ?? [],
-          }),
+          ...checkEvidence(
+            instrument,
+            range,
+            options.toleranceDb,
+            options.sicToleranceDb,
+            recordsOf(instrument.instrument.serial),
+          ),
         );
         if (noise.figures.length === 0)
           result.notes.push(`${instrument.instrument.serial} has no noise levels in this period.`);

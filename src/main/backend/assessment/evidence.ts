@@ -153,6 +153,52 @@ function failedText(check: CheckRecord): string {
   return `Failed: FieldDesk judged${against}; ${instrumentWordText(check)}`;
 }
 
+/** Every calibration as one record, FieldDesk's verdict in it where FieldDesk ran it. */
+function judgedCalibrations(checks: readonly Check[], records: FieldDeskRecords) {
+  return checks.map((check) => {
+    const ran = fieldDeskCalibrationAt(records, check.time);
+    const outcome = ran?.result?.kind === 'calibration' ? ran.result : null;
+    return { record: calibrationCheck(check, outcome), calibrator: ran === null ? null : ran.calibrator };
+  });
+}
+
+/** Each SIC as one record: its tones judged against their references, FieldDesk's verdict where it ran it. */
+function judgedSics(sics: readonly SicRecord[], tolerance: number, records: FieldDeskRecords) {
+  const outcomes = records.actions.map((record) => record.result);
+  return sics.map((sic) => {
+    const tones = judgeSicTones(sic, sicReferences(sics, sic.time), tolerance);
+    return { tones, record: sicCheck(sic, outcomeAt(outcomes, 'sic', sic.time), tones) };
+  });
+}
+
+/** A check's time, kind and verdict as its evidence row states it (null: no verdict). */
+export interface CheckVerdict {
+  time: number;
+  kind: 'calibration' | 'sic';
+  passed: boolean | null;
+}
+
+/**
+ * Every calibration and SIC of an instrument with the verdict its evidence row carries — FieldDesk's
+ * where FieldDesk ran it, the instrument's status otherwise. The failed-check rule excludes from
+ * these, so a check the report lists as failed is the very check the rule acted on.
+ */
+export function checkVerdicts(
+  inputs: InstrumentInputs,
+  sicToleranceDb: number,
+  records: FieldDeskRecords,
+): CheckVerdict[] {
+  const calibrations = judgedCalibrations(checksOf(inputs, 'calibration'), records).map(
+    ({ record }): CheckVerdict => ({ time: record.time, kind: 'calibration', passed: record.passed }),
+  );
+  const sics = judgedSics(sicsOf(inputs), sicToleranceDb, records).map(({ record }): CheckVerdict => ({
+    time: record.time,
+    kind: 'sic',
+    passed: record.passed,
+  }));
+  return [...calibrations, ...sics].sort((a, b) => a.time - b.time);
+}
+
 function calibrationEvidence(
   serial: string,
   checks: Check[],
@@ -160,12 +206,7 @@ function calibrationEvidence(
   tolerance: number,
   records: FieldDeskRecords,
 ): CheckEvidence[] {
-  // Every calibration as one record, FieldDesk's verdict in it where FieldDesk ran it.
-  const judged = checks.map((check) => {
-    const ran = fieldDeskCalibrationAt(records, check.time);
-    const outcome = ran?.result?.kind === 'calibration' ? ran.result : null;
-    return { record: calibrationCheck(check, outcome), calibrator: ran === null ? null : ran.calibrator };
-  });
+  const judged = judgedCalibrations(checks, records);
   const rows = chosenIndexes(
     judged.map((j) => j.record),
     range,
@@ -236,12 +277,7 @@ function sicEvidence(
   tolerance: number,
   records: FieldDeskRecords,
 ): CheckEvidence[] {
-  const outcomes = records.actions.map((record) => record.result);
-  // Each SIC as one record: its tones judged against their references, FieldDesk's verdict where it ran it.
-  const judged = sics.map((sic) => {
-    const tones = judgeSicTones(sic, sicReferences(sics, sic.time), tolerance);
-    return { tones, record: sicCheck(sic, outcomeAt(outcomes, 'sic', sic.time), tones) };
-  });
+  const judged = judgedSics(sics, tolerance, records);
   return chosenIndexes(
     judged.map((j) => j.record),
     range,

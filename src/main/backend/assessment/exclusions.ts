@@ -9,7 +9,8 @@ import type { DataReadResult, SeriesChannel, TimeInterval } from '../../../share
 import { failedCheckPeriods, flaggedPeriods, gapPeriods, thresholdPeriods } from './figures/exclusion-rules';
 import { samplesOf, type Samples } from './figures/samples';
 import type { AssessmentInputs, InstrumentInputs } from './assessment-inputs';
-import { checkPassed, checksOf } from './evidence';
+import { DEFAULT_SETTINGS } from '../../../shared/operations';
+import { checkVerdicts, type CheckVerdict } from './evidence';
 
 /** The usual spacing of a series' readings: the median step (robust to gaps and a stray short one). */
 export function nominalStepMs(times: Float64Array): number {
@@ -50,12 +51,16 @@ function mainChannel(inputs: InstrumentInputs): SeriesChannel | null {
 export const NO_WIND_READING = 'No wind reading (wind rule on)';
 
 /** An instrument's checks of one kind as the failed-check rule reads them: passed, or not. */
-const passedOrNot = (inputs: InstrumentInputs, kind: 'calibration' | 'sic') =>
-  checksOf(inputs, kind).map((check) => ({
-    time: check.time,
-    passed: checkPassed(check.status) === true,
-    kind,
-  }));
+/**
+ * The verdict of each of an instrument's checks, as its evidence row states it. Without FieldDesk's
+ * own records (and at the default SIC tolerance) that is the instrument's status.
+ */
+export type VerdictsOf = (inputs: InstrumentInputs) => CheckVerdict[];
+
+const statusVerdicts =
+  (timeZone: string): VerdictsOf =>
+  (inputs) =>
+    checkVerdicts(inputs, DEFAULT_SETTINGS.sicToleranceDb, { actions: [], timeZone });
 
 const clipTo = (range: TimeInterval) => (period: TimeInterval) => ({
   start: Math.max(range.start, period.start),
@@ -68,6 +73,7 @@ function ruleExclusions(
   range: TimeInterval,
   siteWeather: { serial: string; read: DataReadResult } | null,
   weatherMeasured: boolean,
+  verdictsOf: VerdictsOf,
 ): ExcludedPeriod[] {
   const { serial } = inputs.instrument;
   const found: ExcludedPeriod[] = [];
@@ -107,9 +113,8 @@ function ruleExclusions(
       add('precipitation', [run], () => `Precipitation (up to ${run.peak.toFixed(1)} mm/h${measuredBy})`);
   }
   if (rules.failedCheck) {
-    const checks = [...passedOrNot(inputs, 'calibration'), ...passedOrNot(inputs, 'sic')].sort(
-      (a, b) => a.time - b.time,
-    );
+    // A check without a verdict is not a passed one: the time after it stays out until one passes.
+    const checks = verdictsOf(inputs).map((check) => ({ ...check, passed: check.passed === true }));
     for (const period of failedCheckPeriods(checks, range))
       add('failedCheck', [period], () =>
         period.kind === 'calibration'
@@ -145,8 +150,16 @@ function ruleExclusions(
   return found;
 }
 
-/** Every excluded period of the site over the range, manual ones first, each cause oldest first. */
-export function excludedPeriods(site: Site, inputs: AssessmentInputs): ExcludedPeriod[] {
+/**
+ * Every excluded period of the site over the range, manual ones first, each cause oldest first.
+ * `verdictsOf` gives the checks' verdicts the failed-check rule acts on: the assessment passes the
+ * ones its evidence prints (FieldDesk's own where it ran the check).
+ */
+export function excludedPeriods(
+  site: Site,
+  inputs: AssessmentInputs,
+  verdictsOf: VerdictsOf = statusVerdicts(site.timeZone),
+): ExcludedPeriod[] {
   const { range } = inputs;
   const manual: ExcludedPeriod[] = site.exclusions
     .filter((e) => e.end > range.start && e.start < range.end)
@@ -164,7 +177,7 @@ export function excludedPeriods(site: Site, inputs: AssessmentInputs): ExcludedP
     ? { serial: withWeather.instrument.serial, read: withWeather.reads.weather }
     : null;
   const byRule = inputs.instruments.flatMap((instrument) =>
-    ruleExclusions(site, instrument, range, siteWeather, weatherMeasured),
+    ruleExclusions(site, instrument, range, siteWeather, weatherMeasured, verdictsOf),
   );
   return [...manual, ...byRule.sort((a, b) => a.start - b.start)];
 }
