@@ -77,17 +77,26 @@ export function limitText(limit: number, figureDecimals: number, unit: string): 
   return unit === '' ? number : `${number} ${unit}`;
 }
 
+/** A value less its limit, rounded once to the limit's decimals (floating-point noise gone: 0.05, not 0.0499…). */
+function overLimit(
+  value: number,
+  limit: number,
+  figureDecimals: number,
+): { amount: number; decimals: number } {
+  const decimals = limitDecimals(limit, figureDecimals);
+  return { amount: Number((value - limit).toFixed(decimals)), decimals };
+}
+
 /** How far a stated figure is over its limit, at the limit's decimals ("0.05"); null when not over. */
 export function overBy(figure: Pick<Figure, 'valid' | 'limit' | 'decimals' | 'exceeds'>): number | null {
   if (!figure.exceeds || figure.valid === null || figure.limit === null) return null;
-  const decimals = limitDecimals(figure.limit, figure.decimals);
-  return Number((figure.valid - figure.limit).toFixed(decimals));
+  return overLimit(figure.valid, figure.limit, figure.decimals).amount;
 }
 
 /** "0.05 dB": how far a value is over its limit, at the limit's decimals. */
 export function overByText(value: number, limit: number, figureDecimals: number, unit: string): string {
-  const decimals = limitDecimals(limit, figureDecimals);
-  const number = Number((value - limit).toFixed(decimals)).toFixed(decimals);
+  const { amount, decimals } = overLimit(value, limit, figureDecimals);
+  const number = amount.toFixed(decimals);
   return unit === '' ? number : `${number} ${unit}`;
 }
 
