@@ -296,8 +296,9 @@ export function channelFigures(channel: SeriesChannel, range: TimeInterval): Cha
     readings: n,
     first: firstIndex < 0 ? null : times[firstIndex]!,
     last: lastIndex < 0 ? null : times[lastIndex]!,
-    min: at(minIndex),
-    max: at(maxIndex),
+    // A direction has no highest or lowest: 359° is next to 1°, not far above it.
+    min: isDirection ? null : at(minIndex),
+    max: isDirection ? null : at(maxIndex),
     latest: at(lastIndex),
     mean,
     meanKind: !hasMean ? null : isLevel ? 'energetic' : isDirection ? 'circular' : 'arithmetic',

@@ -104,6 +104,10 @@ describe('range figures', () => {
     expect(channelFigures(direction([80, 100, Number.NaN]), range).mean).toBeCloseTo(90, 6);
     // Opposite winds in equal measure have no prevailing direction.
     expect(channelFigures(direction([90, 270]), range).mean).toBeNull();
+    // Nor a highest or lowest: 350° and 10° are 20° apart, not 340°.
+    expect(north.min).toBeNull();
+    expect(north.max).toBeNull();
+    expect(north.latest?.value).toBe(10);
   });
 
   const level = (values: number[], step = 1000) => ({
