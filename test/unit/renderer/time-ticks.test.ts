@@ -67,4 +67,15 @@ describe('time ticks', () => {
     expect(days[1]!.value - days[0]!.value).toBe(25 * HOUR);
     expect(clock(days, 'Europe/London').every((t) => t.endsWith('00:00'))).toBe(true);
   });
+  it("steps a year in whole weeks of midnights on the site's clock, across both clock changes", () => {
+    // 29 Nov 2025 to 29 Nov 2026 in London: 13 ticks fit, so every 28 days from the first midnight.
+    const start = Date.UTC(2025, 10, 29);
+    const ticks = zoneTicks(start, start + 365 * DAY, 'Europe/London', 13);
+    expect(ticks.length).toBeGreaterThanOrEqual(13);
+    expect(ticks.every((t) => exactTimeText(t.value, 'Europe/London').endsWith('00:00:00'))).toBe(true);
+    const gaps = ticks.slice(1).map((t, i) => Math.round((t.value - ticks[i]!.value) / DAY));
+    expect(new Set(gaps)).toEqual(new Set([28]));
+    // The first after the spring change is still at midnight in summer time (23:00 UTC).
+    expect(clock(ticks, 'Europe/London')).toContain('04-18 00:00');
+  });
 });

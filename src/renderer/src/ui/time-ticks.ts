@@ -61,12 +61,14 @@ export function zoneTicks(min: number, max: number, zone: DisplayZone, maxTicks:
   const midnight = (time: number) => startOfDay(time, options).getTime();
   const ticks: TimeTick[] = [];
   if (step >= DAY) {
-    // Whole days: midnights, every n-th counted from the first midnight at or after `min`.
+    // Whole days: midnights, every n-th counted from the first midnight at or after `min`. The
+    // n-th midnight on is n days and an hour on, snapped back to its midnight: 23 or 25 hours a
+    // day when the clocks change, and a year's axis is a dozen steps, not 365.
     const days = Math.round(step / DAY);
     let day = midnight(min) < min ? midnight(min + DAY + HOUR) : midnight(min);
     for (let i = 0; day <= max && i < 10_000; i++) {
-      if (i % days === 0) ticks.push({ value: day, major: true });
-      day = midnight(day + DAY + HOUR); // the next midnight, 23 or 25 hours on when the clocks change
+      ticks.push({ value: day, major: true });
+      day = midnight(day + days * DAY + HOUR);
     }
     return ticks;
   }
