@@ -78,26 +78,32 @@ export function excludedSpans(
 
 /** One tile of the hatching: a diagonal line every 10 px, tiled from the canvas's origin. */
 let hatchTile: HTMLCanvasElement | null = null;
+/** Each chart's hatch, made once: making a pattern from the tile costs more than filling with it. */
+const hatches = new WeakMap<CanvasRenderingContext2D, CanvasPattern | null>();
 function hatchPattern(ctx: CanvasRenderingContext2D): CanvasPattern | null {
+  if (hatches.has(ctx)) return hatches.get(ctx)!;
   if (!hatchTile) {
     hatchTile = document.createElement('canvas');
     hatchTile.width = 10;
     hatchTile.height = 10;
     const tile = hatchTile.getContext('2d');
-    if (!tile) return null;
-    tile.strokeStyle = EXCLUDED_HATCH;
-    tile.lineWidth = 1;
-    tile.beginPath();
-    // The line and its two wrap-around ends, so tiles join into unbroken diagonals.
-    tile.moveTo(0, 10);
-    tile.lineTo(10, 0);
-    tile.moveTo(-1, 1);
-    tile.lineTo(1, -1);
-    tile.moveTo(9, 11);
-    tile.lineTo(11, 9);
-    tile.stroke();
+    if (tile) {
+      tile.strokeStyle = EXCLUDED_HATCH;
+      tile.lineWidth = 1;
+      tile.beginPath();
+      // The line and its two wrap-around ends, so tiles join into unbroken diagonals.
+      tile.moveTo(0, 10);
+      tile.lineTo(10, 0);
+      tile.moveTo(-1, 1);
+      tile.lineTo(1, -1);
+      tile.moveTo(9, 11);
+      tile.lineTo(11, 9);
+      tile.stroke();
+    }
   }
-  return ctx.createPattern(hatchTile, 'repeat');
+  const pattern = ctx.createPattern(hatchTile, 'repeat');
+  hatches.set(ctx, pattern);
+  return pattern;
 }
 
 export const chartOverlaysPlugin: Plugin<'line'> = {
