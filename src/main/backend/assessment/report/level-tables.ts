@@ -14,6 +14,7 @@ import {
   type NoiseEventRef,
 } from '../../../../shared/assessment';
 import { limitDecimals, limitNameOf, limitText, overBy } from '../../../../shared/assessment-summary';
+import { allDataText, includesExcludedTime } from '../../../../shared/assessment-hourly';
 import { measuredText, recordingFileName } from './event-details';
 import {
   countColumn,
@@ -150,23 +151,6 @@ export function exceedancesTable(result: AssessmentResult, clock: SiteClock): Re
   );
 }
 
-/** The mark on an hour's all-data LAeq when it includes excluded time. */
-const INCLUDES_EXCLUDED_MARK = '*';
-
-/** What the hourly table's columns hold, said beneath it in the PDF. */
-export const HOURLY_NOTE = `LAeq, LAFMax, LA10 and LA90 are each formed with the hour's excluded time left out; Kept is the share of the hour read and not excluded. The last column is the LAeq of all the hour's readings: ${INCLUDES_EXCLUDED_MARK} marks an hour where it includes excluded time.`;
-
-/**
- * Whether an hour's all-data LAeq includes time the other levels leave out: the hour had excluded
- * time (its minutes are rounded, so a few seconds left out show as a different kept LAeq).
- */
-const includesExcludedTime = (h: HourlyRow): boolean =>
-  h.laeq !== null && (h.excludedMinutes > 0 || h.laeq !== h.laeqValid);
-
-/** "63.2*" for an all-data LAeq that includes excluded time. */
-const allDataText = (h: HourlyRow): string =>
-  `${dB(h.laeq)}${includesExcludedTime(h) ? INCLUDES_EXCLUDED_MARK : ''}`;
-
 /**
  * Appendix: the hourly noise levels, every level with the hour's excluded time left out as the
  * figures are formed, then how much was excluded and kept, and last the all-data LAeq, marked where
@@ -199,7 +183,7 @@ export function hourlyTable(result: AssessmentResult, clock: SiteClock): ReportT
       { header: 'LA90 (dB)', text: (h) => dB(h.la90), weight: 9, align: 'right' },
       { header: 'Excluded (min)', text: (h) => String(h.excludedMinutes), weight: 8, align: 'right' },
       { header: 'Kept (%)', text: (h) => String(coveragePercent(h.coverage)), weight: 6, align: 'right' },
-      { header: 'LAeq all data (dB)', text: allDataText, weight: 10, align: 'right' },
+      { header: 'LAeq all data (dB)', text: (h) => allDataText(h, dB), weight: 10, align: 'right' },
     ],
   );
 }

@@ -25,7 +25,7 @@ import { writeThroughPart, type SaveTarget } from '../../core/unfinished-files';
 import { CHART_HEIGHT, drawChart } from './pdf-charts';
 import { figuresSection } from './pdf-figures';
 import { condensesChecks } from './evidence-tables';
-import { HOURLY_NOTE } from './level-tables';
+import { HOURLY_NOTE } from '../../../../shared/assessment-hourly';
 import {
   ACCENT,
   ALERT,
