@@ -124,6 +124,9 @@ async function yearOfThreeMonitors(
     const hourly = page.getByTestId('hourly');
     await expect(hourly).toHaveAttribute('aria-rowcount', String(7 * 24 * 3 + 1));
     await expect(hourly.locator('tbody tr:not(.spacer)').first()).toBeVisible();
+    // The report's columns and words: levels with the excluded time left out, then all data.
+    await expect(hourly.locator('thead th').last()).toHaveText('LAeq all data (dB)');
+    await expect(page.getByText(/^LAeq, LAFMax, LA10 and LA90 are each formed/)).toBeVisible();
     await hourlySummary.click();
 
     if (!wholeYear) return;
