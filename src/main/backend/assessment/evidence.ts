@@ -19,7 +19,6 @@ import type { CheckEvidence } from '../../../shared/assessment';
 import type { SiteVisit } from '../../../shared/visits';
 import {
   failingTones,
-  instrumentPassed,
   judgeSicTones,
   sicReferences,
   sicToneText,
@@ -69,9 +68,6 @@ export function checksOf(inputs: InstrumentInputs, kind: 'calibration' | 'sic'):
 
 const sicsOf = (inputs: InstrumentInputs): SicRecord[] =>
   sicRecordsOf(inputs.instrument.serial, inputs.reads.sic?.records ?? null).sort((a, b) => a.time - b.time);
-
-/** A check's status as passed (Success), failed (Failed, Error) or neither known. */
-export const checkPassed = instrumentPassed;
 
 const whenOf = (time: number, range: TimeInterval): CheckEvidence['when'] =>
   time < range.start ? 'before' : time >= range.end ? 'after' : 'during';
