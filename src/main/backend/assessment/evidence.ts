@@ -17,12 +17,7 @@
  */
 import type { CheckEvidence } from '../../../shared/assessment';
 import type { SiteVisit } from '../../../shared/visits';
-import {
-  failingTones,
-  judgeSicTones,
-  sicReferences,
-  sicToneText,
-} from '../../../shared/check-verdicts';
+import { failingTones, judgeSicTones, sicReferences, sicToneText } from '../../../shared/check-verdicts';
 import {
   calendarDateIn,
   calibratorName,
