@@ -9,6 +9,7 @@ import {
   REPORT_STATUSES,
   SITE_CONCLUSION_MAX_LENGTH,
   SITE_COVER_MAX_LENGTH,
+  type Figure,
   type HourlyRow,
   type ReportResult,
   type Site,
@@ -228,6 +229,21 @@ export const ASSESSMENT_REQUESTS = {
    */
   'assessment.hourly': request<HourlyRow[]>()(
     z.object({ siteId: siteIdSchema, computedAt: z.number().int().nonnegative() }).strict(),
+  ),
+  /**
+   * The figures of an instrument's days in one month ("2026-01", on the site's clock) of the site's
+   * newest assessment, read when the screen opens that month of a long period; `notFound` once a
+   * newer assessment replaced it.
+   */
+  'assessment.days': request<Figure[]>()(
+    z
+      .object({
+        siteId: siteIdSchema,
+        computedAt: z.number().int().nonnegative(),
+        serial: serialSchema,
+        month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'A month is written as 2026-01.'),
+      })
+      .strict(),
   ),
   /**
    * Stops the site's assessment being computed (progress pushed as `assessment.progress`): its

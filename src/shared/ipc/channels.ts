@@ -74,6 +74,7 @@ export const REQUEST_CHANNELS = [
   'assessment.removeExclusion',
   'assessment.compute',
   'assessment.hourly',
+  'assessment.days',
   'assessment.cancelCompute',
   'assessment.report',
   'assessment.cancelReport',

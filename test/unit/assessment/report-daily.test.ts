@@ -4,13 +4,8 @@
  * too many for A4, and what a cell says beneath its value.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  dailyTable,
-  dateOf,
-  instrumentFigures,
-  periodNameOf,
-  splitColumns,
-} from '../../../src/main/backend/assessment/report/daily-figures';
+import { dailyTable, dateOf, instrumentFigures, periodNameOf } from '../../../src/shared/daily-figures';
+import { splitColumns } from '../../../src/main/backend/assessment/report/split-columns';
 import { cellNotes, figureText } from '../../../src/main/backend/assessment/report/pdf-daily-table';
 import { periodsText } from '../../../src/main/backend/assessment/report/pdf-figures';
 import { SiteClock } from '../../../src/main/backend/assessment/report/report-format';

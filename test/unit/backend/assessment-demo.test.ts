@@ -4,6 +4,7 @@
  * exclusion changing only the figures it touches, the same figures offline from the cache after
  * a site sync, and the report files written whole.
  */
+import { dateOf, monthKeyOf } from '../../../src/shared/daily-figures';
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -67,6 +68,17 @@ describe('assessment against the demo service', () => {
       channelFigures(laeq, { start: START, end: START + 3_600_000 }).mean!,
       1,
     );
+    // A month's days, as the screen reads them when a long period's month is opened: that
+    // monitor's figures of that month, the day's LAeq,day among them as computed.
+    const month = monthKeyOf(dateOf(day));
+    const monthDays = await handlers['assessment.days']({
+      siteId: site.id,
+      computedAt: first.computedAt,
+      serial: NOISE,
+      month,
+    });
+    expect(monthDays).toContainEqual(day);
+    expect(monthDays.every((f) => f.serial === NOISE && monthKeyOf(dateOf(f)) === month)).toBe(true);
 
     // Exclude 09:00–12:00 of the first day on the noise monitor only.
     const cut = { start: START + 9 * 3_600_000, end: START + 12 * 3_600_000 };
@@ -82,6 +94,14 @@ describe('assessment against the demo service', () => {
     await expect(
       handlers['assessment.hourly']({ siteId: site.id, computedAt: first.computedAt - 1 }),
     ).rejects.toMatchObject({ code: 'notFound', message: expect.stringMatching(/Assess the period again/) });
+    await expect(
+      handlers['assessment.days']({
+        siteId: site.id,
+        computedAt: first.computedAt - 1,
+        serial: NOISE,
+        month,
+      }),
+    ).rejects.toMatchObject({ code: 'notFound', message: expect.stringMatching(/^These days belong/) });
     const dayAgain = second.figures.find((f) => f.id === day.id)!;
     expect(dayAgain.all).toBe(day.all);
     // Every excluded period of the noise monitor — the cut, and what the site's rules found that day

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AssessmentResult, Figure, Site } from '../../../src/shared/assessment';
+import type { AssessmentResult, Site } from '../../../src/shared/assessment';
 import {
   DEFAULT_ASSESSMENT_SETTINGS,
   EMPTY_SITE_COVER,
@@ -8,11 +8,8 @@ import {
   DEFAULT_LIMITS,
 } from '../../../src/shared/assessment';
 import {
-  dailyTable,
-  groupFigures,
   assessmentRange,
   lastWholeDays,
-  monthlyRows,
   noiseLimitLines,
   parseLimit,
   parseSiteTime,
@@ -102,90 +99,5 @@ describe('assessment screens', () => {
     expect(noiseLimitLines('NM1', [site()])).toEqual([
       { label: 'Mill Lane: LAeq,night', value: 45, unit: 'dB' },
     ]);
-  });
-
-  it('groups the figures per instrument: the whole period first, then each kind by period', () => {
-    const figure = (serial: string, label: string, start: number, end: number) =>
-      ({ serial, label, start, end, id: `${serial}${label}${start}` }) as Figure;
-    const result = {
-      start: 0,
-      end: 100,
-      instruments: [{ serial: 'NM1' }],
-      figures: [
-        figure('NM1', 'LAeq,T', 0, 100),
-        figure('NM1', 'LAeq,day', 0, 40),
-        figure('NM1', 'LAeq,night', 40, 60),
-        figure('NM1', 'LAeq,day', 60, 100),
-      ],
-    } as unknown as AssessmentResult;
-    const [group] = groupFigures(result);
-    expect(group!.summary.map((f) => f.label)).toEqual(['LAeq,T']);
-    expect(group!.byLabel.map((g) => [g.label, g.figures.length])).toEqual([
-      ['LAeq,day', 2],
-      ['LAeq,night', 1],
-    ]);
-  });
-});
-
-describe('the daily table of an instrument', () => {
-  const figure = (label: string, period: string, start: number, limit: number | null = null) =>
-    ({ label, period, start, end: start + 1, limit, unit: 'dB', id: `${label}${start}` }) as Figure;
-
-  it('puts a night on the row of the evening it starts, and a column per figure', () => {
-    const table = dailyTable([
-      figure('LAeq,day', 'Thu 19 Nov 2026, day 07:00–23:00', 7),
-      figure('LAeq,night', 'Wed 18 Nov 2026, night 23:00–07:00 (part)', 0, 45),
-      figure('LAeq,night', 'Thu 19 Nov 2026, night 23:00–07:00', 23, 45),
-      figure('LAeq,day', 'Fri 20 Nov 2026, day 07:00–23:00', 31),
-    ]);
-    expect(table.columns).toEqual([
-      { label: 'LAeq,day', unit: 'dB', limit: null },
-      { label: 'LAeq,night', unit: 'dB', limit: 45 },
-    ]);
-    expect(table.rows.map((r) => [r.date, r.cells.map((c) => c?.start ?? null)])).toEqual([
-      ['Wed 18 Nov 2026', [null, 0]],
-      ['Thu 19 Nov 2026', [7, 23]],
-      ['Fri 20 Nov 2026', [31, null]],
-    ]);
-  });
-
-  it('names no limit in a column head when its periods have different ones (DIN 4150-3 per frequency)', () => {
-    const table = dailyTable([
-      figure('PPV Z vs DIN', 'Thu 19 Nov 2026', 0, 5),
-      figure('PPV Z vs DIN', 'Fri 20 Nov 2026', 9, 7.5),
-    ]);
-    expect(table.columns[0]!.limit).toBeNull();
-  });
-
-  it('groups a long day table by month on the site’s clock: the highest stated figure, days stated and over', () => {
-    /** LAeq,day of each day from 20 Jan 2026 (UTC, so the site's clock in winter): 50 + day dB. */
-    const days = Array.from({ length: 20 }, (_, i) => {
-      const start = Date.UTC(2026, 0, 20 + i, 7);
-      const date = new Date(start).toUTCString().slice(0, 16).replace(',', '');
-      const valid = 50 + i;
-      return {
-        label: 'LAeq,day',
-        period: `${date}, day 07:00–23:00`,
-        start,
-        end: start + 16 * 3_600_000,
-        unit: 'dB',
-        limit: 60,
-        decimals: 1,
-        id: `d${i}`,
-        // The 3rd of February has too little data; the days from the 7th of February are over 60 dB.
-        state: i === 14 ? 'insufficient' : 'ok',
-        valid: i === 14 ? null : valid,
-        exceeds: i !== 14 && valid > 60,
-      } as Figure;
-    });
-    const months = monthlyRows(dailyTable(days));
-    expect(months.map((m) => [m.key, m.label, m.days.length])).toEqual([
-      ['2026-01', 'January 2026', 12],
-      ['2026-02', 'February 2026', 8],
-    ]);
-    // January: 20–31 Jan, 50–61 dB, one day (31 Jan, 61 dB) over.
-    expect(months[0]!.cells[0]).toMatchObject({ days: 12, stated: 12, over: 1, highest: { id: 'd11' } });
-    // February: 1–8 Feb, the 3rd not stated; the highest is the 8th (69 dB), 7 days over.
-    expect(months[1]!.cells[0]).toMatchObject({ days: 8, stated: 7, over: 7, highest: { id: 'd19' } });
   });
 });

@@ -10,11 +10,10 @@ import { basename } from 'node:path';
 import {
   DEFAULT_REPORT_APPENDICES,
   type AssessmentResult,
-  type HourlyRow,
   type ReportFormat,
   type Site,
 } from '../../../shared/assessment';
-import { shownAssessment, type ShownAssessment } from '../../../shared/assessment-shown';
+import { monthFigures, shownAssessment, type ShownAssessment } from '../../../shared/assessment-shown';
 import { FieldDeskError } from '../../../shared/errors';
 import type { InstrumentEntry } from '../../../shared/ipc/contract';
 import type { AccountState } from '../accounts/account-state';
@@ -166,11 +165,21 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
   }
 
   /**
-   * The hourly rows of the newest assessment shown, kept until the next one: the screen is sent
-   * the result without them and reads them when its hourly table is opened. One only, so a year's
-   * rows are held once, however many sites are looked at.
+   * The newest assessment shown, kept until the next one: the screen is sent it without its hourly
+   * rows and a long period's days, and reads them when it opens the hourly table or a month. One
+   * only, so a year is held once, however many sites are looked at.
    */
-  let shownHourly: { siteId: string; computedAt: number; rows: HourlyRow[] } | null = null;
+  let shown: { siteId: string; result: AssessmentResult } | null = null;
+
+  /** The newest assessment shown if it is the one the screen asks of; else `notFound`. */
+  function shownResult(siteId: string, computedAt: number, what: string): AssessmentResult {
+    if (shown === null || shown.siteId !== siteId || shown.result.computedAt !== computedAt)
+      throw new FieldDeskError(
+        'notFound',
+        `These ${what} belong to an earlier assessment of this site. Assess the period again to see them.`,
+      );
+    return shown.result;
+  }
 
   /** The assessments being computed, by site: what `assessment.cancelCompute` aborts. */
   const assessing = new Map<string, AbortController>();
@@ -191,7 +200,7 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
         (progress) => deps.events.emit('assessment.progress', { siteId, start, end, ...progress }),
         abort.signal,
       );
-      shownHourly = { siteId, computedAt: computed.result.computedAt, rows: computed.result.hourly };
+      shown = { siteId, result: computed.result };
       return shownAssessment(computed.result);
     } catch (error) {
       // However the abort surfaced (a read, a step), a cancelled assessment is said as one.
@@ -287,14 +296,11 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
 
     'assessment.compute': ({ siteId, start, end }) => compute(siteId, start, end),
 
-    'assessment.hourly': async ({ siteId, computedAt }) => {
-      if (shownHourly === null || shownHourly.siteId !== siteId || shownHourly.computedAt !== computedAt)
-        throw new FieldDeskError(
-          'notFound',
-          'These hourly levels belong to an earlier assessment of this site. Assess the period again to see them.',
-        );
-      return shownHourly.rows;
-    },
+    'assessment.hourly': async ({ siteId, computedAt }) =>
+      shownResult(siteId, computedAt, 'hourly levels').hourly,
+
+    'assessment.days': async ({ siteId, computedAt, serial, month }) =>
+      monthFigures(shownResult(siteId, computedAt, 'days'), serial, month),
 
     'assessment.cancelCompute': async ({ siteId }) => {
       const abort = assessing.get(siteId);

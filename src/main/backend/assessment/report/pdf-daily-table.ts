@@ -7,8 +7,8 @@
  * page is kept whole; rows never split, and a table that runs on repeats its head under "(continued)".
  */
 import { coverageText, figureValueText, type Figure } from '../../../../shared/assessment';
-import type { DailyColumn, DailyRow } from './daily-figures';
-import { isPart } from './daily-figures';
+import type { DailyColumn, DailyRow } from '../../../../shared/daily-figures';
+import { isPart } from '../../../../shared/daily-figures';
 import {
   ALERT,
   CONTENT_BOTTOM,

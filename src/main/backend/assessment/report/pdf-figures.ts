@@ -11,7 +11,8 @@ import {
   type AssessmentResult,
   type Figure,
 } from '../../../../shared/assessment';
-import { instrumentFigures, periodNameOf, splitColumns, type DailyTable } from './daily-figures';
+import { splitColumns } from './split-columns';
+import { instrumentFigures, periodNameOf, type DailyTable } from '../../../../shared/daily-figures';
 import {
   dailyTableLayout,
   MAX_FIGURE_COLUMNS,

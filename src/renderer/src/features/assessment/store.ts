@@ -7,7 +7,7 @@
 import { defineStore } from 'pinia';
 import { ref, shallowRef, watch } from 'vue';
 import type { ShownAssessment } from '../../../../shared/assessment-shown';
-import type { HourlyRow } from '../../../../shared/assessment';
+import type { Figure, HourlyRow } from '../../../../shared/assessment';
 import {
   DEFAULT_REPORT_APPENDICES,
   type AssessmentProgress,
@@ -135,6 +135,18 @@ export const useAssessmentStore = defineStore('assessment', () => {
     return api.assessment.hourly({ siteId: shown.siteId, computedAt: shown.computedAt });
   }
 
+  /**
+   * The figures of an instrument's days in one month of the result shown, read when that month is
+   * opened (a long period's result comes by month); fails with `notFound` as `readHourly` does.
+   */
+  async function readMonthDays(
+    shown: Pick<ShownAssessment, 'siteId' | 'computedAt'>,
+    serial: string,
+    month: string,
+  ): Promise<Figure[]> {
+    return api.assessment.days({ siteId: shown.siteId, computedAt: shown.computedAt, serial, month });
+  }
+
   /** The report of a site being written (with its progress), or how its last one ended. */
   function reportOf(siteId: string): SiteReport | null {
     return reports.value[siteId] ?? null;
@@ -213,6 +225,7 @@ export const useAssessmentStore = defineStore('assessment', () => {
     compute,
     cancelCompute,
     readHourly,
+    readMonthDays,
     report,
     cancelReport,
   };
