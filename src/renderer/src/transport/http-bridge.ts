@@ -9,8 +9,7 @@
 import { createParser } from 'eventsource-parser';
 import { buildFacade, EVENT_CHANNELS, type EventChannel } from '../../../shared/ipc/channels';
 import type { Envelope, FieldDeskBridge } from '../../../shared/ipc/contract';
-import { FRAME_CONTENT_TYPE } from '../../../shared/ipc/binary-frame';
-import { AnswerParseError, parseHere, type AnswerParser } from './answer-parser';
+import { fetchHere, type AnswerFetcher } from './answer-fetcher';
 
 export interface HttpBridgeOptions {
   /** Prefix of the harness routes; same origin by default. */
@@ -21,10 +20,10 @@ export interface HttpBridgeOptions {
   /** Wait before opening the event stream again after it ended (ms, default 2 s). */
   reconnectMs?: number;
   /**
-   * Turns an answer's bytes into its envelope; on the calling thread by default. The page passes
-   * one that parses large answers in a worker (`workerAnswerParser`), as Electron's IPC does.
+   * Asks the harness and reads the answer; with `fetch` on the calling thread by default. The page
+   * passes one that does both in a worker (`workerAnswerFetcher`), as Electron's IPC does.
    */
-  parseAnswer?: AnswerParser;
+  fetchAnswer?: AnswerFetcher;
 }
 
 const TOKEN_KEY = 'fielddesk.harnessToken';
@@ -69,34 +68,26 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): FieldDeskBrid
   const baseUrl = options.baseUrl ?? '';
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
   const reconnectMs = options.reconnectMs ?? 2_000;
-  const parseAnswer = options.parseAnswer ?? parseHere;
+  const fetchAnswer = options.fetchAnswer ?? fetchHere(doFetch);
   const auth: Record<string, string> =
     options.token === undefined || options.token === null ? {} : { Authorization: `Bearer ${options.token}` };
 
   const invoke = async (channel: string, arg: unknown): Promise<Envelope<unknown>> => {
-    let response: Response;
-    try {
-      response = await doFetch(`${baseUrl}/api/invoke/${encodeURIComponent(channel)}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', ...auth },
-        body: JSON.stringify(arg ?? {}),
-      });
-    } catch {
-      return failure('offline', BACKEND_NOT_RUNNING);
-    }
-    let problem = '';
-    try {
-      // Answers with typed arrays (time series) come as a frame; the arrays are views on its bytes.
-      const frame = response.headers.get('Content-Type')?.startsWith(FRAME_CONTENT_TYPE) ?? false;
-      const body = await parseAnswer(await response.arrayBuffer(), frame);
+    const answer = await fetchAnswer({
+      url: `${baseUrl}/api/invoke/${encodeURIComponent(channel)}`,
+      headers: { 'Content-Type': 'application/json', ...auth },
+      body: JSON.stringify(arg ?? {}),
+    });
+    if (!answer.reached) return failure('offline', answer.problem ?? BACKEND_NOT_RUNNING);
+    if (answer.readable) {
+      const { body } = answer;
       if (typeof body === 'object' && body !== null && 'ok' in body) return body as Envelope<unknown>;
-    } catch (error) {
-      // A malformed frame says what is wrong; a proxy error page or an empty body is not an envelope.
-      if (error instanceof AnswerParseError && error.problem) problem = ` ${error.problem}`;
     }
+    // A malformed frame says what is wrong; a proxy error page or an empty body is not an envelope.
+    const problem = !answer.readable && answer.problem ? ` ${answer.problem}` : '';
     return failure(
       'badResponse',
-      `FieldDesk’s backend gave an unexpected answer (HTTP ${response.status}).${problem}`,
+      `FieldDesk’s backend gave an unexpected answer (HTTP ${answer.status}).${problem}`,
     );
   };
 
