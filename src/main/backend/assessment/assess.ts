@@ -10,8 +10,8 @@
 import type { AssessmentResult, Exceedance, Figure, HourlyRow, Site } from '../../../shared/assessment';
 import { DEFAULT_SETTINGS, type ActionRecord } from '../../../shared/operations';
 import { FieldDeskError } from '../../../shared/errors';
-import type { AssessmentInputs } from './assessment-inputs';
-import { checkEvidence, checkVerdicts, type VisitOnRecord } from './evidence';
+import type { AssessmentInputs, InstrumentInputs } from './assessment-inputs';
+import { checkEvidence, checkVerdicts, judgeChecks, type JudgedChecks, type VisitOnRecord } from './evidence';
 import { excludedPeriods } from './exclusions';
 import { assessNoise } from './noise-assessment';
 import { assessAirQuality, assessVibration } from './vibration-air-assessment';
@@ -91,19 +91,23 @@ function* assessmentSteps(
   const { range } = inputs;
   const total = inputs.instruments.length;
   yield { done: 0, total, serial: inputs.instruments[0]?.instrument.serial ?? null };
-  // The failed-check rule acts on the verdicts the evidence prints: FieldDesk's where it ran the check.
-  const recordsOf = (serial: string) => ({
-    actions: options.actionRecords?.(serial) ?? [],
-    timeZone: site.timeZone,
-    visits: options.visitRecords?.(serial) ?? [],
-  });
-  const exclusions = excludedPeriods(site, inputs, (instrument) =>
-    checkVerdicts(
-      instrument,
-      options.sicToleranceDb ?? DEFAULT_SETTINGS.sicToleranceDb,
-      recordsOf(instrument.instrument.serial),
-    ),
-  );
+  // Each instrument's checks judged once (FieldDesk's verdict where it ran the check): the
+  // failed-check rule acts on the very verdicts the evidence prints.
+  const judged = new Map<string, JudgedChecks>();
+  const judgedOf = (instrument: InstrumentInputs): JudgedChecks => {
+    const { serial } = instrument.instrument;
+    let checks = judged.get(serial);
+    if (checks === undefined) {
+      checks = judgeChecks(instrument, options.sicToleranceDb ?? DEFAULT_SETTINGS.sicToleranceDb, {
+        actions: options.actionRecords?.(serial) ?? [],
+        timeZone: site.timeZone,
+        visits: options.visitRecords?.(serial) ?? [],
+      });
+      judged.set(serial, checks);
+    }
+    return checks;
+  };
+  const exclusions = excludedPeriods(site, inputs, (instrument) => checkVerdicts(judgedOf(instrument)));
   const result: AssessmentResult = {
     siteId: site.id,
     siteName: site.name,
@@ -135,15 +139,7 @@ function* assessmentSteps(
         result.hourly.push(...noise.hourly);
         result.events.push(...noise.events);
         if (noise.chart !== null) result.charts.push(noise.chart);
-        result.checks.push(
-          ...checkEvidence(
-            instrument,
-            range,
-            options.toleranceDb,
-            options.sicToleranceDb,
-            recordsOf(instrument.instrument.serial),
-          ),
-        );
+        result.checks.push(...checkEvidence(judgedOf(instrument), range, options.toleranceDb));
         if (noise.figures.length === 0)
           result.notes.push(`${instrument.instrument.serial} has no noise levels in this period.`);
         break;

@@ -174,15 +174,13 @@ export interface CheckVerdict {
  * where FieldDesk ran it, the instrument's status otherwise. The failed-check rule excludes from
  * these, so a check the report lists as failed is the very check the rule acted on.
  */
-export function checkVerdicts(
-  inputs: InstrumentInputs,
-  sicToleranceDb: number,
-  records: FieldDeskRecords,
-): CheckVerdict[] {
-  const calibrations = judgedCalibrations(checksOf(inputs, 'calibration'), records).map(
-    ({ record }): CheckVerdict => ({ time: record.time, kind: 'calibration', passed: record.passed }),
-  );
-  const sics = judgedSics(sicsOf(inputs), sicToleranceDb, records).map(({ record }): CheckVerdict => ({
+export function checkVerdicts(checks: JudgedChecks): CheckVerdict[] {
+  const calibrations = checks.calibrations.map(({ record }): CheckVerdict => ({
+    time: record.time,
+    kind: 'calibration',
+    passed: record.passed,
+  }));
+  const sics = checks.sics.map(({ record }): CheckVerdict => ({
     time: record.time,
     kind: 'sic',
     passed: record.passed,
@@ -190,14 +188,34 @@ export function checkVerdicts(
   return [...calibrations, ...sics].sort((a, b) => a.time - b.time);
 }
 
-function calibrationEvidence(
-  serial: string,
-  checks: Check[],
-  range: TimeInterval,
-  tolerance: number,
-  records: FieldDeskRecords,
-): CheckEvidence[] {
-  const judged = judgedCalibrations(checks, records);
+/**
+ * An instrument's calibrations and SICs, each judged once (FieldDesk's verdict where it ran the
+ * check): what both its verdicts for the failed-check rule and its evidence rows read.
+ */
+export interface JudgedChecks {
+  serial: string;
+  calibrations: ReturnType<typeof judgedCalibrations>;
+  sics: ReturnType<typeof judgedSics>;
+  records: FieldDeskRecords;
+  sicToleranceDb: number;
+}
+
+export function judgeChecks(
+  inputs: InstrumentInputs,
+  sicToleranceDb: number = DEFAULT_SETTINGS.sicToleranceDb,
+  records: FieldDeskRecords = { actions: [], timeZone: 'UTC' },
+): JudgedChecks {
+  return {
+    serial: inputs.instrument.serial,
+    calibrations: judgedCalibrations(checksOf(inputs, 'calibration'), records),
+    sics: judgedSics(sicsOf(inputs), sicToleranceDb, records),
+    records,
+    sicToleranceDb,
+  };
+}
+
+function calibrationEvidence(checks: JudgedChecks, range: TimeInterval, tolerance: number): CheckEvidence[] {
+  const { serial, records, calibrations: judged } = checks;
   const rows = chosenIndexes(
     judged.map((j) => j.record),
     range,
@@ -255,20 +273,14 @@ function calibrationEvidence(
         : 'No calibration after the period: the drift over the survey cannot be checked',
   });
   return [
-    ...(checks.some((c) => c.time < range.start) ? [] : [missing('before')]),
+    ...(judged.some((c) => c.record.time < range.start) ? [] : [missing('before')]),
     ...rows,
-    ...(checks.some((c) => c.time >= range.end) ? [] : [missing('after')]),
+    ...(judged.some((c) => c.record.time >= range.end) ? [] : [missing('after')]),
   ];
 }
 
-function sicEvidence(
-  serial: string,
-  sics: SicRecord[],
-  range: TimeInterval,
-  tolerance: number,
-  records: FieldDeskRecords,
-): CheckEvidence[] {
-  const judged = judgedSics(sics, tolerance, records);
+function sicEvidence(checks: JudgedChecks, range: TimeInterval): CheckEvidence[] {
+  const { serial, sics: judged, sicToleranceDb: tolerance } = checks;
   return chosenIndexes(
     judged.map((j) => j.record),
     range,
@@ -290,16 +302,15 @@ function sicEvidence(
   });
 }
 
+/**
+ * The evidence rows of an instrument's checks: the last before the period (and the last passing
+ * before it), all during, the first after, each with its drift from the last passing calibration
+ * and what is amiss; a missing calibration before or after said as a row of its own.
+ */
 export function checkEvidence(
-  inputs: InstrumentInputs,
+  checks: JudgedChecks,
   range: TimeInterval,
   toleranceDb: number,
-  sicToleranceDb: number = DEFAULT_SETTINGS.sicToleranceDb,
-  records: FieldDeskRecords = { actions: [], timeZone: 'UTC' },
 ): CheckEvidence[] {
-  const { serial } = inputs.instrument;
-  return [
-    ...calibrationEvidence(serial, checksOf(inputs, 'calibration'), range, toleranceDb, records),
-    ...sicEvidence(serial, sicsOf(inputs), range, sicToleranceDb, records),
-  ];
+  return [...calibrationEvidence(checks, range, toleranceDb), ...sicEvidence(checks, range)];
 }

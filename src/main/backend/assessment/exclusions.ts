@@ -10,7 +10,7 @@ import { failedCheckPeriods, flaggedPeriods, gapPeriods, thresholdPeriods } from
 import { samplesOf, type Samples } from './figures/samples';
 import type { AssessmentInputs, InstrumentInputs } from './assessment-inputs';
 import { DEFAULT_SETTINGS } from '../../../shared/operations';
-import { checkVerdicts, type CheckVerdict } from './evidence';
+import { checkVerdicts, judgeChecks, type CheckVerdict } from './evidence';
 
 /** The usual spacing of a series' readings: the median step (robust to gaps and a stray short one). */
 export function nominalStepMs(times: Float64Array): number {
@@ -60,7 +60,7 @@ export type VerdictsOf = (inputs: InstrumentInputs) => CheckVerdict[];
 const statusVerdicts =
   (timeZone: string): VerdictsOf =>
   (inputs) =>
-    checkVerdicts(inputs, DEFAULT_SETTINGS.sicToleranceDb, { actions: [], timeZone });
+    checkVerdicts(judgeChecks(inputs, DEFAULT_SETTINGS.sicToleranceDb, { actions: [], timeZone }));
 
 const clipTo = (range: TimeInterval) => (period: TimeInterval) => ({
   start: Math.max(range.start, period.start),
