@@ -23,7 +23,52 @@ const MONITORS = ['QT930998', 'QT570913', 'QT882792'];
 /** The main-thread blocks (ms) seen since the last call, and forgets them. */
 // (Scripts as text: the e2e tsconfig has no DOM library.)
 async function takeLongTasks(page: Page): Promise<number[]> {
-  return page.evaluate<number[]>('window.longTasks.splice(0)');
+  // Blocks that began before `ignoreBefore` are the test's own reference work (see slowness).
+  return page.evaluate<number[]>(
+    'window.longTasks.splice(0).filter(([start]) => start >= window.ignoreBefore).map(([, duration]) => duration)',
+  );
+}
+
+/**
+ * How much slower this machine is just now than an idle developer machine (two cores): a fixed
+ * piece of page work (build, sort and copy 25,000 rows) timed five times, its median over the
+ * 50 ms it takes there, at least 1. The page's blocks are held to 200 ms times the larger of this
+ * taken before and after they were measured, so the aim holds on a machine busy with other work
+ * without the test depending on its speed.
+ */
+async function slowness(page: Page): Promise<number> {
+  const times = await page.evaluate<number[]>(`(() => {
+    const times = [];
+    for (let run = 0; run < 5; run++) {
+      const start = performance.now();
+      const rows = [];
+      for (let i = 0; i < 25000; i++) rows.push({ i, key: 'k' + ((i * 7919) % 25000) });
+      rows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      JSON.parse(JSON.stringify(rows));
+      times.push(performance.now() - start);
+    }
+    // The reference work's own blocks are not the app's, whenever the observer reports them.
+    window.ignoreBefore = performance.now();
+    return times;
+  })()`);
+  return Math.max(1, [...times].sort((a, b) => a - b)[2]! / 50);
+}
+
+/** The longest block of `blocks` within 200 ms scaled by the slower of `before` and now. */
+async function expectNoBlockOver200ms(
+  page: Page,
+  testInfo: Info,
+  blocks: number[],
+  before: number,
+): Promise<number> {
+  const factor = Math.max(before, await slowness(page));
+  const budget = Math.round(200 * factor);
+  testInfo.annotations.push({
+    type: 'blocks',
+    description: `long tasks ${blocks.join(', ') || 'none'} ms; budget ${budget} ms (machine ${factor.toFixed(2)}× the reference)`,
+  });
+  expect(Math.max(0, ...blocks)).toBeLessThanOrEqual(budget);
+  return factor;
 }
 
 // The trace's DOM snapshots run on the page's main thread: off, so only the app's own work is measured.
@@ -61,8 +106,10 @@ async function yearOfThreeMonitors(
   });
   await page.addInitScript({
     content: `window.longTasks = [];
+      window.ignoreBefore = 0;
       new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) window.longTasks.push(Math.round(entry.duration));
+        for (const entry of list.getEntries())
+          window.longTasks.push([entry.startTime, Math.round(entry.duration)]);
       }).observe({ type: 'longtask', buffered: true });`,
   });
   try {
@@ -134,7 +181,7 @@ async function yearOfThreeMonitors(
     // The whole year: the held days let go, the year assessed again from the start.
     holdFrom = null;
     release();
-    await takeLongTasks(page);
+    let factor = await slowness(page);
     await page.getByRole('button', { name: 'Assess again' }).click();
     await expect(page.getByTestId('assessment-cancelled')).toBeHidden();
     await expect(progress).toBeVisible();
@@ -152,33 +199,28 @@ async function yearOfThreeMonitors(
     expect(await months.count()).toBeLessThanOrEqual(13);
     const secondMonth = months.nth(1);
     await expect(secondMonth.locator('td[data-figure="LAeq,day"] .figure-valid')).toHaveText(/^\d{2,3}\.\d$/);
-    const blocks = await takeLongTasks(page);
+    factor = await expectNoBlockOver200ms(page, testInfo, await takeLongTasks(page), factor);
     const elements = await elementsOnPage(page);
-    testInfo.annotations.push({
-      type: 'year',
-      description: `${elements} elements; long tasks ${blocks.join(', ')} ms`,
-    });
-    expect(Math.max(0, ...blocks)).toBeLessThanOrEqual(200);
+    testInfo.annotations.push({ type: 'year', description: `${elements} elements` });
     expect(elements).toBeLessThan(10_000);
 
-    // A month opens into its days, each a figure that opens its readings.
+    // A month opens into its days, read then, each a figure that opens its readings.
     await secondMonth.getByRole('button').click();
     await expect(secondMonth.getByRole('button')).toHaveAttribute('aria-expanded', 'true');
-    const days = figures.locator('tr.month-day');
+    const days = figures.locator('tr.month-day:not(.month-state)');
+    await expect(days.first()).toBeVisible();
     expect(await days.count()).toBeGreaterThanOrEqual(28);
     await expect(days.first().locator('th')).toHaveText(/^\w{3} \d{1,2} \w{3} \d{4}$/);
     await expect(days.first().locator('td[data-figure="LAeq,night"] .figure-valid')).toHaveText(
       /^(\d{2,3}\.\d|—|insufficient data.*|all excluded|no readings)$/,
     );
+    factor = await expectNoBlockOver200ms(page, testInfo, await takeLongTasks(page), factor);
     await keepScreenshot(page, testInfo, 'assessment-year-month', false);
-    expect(Math.max(0, ...(await takeLongTasks(page)))).toBeLessThanOrEqual(200);
 
     // The year's PDF: written with its progress, and the page still draws without a block.
     await page.getByRole('button', { name: 'Save report (PDF)' }).click();
     await expect(page.getByTestId('report-saved')).toBeVisible({ timeout: 600_000 });
-    const afterReport = await takeLongTasks(page);
-    testInfo.annotations.push({ type: 'report', description: `long tasks ${afterReport.join(', ')} ms` });
-    expect(Math.max(0, ...afterReport)).toBeLessThanOrEqual(200);
+    await expectNoBlockOver200ms(page, testInfo, await takeLongTasks(page), factor);
     expect(await elementsOnPage(page)).toBeLessThan(10_000);
     await keepScreenshot(page, testInfo, 'assessment-year-report', false);
   } finally {
@@ -198,20 +240,11 @@ test('a year of three noise monitors: the days read said as they are read, and C
   await yearOfThreeMonitors({ page, harness, externalService }, testInfo, false);
 });
 
-/** Why the whole year is not run yet: said in the test's output and its annotation. */
-const YEAR_NOT_RUN =
-  "skipped: a year's result still blocks the page's main thread for up to 0.7 s on two busy cores " +
-  '(0.3 s idle): the structured clone of its 6.7 MB of figures (~0.45 s), the first figures drawn, ' +
-  'each chart drawn (~0.35 s), and the date field re-rendering its calendar (~0.6 s); to be run when ' +
-  "the year's figures come by month with each month's days read when opened (issue 31)";
-
 test('a year of three noise monitors drawn a month a row without a main-thread block over 200 ms', async ({
   page,
   harness,
   externalService,
 }, testInfo) => {
-  console.info(YEAR_NOT_RUN);
-  test.fixme(true, YEAR_NOT_RUN);
   // A week, then a year of three monitors read and assessed: 5.6–8 min on two busy cores, most
   // of it the year's reads; the PDF after it adds a few minutes more.
   test.setTimeout(1_200_000);
