@@ -45,6 +45,18 @@ const checklistItemSchema = z
   })
   .strict();
 
+/** A change to one item already on a visit's checklist: its answer, its note, or both. */
+const checklistItemChangeSchema = z
+  .object({
+    id: idSchema('checklist item'),
+    state: z.enum(CHECK_STATES).nullable().optional(),
+    note: z
+      .string()
+      .max(CHECK_NOTE_MAX, `Keep a checklist note to ${CHECK_NOTE_MAX} characters or fewer.`)
+      .optional(),
+  })
+  .strict();
+
 const base64Schema = (maxBytes: number, what: string) =>
   z
     .string()
@@ -82,6 +94,14 @@ export const visitUpdateSchema = z
       .optional(),
     checklist: z
       .array(checklistItemSchema)
+      .max(CHECKLIST_MAX_ITEMS * 10, 'The checklist is too long.')
+      .optional(),
+    /**
+     * Answers and notes of items on the checklist, each changing only what it names: a note saved
+     * and the next item answered a moment later never undo each other.
+     */
+    items: z
+      .array(checklistItemChangeSchema)
       .max(CHECKLIST_MAX_ITEMS * 10, 'The checklist is too long.')
       .optional(),
   })

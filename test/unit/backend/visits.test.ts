@@ -251,6 +251,27 @@ describe('a site visit from start to sheet', () => {
           checklist: [{ id: 'x', serial: 'QT000000', label: 'Mast', state: 'ok', note: '' }],
         }),
       ).rejects.toThrow('The checklist names QT000000, which is not one of this visit');
+      // A note and the next answer sent one after the other, each naming only its own item and
+      // field, keep both; an item no longer on the visit is said as such.
+      const [first, second] = visit.checklist;
+      await made.handlers['visits.update']({
+        id: visit.id,
+        items: [{ id: first!.id, note: 'Windshield torn' }],
+      });
+      const both = await made.handlers['visits.update']({
+        id: visit.id,
+        items: [{ id: second!.id, state: 'ok' }],
+      });
+      expect(both.visit.checklist.slice(0, 2)).toEqual([
+        { ...first, note: 'Windshield torn' },
+        { ...second, state: 'ok' },
+      ]);
+      await expect(
+        made.handlers['visits.update']({ id: visit.id, items: [{ id: 'gone', state: 'ok' }] }),
+      ).rejects.toMatchObject({
+        code: 'notFound',
+        message: 'That checklist item is no longer on this visit.',
+      });
       // Nothing was kept of the refused photos.
       expect(existsSync(join(dataDir.path, 'visits', visit.accountId, visit.id))).toBe(false);
       expect((await made.handlers['visits.get']({ id: visit.id })).visit.photos).toEqual([]);

@@ -183,6 +183,16 @@ export function visitHandlers(deps: VisitDeps): HandlersOf<'visits'> {
           );
         next.checklist = change.checklist;
       }
+      for (const item of change.items ?? []) {
+        const index = next.checklist.findIndex((c) => c.id === item.id);
+        if (index < 0)
+          throw new FieldDeskError('notFound', 'That checklist item is no longer on this visit.');
+        next.checklist = next.checklist.with(index, {
+          ...next.checklist[index]!,
+          ...(item.state === undefined ? {} : { state: item.state }),
+          ...(item.note === undefined ? {} : { note: item.note }),
+        });
+      }
       if (next.leftAt !== null && next.leftAt < next.arrivedAt)
         throw new FieldDeskError('invalidInput', 'The visit cannot end before it began.', {
           field: 'leftAt',
