@@ -21,15 +21,15 @@ function memoryStorage() {
 
 /** A record of fields, saved with a delay the test controls; every save and change logged in order. */
 function record() {
-  const stored: Record<string, string> = { notes: '', note1: '' };
+  const stored = { notes: '', note1: '' };
   const log: string[] = [];
   let failNext: string | null = null;
-  const saver = (field: string) => async (text: string) => {
+  const saver = (field: keyof typeof stored) => async (text: string) => {
     await Promise.resolve();
     if (failNext !== null) {
       const message = failNext;
       failNext = null;
-      throw new FieldDeskError('io', message);
+      throw new FieldDeskError('diskError', message);
     }
     stored[field] = text;
     log.push(`${field}=${text}`);
