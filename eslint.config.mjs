@@ -48,6 +48,27 @@ export default withVueTs(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'vue/multi-word-component-names': 'off',
+      // One way to write dates and times (ui/time.ts, ui/DateTimeField): never the browser's locale.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name=/^toLocale(Date|Time)?String$/][arguments.length=0]',
+          message:
+            "Name the locale ('en-GB') or format with ui/time.ts: the browser's default locale writes 11/28/2026, 06:38 PM.",
+        },
+        {
+          selector: 'CallExpression[callee.property.name=/^toLocale(Date|Time)String$/]',
+          message: 'Format dates and times with ui/time.ts (2026-11-28 18:38), never the locale.',
+        },
+      ],
+      'vue/no-restricted-static-attribute': [
+        'error',
+        ...['date', 'datetime-local', 'time', 'month', 'week'].map((value) => ({
+          key: 'type',
+          value,
+          message: "The browser's date field follows its locale (11/28/2026): use ui/DateTimeField.",
+        })),
+      ],
     },
   },
   {

@@ -4,7 +4,7 @@
  * calibration run with a valid calibrator chosen, the calibrator shown with the verdict and in the
  * instrument's action record, and offered first at the next calibration.
  */
-import { addCalibrator, dateFromToday, healthyNoise } from './field-helpers';
+import { addCalibrator, dateFromToday, healthyNoise, typeDate } from './field-helpers';
 import { expect, keepScreenshot, test, tryTheDemo } from './fixtures';
 
 const HEALTHY = healthyNoise();
@@ -32,8 +32,8 @@ test.describe('calibrators', () => {
     await page.getByTestId('add-calibrator').click();
     const form = page.getByRole('form', { name: 'Add a calibrator' });
     await form.getByLabel('Model').fill('CR:515');
-    await form.getByLabel('Certificate date').fill(dateFromToday(-100));
-    await form.getByLabel('Due date').fill(dateFromToday(-200));
+    await typeDate(form, 'Certificate date', dateFromToday(-100));
+    await typeDate(form, 'Due date', dateFromToday(-200));
     await form.getByRole('button', { name: 'Add calibrator' }).click();
     await expect(form.getByText("Enter the calibrator's serial number.")).toBeVisible();
     await expect(form.getByText('The due date must be after the certificate date.')).toBeVisible();

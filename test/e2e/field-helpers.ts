@@ -3,7 +3,7 @@
  * service's own profiles for seed 1, as the harness's demo uses), calendar dates from today, and
  * adding a calibrator to the register.
  */
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { generateDemoFleet } from '../../src/simulator';
 import { buildHealthProfiles } from '../../src/simulator/health-profiles';
 import { expect } from './fixtures';
@@ -29,6 +29,16 @@ export function dateFromToday(days: number): string {
   return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
 }
 
+/**
+ * Types a date ("2026-11-28") into the date field labelled `label` within `scope` as a user does:
+ * the text, then Tab to take it (the calendar it opens has a label of its own).
+ */
+export async function typeDate(scope: Locator, label: string, date: string): Promise<void> {
+  const field = scope.getByRole('combobox', { name: label, exact: true });
+  await field.fill(date);
+  await field.press('Tab');
+}
+
 export async function addCalibrator(
   page: Page,
   calibrator: { model: string; serial: string; levels: string; certificate: string; due: string },
@@ -38,8 +48,8 @@ export async function addCalibrator(
   await form.getByLabel('Model').fill(calibrator.model);
   await form.getByLabel('Serial number').fill(calibrator.serial);
   await form.getByLabel('Nominal levels (dB)').fill(calibrator.levels);
-  await form.getByLabel('Certificate date').fill(calibrator.certificate);
-  await form.getByLabel('Due date').fill(calibrator.due);
+  await typeDate(form, 'Certificate date', calibrator.certificate);
+  await typeDate(form, 'Due date', calibrator.due);
   await form.getByRole('button', { name: 'Add calibrator' }).click();
   await expect(form).toBeHidden();
   await expect(page.getByTestId(`calibrator-${calibrator.serial}`)).toBeVisible();

@@ -1,12 +1,7 @@
 /** Which actions a visit links (by instrument and time, at the edges), and what its lists say. */
 import { describe, expect, it } from 'vitest';
 import { actionDuringVisit, summariseVisit, visitKind, type SiteVisit } from '../../../src/shared/visits';
-import {
-  fromLocalInput,
-  localInputValue,
-  visitFindingsText,
-  visitTitleText,
-} from '../../../src/renderer/src/features/visits/logic';
+import { visitFindingsText, visitTitleText } from '../../../src/renderer/src/features/visits/logic';
 import { thumbnailSize } from '../../../src/renderer/src/features/visits/thumbnail';
 
 const ARRIVED = Date.UTC(2026, 10, 27, 9, 0);
@@ -67,15 +62,7 @@ describe('what a visit says of itself', () => {
   });
 });
 
-describe('the arrival field and the thumbnail', () => {
-  it('round-trips an instant to the minute through the datetime-local value, and refuses a non-time', () => {
-    const minute = new Date(2026, 10, 27, 9, 41).getTime();
-    expect(localInputValue(minute)).toBe('2026-11-27T09:41');
-    expect(fromLocalInput(localInputValue(minute))).toBe(minute);
-    expect(fromLocalInput('')).toBeNull();
-    expect(fromLocalInput('27/11/2026 09:41')).toBeNull();
-  });
-
+describe('the thumbnail', () => {
   it('shrinks the longer side to 480 px and never enlarges', () => {
     expect(thumbnailSize(4032, 3024)).toEqual({ width: 480, height: 360 });
     expect(thumbnailSize(3024, 4032)).toEqual({ width: 360, height: 480 });

@@ -1,4 +1,4 @@
-/** What the visit screens say of a visit, and the arrival time's input field in the computer's zone. */
+/** What the visit screens say of a visit. */
 import type { SiteVisit, VisitSummary } from '../../../../shared/visits';
 
 /** "Mill Lane" for a site's visit, else the instruments: "North gate (QT930998)". */
@@ -17,21 +17,4 @@ export function visitFindingsText(summary: Pick<VisitSummary, 'issues' | 'open' 
   if (parts.length === 0) parts.push('All checked');
   if (summary.photos > 0) parts.push(`${summary.photos} ${summary.photos === 1 ? 'photo' : 'photos'}`);
   return parts.join(' · ');
-}
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** The value of a `datetime-local` input for an instant, in the computer's zone, to the minute. */
-export function localInputValue(epochMs: number): string {
-  const d = new Date(epochMs);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-/** The instant a `datetime-local` value names in the computer's zone; null when it is not one. */
-export function fromLocalInput(value: string): number | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(value);
-  if (match === null) return null;
-  const [, y, mo, d, h, mi] = match.map(Number) as [number, number, number, number, number, number];
-  const time = new Date(y, mo - 1, d, h, mi).getTime();
-  return Number.isFinite(time) ? time : null;
 }
