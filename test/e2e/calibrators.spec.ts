@@ -62,6 +62,10 @@ test.describe('calibrators', () => {
     await page.goto(`${harness.url}#/instruments/${HEALTHY.serial}`);
     await page.getByRole('button', { name: 'Calibrate', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: /^Calibrate/ });
+    // At 768 px it opens at its start: the title in view, focus on the first choice, never on Start.
+    await expect(dialog.getByRole('heading', { name: /^Calibrate/ })).toBeInViewport();
+    await expect(dialog.getByRole('radio', { checked: true }).first()).toBeFocused();
+    await expect(dialog.getByRole('button', { name: 'Start calibration' })).not.toBeFocused();
     const reference = `${HEALTHY.referenceDb.toFixed(1)} dB`;
     await dialog.getByRole('radio', { name: reference, exact: true }).check();
     const choice = dialog.getByTestId('calibrator-choice');
