@@ -178,6 +178,52 @@ describe('a site visit from start to sheet', () => {
     }
   });
 
+  it('writes every photo of a site visit on its sheet, its times in the site’s zone with the offset', async () => {
+    const made = await open();
+    try {
+      await made.handlers['accounts.tryDemo']({});
+      const serial = await firstNoiseSerial(made.handlers);
+      const site = await made.handlers['assessment.saveSite']({
+        name: 'Harbour road',
+        timeZone: 'Pacific/Auckland',
+        serials: [serial],
+      });
+      // 10:30 UTC on 2 Dec 2026 is 23:30 in Auckland (UTC+13:00, its summer time).
+      const arrivedAt = Date.UTC(2026, 11, 2, 10, 30);
+      const { visit } = await made.handlers['visits.start']({
+        serials: [serial],
+        siteId: site.id,
+        engineer: 'Asha Patel',
+        arrivedAt,
+      });
+      const photo = (await readFile(PHOTO)).toString('base64');
+      for (let i = 1; i <= 11; i++)
+        await made.handlers['visits.addPhoto']({
+          visitId: visit.id,
+          fileName: `mast-${i}.jpg`,
+          caption: `Photo number ${i}`,
+          imageBase64: photo,
+          thumbnailBase64: photo,
+        });
+      const sheet = await made.handlers['visits.sheet']({ id: visit.id });
+      expect(sheet).toMatchObject({ saved: true });
+      if (!(await hasPoppler())) {
+        console.info('pdftotext is not installed here (Debian: poppler-utils): the sheet is not read back');
+        return;
+      }
+      const { stdout: text } = await run('pdftotext', ['-layout', sheet.path!, '-']);
+      expect(text).toContain('Photos (11)');
+      for (let i = 1; i <= 11; i++) expect(text).toContain(`Photo number ${i} (mast-${i}.jpg)`);
+      expect(text).not.toMatch(/more photos? kept/);
+      expect(text).toContain('times in Pacific/Auckland (UTC+13:00)');
+      expect(text).toMatch(/Arrived\s+.*2026.*23:30/);
+      const { stdout: images } = await run('pdfimages', ['-list', sheet.path!]);
+      expect(images.trim().split('\n').length - 2).toBe(11);
+    } finally {
+      await made.backend.close();
+    }
+  });
+
   it('refuses a file that is not a picture (or not only one), a thumbnail that is not a JPEG and an end before the start', async () => {
     const made = await open();
     try {

@@ -77,6 +77,20 @@ export function visitHandlers(deps: VisitDeps): HandlersOf<'visits'> {
       .sort((a, b) => b.startedAt - a.startedAt);
   }
 
+  /**
+   * The zone a visit's times are stated in on its sheet: its site's, else that of a site its
+   * instruments belong to; undefined (the computer's own) when it has none.
+   */
+  function siteZoneOf(account: StoredAccount, visit: SiteVisit): string | undefined {
+    if (visit.site !== null) {
+      const site = deps.sites.get(account.id, visit.site.id);
+      if (site !== null) return site.timeZone;
+    }
+    const serials = new Set(visit.instruments.map((i) => i.serial));
+    return deps.sites.list(account.id).sites.find((site) => site.serials.some((s) => serials.has(s)))
+      ?.timeZone;
+  }
+
   const detail = (account: StoredAccount, visit: SiteVisit): VisitDetail => ({
     visit,
     actions: actionsOf(account, visit),
@@ -314,7 +328,13 @@ export function visitHandlers(deps: VisitDeps): HandlersOf<'visits'> {
       try {
         const written = await writeVisitSheet(
           { path, what, unfinished: deps.unfinished },
-          { visit, actions: actionsOf(account, visit), account: account.name, madeAt: now() },
+          {
+            visit,
+            actions: actionsOf(account, visit),
+            account: account.name,
+            madeAt: now(),
+            timeZone: siteZoneOf(account, visit),
+          },
           (photoId) => readThumbnail(photoFolder(deps.dataDir, account.id, visit.id), photoId),
         );
         return { saved: true, path, fileName: basename(path), ...written };

@@ -9,13 +9,20 @@ import { checkOfOutcome, checkVerdictsText } from '../../../shared/check-record'
 import { dbText } from '../../../shared/format';
 import type { ActionRecord } from '../../../shared/operations';
 import { CHECK_STATE_LABELS, type SiteVisit } from '../../../shared/visits';
-import { ACCENT, LEFT, MUTED, Pages, stampFooters, WIDTH } from '../assessment/report/pdf-layout';
+import {
+  ACCENT,
+  CONTENT_BOTTOM,
+  LEFT,
+  MUTED,
+  Pages,
+  stampFooters,
+  WIDTH,
+} from '../assessment/report/pdf-layout';
 import { durationText, SiteClock } from '../assessment/report/report-format';
 import { openPdf } from '../assessment/report/report-pdf';
 import { writeThroughPart, type SaveTarget } from '../core/unfinished-files';
 
 /** Photos printed on the sheet at most: it stays within two pages; the rest are named. */
-const SHEET_PHOTOS_MAX = 6;
 const PHOTO_COLUMNS = 3;
 const PHOTO_GAP = 10;
 const PHOTO_HEIGHT = 118;
@@ -26,11 +33,13 @@ export interface VisitSheetInput {
   /** The account's name, as the user knows it. */
   account: string;
   madeAt: number;
+  /** The zone of the visit's site; without one, the computer's own (a visit is where the engineer is). */
+  timeZone?: string | undefined;
 }
 
-/** The time zone the sheet states its times in: the computer's own (a visit is where the engineer is). */
-function sheetZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+/** The time zone the sheet states its times in, with its offset in the header. */
+function sheetZone(input: VisitSheetInput): string {
+  return input.timeZone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
 }
 
 /** "North gate (QT930998)" or the site's name. */
@@ -101,7 +110,7 @@ export async function renderVisitSheet(
   thumbnail: (photoId: string) => Promise<Buffer | null>,
 ): Promise<{ data: Buffer; pages: number }> {
   const { visit, actions } = input;
-  const clock = new SiteClock(sheetZone(), visit.arrivedAt);
+  const clock = new SiteClock(sheetZone(input), visit.arrivedAt);
   const title = `Site visit: ${visitTitle(visit)}`;
   const { doc, finish } = openPdf({
     Title: title,
@@ -186,6 +195,8 @@ export async function renderVisitSheet(
         item.state === null ? 'Not checked' : CHECK_STATE_LABELS[item.state],
         item.note,
       ]),
+      // What needs doing stands out: an Issue row shaded and in bold.
+      marked: visit.checklist.map((item) => item.state === 'issue'),
     },
     false,
   );
@@ -197,12 +208,16 @@ export async function renderVisitSheet(
   });
 
   if (visit.photos.length > 0) {
-    pages.heading('Photos', PHOTO_HEIGHT + 20);
-    const shown = visit.photos.slice(0, SHEET_PHOTOS_MAX);
+    pages.heading(`Photos (${visit.photos.length})`, PHOTO_HEIGHT + 20);
+    // Every photo, three a row, the grid running on over pages.
+    const shown = visit.photos;
     const cell = (WIDTH - (PHOTO_COLUMNS - 1) * PHOTO_GAP) / PHOTO_COLUMNS;
     for (let row = 0; row * PHOTO_COLUMNS < shown.length; row++) {
       const photos = shown.slice(row * PHOTO_COLUMNS, (row + 1) * PHOTO_COLUMNS);
-      pages.need(PHOTO_HEIGHT + 26);
+      if (row > 0 && pages.y + PHOTO_HEIGHT + 26 > CONTENT_BOTTOM) {
+        pages.newPage();
+        pages.subheading('Photos (continued)', PHOTO_HEIGHT + 12);
+      } else pages.need(PHOTO_HEIGHT + 26);
       const top = pages.y;
       let captionsEnd = top + PHOTO_HEIGHT;
       for (const [column, photo] of photos.entries()) {
@@ -227,11 +242,6 @@ export async function renderVisitSheet(
       }
       pages.y = captionsEnd + 8;
     }
-    const more = visit.photos.length - shown.length;
-    if (more > 0)
-      pages.text(`And ${more} more ${more === 1 ? 'photo' : 'photos'} kept with the visit in FieldDesk.`, {
-        color: MUTED,
-      });
   }
 
   // The footer is one line: the serials name the visit shortly where a site's name may be long.

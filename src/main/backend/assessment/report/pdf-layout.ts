@@ -38,6 +38,8 @@ export const RULE = '#2b2b2b';
 export const HAIRLINE = '#c9ced4';
 export const HEADER_FILL = '#e9eef3';
 export const ZEBRA_FILL = '#f6f7f9';
+/** A marked row's shade: light enough for its text to keep full contrast in print. */
+export const MARKED_FILL = '#fbe3e6';
 
 export interface TextStyle {
   font?: FontName;
@@ -175,10 +177,10 @@ export class Pages {
     const rowHeight = (row: string[]) =>
       Math.max(...row.map((cell, i) => cellHeight(cell, i, 'condensed'))) + 2 * padY;
 
-    const drawCells = (cells: string[], font: FontName, y: number, header: boolean) => {
+    const drawCells = (cells: string[], font: FontName, y: number, header: boolean, marked = false) => {
       cells.forEach((cell, i) => {
         const strong = !header && isAlert(cell);
-        this.style(strong ? 'condensedBold' : font, size);
+        this.style(strong || marked ? 'condensedBold' : font, size);
         doc.fillColor(strong ? ALERT : INK).text(cell, xs[i]! + padX, y + padY, {
           width: widths[i]! - 2 * padX,
           align: table.columns[i]!.align,
@@ -219,8 +221,10 @@ export class Pages {
         this.subheading(continued, 0);
         drawHeader();
       }
-      if (index % 2 === 1) doc.rect(LEFT, this.y, WIDTH, height).fill(ZEBRA_FILL);
-      drawCells(row, 'condensed', this.y, false);
+      const marked = table.marked?.[index] === true;
+      if (marked) doc.rect(LEFT, this.y, WIDTH, height).fill(MARKED_FILL);
+      else if (index % 2 === 1) doc.rect(LEFT, this.y, WIDTH, height).fill(ZEBRA_FILL);
+      drawCells(row, 'condensed', this.y, false, marked);
       this.y += height;
       if (index < table.rows.length - 1) rule(doc, this.y, 0.25, HAIRLINE);
     });

@@ -23,6 +23,8 @@ export interface ReportTable {
 export interface DisplayTable {
   columns: Array<{ header: string; weight: number; align: 'left' | 'right' }>;
   rows: string[][];
+  /** Rows to stand out (a visit's Issue rows): shaded and in bold, per row. */
+  marked?: readonly boolean[];
 }
 
 /** A table with what the writers need beyond its plain rows. */
