@@ -136,6 +136,49 @@ test.describe('calibration watched from start to PASS', () => {
   });
 });
 
+test.describe('an action that finishes while the user is elsewhere', () => {
+  test.use({ demoTimeScale: 0.01, demoHoldActions: true, viewport: { width: 1366, height: 768 } });
+
+  test('the top bar names it on one row, and a notice with Open says how it ended', async ({
+    page,
+    harness,
+  }, testInfo) => {
+    // The demo fleet, a calibration held while the user goes to the visits, then its verdict
+    // by the backend's polls (every 2 s): about 100 s on two busy cores.
+    test.setTimeout(300_000);
+    await openDemoInstrument(page, harness.url, HEALTHY.serial);
+    await startCalibration(page, HEALTHY.referenceDb);
+    const dialog = page.getByRole('dialog', { name: /^Calibrate/ });
+    await expect(dialog.getByTestId('calibration-progress')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await page.getByRole('link', { name: 'Visits', exact: true }).click();
+
+    // One row at 1366 px, naming what runs and where.
+    const activity = page.getByTestId('activity');
+    await expect(activity).toBeVisible();
+    await expect(activity).toContainText('Calibration');
+    await expect(activity).toContainText(HEALTHY.serial);
+    const bar = await page.locator('header.topbar').boundingBox();
+    const link = await page.getByRole('link', { name: 'Instruments', exact: true }).boundingBox();
+    expect(bar!.height).toBeLessThan(2 * link!.height + 8);
+    await keepScreenshot(page, testInfo, 'topbar-action-running', false);
+
+    await releaseHeld(harness, HEALTHY.serial);
+    const notice = page.getByTestId('action-finished');
+    await expect(notice).toContainText(
+      new RegExp(`Calibration of ${HEALTHY.serial} finished at \\d\\d:\\d\\d: FieldDesk: Pass\\.`),
+    );
+    await expect(activity).toHaveCount(0);
+    await keepScreenshot(page, testInfo, 'action-finished-notice', false);
+    await notice.getByRole('link', { name: 'Open' }).click();
+    // The instrument's page, its last calibration the one just finished, and the notice read.
+    await expect(page.getByTestId('last-calibration')).toContainText('Pass');
+    await expect(page.getByTestId('last-calibration')).toContainText('FieldDesk’s verdict');
+    await expect(notice).toHaveCount(0);
+  });
+});
+
 test.describe('calibration against a demo that measures in moments', () => {
   // These look at results only, so the run may be as short as the machine allows.
   test.use({ demoTimeScale: 0.02 });
