@@ -94,9 +94,13 @@ describe('the calibrator with the verdict', () => {
       expired: false,
     });
     expect(calibratorUsed(cr515, on('2026-11-02'))).toEqual({
-      text: 'Calibrator: CR:515 #054433 (IEC 60942 class 1) at 114.0 dB, certificate due 2026-11-01, expired on the day',
+      text: 'Calibrator: CR:515 #054433 (IEC 60942 class 1) at 114.0 dB, certificate due 2026-11-01, expired 1 day before it was used',
       expired: true,
     });
+    // How long before, never "on the day": 444 days is a certificate nobody renewed.
+    expect(calibratorUsed(cr515, on('2028-01-19')).text).toMatch(
+      /due 2026-11-01, expired 444 days before it was used$/,
+    );
     expect(calibratorUsed(null, on('2026-10-01')).text).toBe('Calibrator: none named');
   });
 

@@ -56,17 +56,19 @@ export interface CalibratorUsed {
 
 /**
  * "Calibrator: CR:515 #054433 (IEC 60942 class 1) at 94.0 dB, certificate due 2027-03-01", with
- * "expired on the day" when its due date had passed on the day it was used (laptop's zone);
- * "Calibrator: none named" when the engineer chose none.
+ * "expired 444 days before it was used" when its due date had passed on the day it was used
+ * (laptop's zone); "Calibrator: none named" when the engineer chose none.
  */
 export function calibratorUsed(calibrator: CalibratorSnapshot | null, usedAt: number): CalibratorUsed {
   if (calibrator === null) return { text: 'Calibrator: none named', expired: false };
-  const expired = certificateStatus(calibrator.dueDate, calendarDateIn(usedAt)).state === 'expired';
+  const status = certificateStatus(calibrator.dueDate, calendarDateIn(usedAt));
+  const expired = status.state === 'expired';
+  const daysBefore = -status.daysLeft;
   return {
     text:
       `Calibrator: ${calibratorName(calibrator)} (${CALIBRATOR_CLASS_LABELS[calibrator.class]}) at ` +
       `${settingDbText(calibrator.levelDb)}, certificate due ${calibrator.dueDate}` +
-      (expired ? ', expired on the day' : ''),
+      (expired ? `, expired ${daysBefore} day${daysBefore === 1 ? '' : 's'} before it was used` : ''),
     expired,
   };
 }
