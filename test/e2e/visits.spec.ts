@@ -89,7 +89,16 @@ test.describe('a site visit', () => {
     await expect(actions).toContainText('Calibration');
     await expect(actions).toContainText('FieldDesk: Pass');
     await expect(actions).toContainText('Calibrator: CR:515 #054433');
+    // Finishing names the items left unanswered, and asks first (Cancel focused).
     await page.getByRole('button', { name: 'Finish visit' }).click();
+    const question = page.getByRole('dialog', { name: 'Finish with 3 items unanswered?' });
+    await expect(question.getByTestId('unanswered').getByRole('listitem')).toHaveText([
+      'Calibration before',
+      'SIC',
+      'Calibration after',
+    ]);
+    await expect(question.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await question.getByRole('button', { name: 'Finish visit' }).click();
     await expect(page.getByText('Visit finished')).toBeVisible();
     await keepScreenshot(page, testInfo, 'visit-finished');
     await page.getByRole('link', { name: 'Visits', exact: true }).click();
