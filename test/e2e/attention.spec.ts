@@ -77,6 +77,20 @@ test('Needs attention lists the demo fleet’s instruments with their reasons, m
   await page.getByTestId('attention-link').click();
   await rows.filter({ hasText: failedCalibration.wire.serialNumber }).click();
   await expect(page).toHaveURL(new RegExp(`#/instruments/${failedCalibration.wire.serialNumber}$`));
+
+  // A visit started from its reason to go: straight to the visit, and the row then continues it.
+  await page.getByRole('link', { name: 'Instruments', exact: true }).first().click();
+  await page.getByTestId('attention-link').click();
+  await offlineRow.getByTestId('start-visit').click();
+  const start = page.getByRole('dialog', { name: /^Start a visit to/ });
+  await start.getByLabel('Engineer').fill('Asha Patel');
+  await start.getByRole('button', { name: 'Start visit' }).click();
+  await expect(page.getByRole('heading', { name: /^Visit: / })).toContainText(
+    offlineMonitor.wire.serialNumber,
+  );
+  await page.getByRole('link', { name: 'Instruments', exact: true }).first().click();
+  await page.getByTestId('attention-link').click();
+  await expect(offlineRow.getByTestId('continue-visit')).toBeVisible();
 });
 
 test('the attention limits are settings: a bad value is refused plainly, a saved one changes the reasons', async ({
