@@ -69,8 +69,10 @@ export interface AttentionThresholds {
   attentionCalibrationDays: number;
   /** Storage in use above this percentage. */
   attentionStoragePercent: number;
-  /** Supply voltage below this (V). */
+  /** Supply voltage below this (V): soon. */
   attentionBatteryVolts: number;
+  /** Supply voltage below this (V): urgent, go today. Below `attentionBatteryVolts`. */
+  attentionBatteryUrgentVolts: number;
   /** LTE RSRP below this (dBm). */
   attentionSignalRsrpDbm: number;
 }
@@ -154,8 +156,20 @@ export const ATTENTION_THRESHOLD_RULES: Readonly<Record<AttentionThresholdKey, T
     max: 14,
     default: 11.8,
     integer: false,
-    hint: 'A supply voltage lower than this means a low battery (9.0 to 14.0 V; 11.8 V is usual for a 12 V battery).',
+    hint: 'A supply voltage lower than this means a low battery, to change soon (9.0 to 14.0 V; 11.8 V is usual for a 12 V battery).',
     byDefault: 'battery low below 11.8 V',
+  },
+  attentionBatteryUrgentVolts: {
+    name: 'The urgent battery limit',
+    unitWords: 'volts',
+    label: 'Battery urgent below (V)',
+    unit: 'V',
+    min: 9,
+    max: 14,
+    default: 11.5,
+    integer: false,
+    hint: 'Lower than this the battery is nearly flat: urgent, go today (below the battery limit; 11.5 V is usual for a 12 V battery).',
+    byDefault: 'battery urgent below 11.5 V',
   },
   attentionSignalRsrpDbm: {
     name: 'The signal limit',
@@ -183,6 +197,26 @@ export function thresholdRangeText(key: AttentionThresholdKey): string {
   const bound = (value: number) => (rule.integer ? String(value) : value.toFixed(1)).replace('-', '\u2212');
   const number = rule.integer ? 'a whole number' : 'a number';
   return `${rule.name} must be ${number} of ${rule.unitWords} from ${bound(rule.min)} to ${bound(rule.max)}.`;
+}
+
+/**
+ * What is wrong with thresholds that are each in range but not together (the urgent battery limit
+ * not below the battery limit); null when they agree. The settings form and the backend both ask.
+ */
+export function thresholdsConflict(
+  values: Pick<AttentionThresholds, 'attentionBatteryVolts' | 'attentionBatteryUrgentVolts'>,
+): { key: AttentionThresholdKey; message: string } | null {
+  return values.attentionBatteryUrgentVolts < values.attentionBatteryVolts
+    ? null
+    : {
+        key: 'attentionBatteryUrgentVolts',
+        message: `The urgent battery limit must be below the battery limit (${values.attentionBatteryVolts.toFixed(1)} V).`,
+      };
+}
+
+/** Whether a subscription's status says it has lapsed (cancelled, expired, suspended). */
+export function subscriptionLapsed(status: string | null | undefined): boolean {
+  return /expir|suspend|cancel|lapsed|inactive/i.test(status ?? '');
 }
 
 /** Whether `value` is a usable value of the threshold. */
@@ -243,6 +277,7 @@ export type AttentionKind =
   | 'sicFailed'
   | 'storageFull'
   | 'batteryLow'
+  | 'subscription'
   | 'signalWeak';
 
 /** 3: go today; 2: soon; 1: keep an eye on it. */
@@ -264,6 +299,7 @@ const KIND_ORDER: readonly AttentionKind[] = [
   'calibrationOld',
   'storageFull',
   'batteryLow',
+  'subscription',
   'signalWeak',
 ];
 
@@ -275,6 +311,7 @@ const URGENCY: Record<AttentionKind, Urgency> = {
   calibrationOld: 2,
   storageFull: 2,
   batteryLow: 2,
+  subscription: 2,
   signalWeak: 1,
 };
 
@@ -303,9 +340,11 @@ export function attentionReasons(
   thresholds: AttentionThresholds,
   now: number,
   checks: LastChecks,
+  subscription: { status?: string | undefined } | null = null,
 ): AttentionReason[] {
   const reasons: AttentionReason[] = [];
-  const add = (kind: AttentionKind, text: string) => reasons.push({ kind, urgency: URGENCY[kind], text });
+  const add = (kind: AttentionKind, text: string, urgency: Urgency = URGENCY[kind]) =>
+    reasons.push({ kind, urgency, text });
   const lastContact = health?.lastContact ?? null;
 
   const offlineLimitMs = thresholds.attentionOfflineHours * HOUR_MS;
@@ -346,8 +385,21 @@ export function attentionReasons(
     add('storageFull', `Storage ${Math.round(disk)} % full (limit ${thresholds.attentionStoragePercent} %)`);
 
   const voltage = health?.supply?.voltage ?? null;
-  if (voltage !== null && voltage < thresholds.attentionBatteryVolts)
+  if (voltage !== null && voltage < thresholds.attentionBatteryUrgentVolts)
+    add(
+      'batteryLow',
+      `Battery nearly flat: ${volts(voltage)} (urgent below ${volts(thresholds.attentionBatteryUrgentVolts)})`,
+      3,
+    );
+  else if (voltage !== null && voltage < thresholds.attentionBatteryVolts)
     add('batteryLow', `Battery low: ${volts(voltage)} (limit ${volts(thresholds.attentionBatteryVolts)})`);
+
+  // The service gives no end date, so "ending soon" cannot be told; a lapsed one stops the data.
+  if (subscriptionLapsed(subscription?.status))
+    add(
+      'subscription',
+      `Subscription ${subscription?.status?.toLowerCase()}: the service may stop taking its data (it reports “${subscription?.status}”)`,
+    );
 
   const rsrp = health?.signal?.rsrp ?? null;
   if (rsrp !== null && rsrp < thresholds.attentionSignalRsrpDbm)

@@ -249,13 +249,16 @@ export function checkDbCell(value: number | null | undefined): { value: number |
 }
 
 /**
- * The verdict that counts in one word, for a pill or a cell: "Pass"/"Fail" where FieldDesk judged
- * the check, else the instrument's own word as it said it ("Success", never put as FieldDesk's
- * "Pass"); `whoseVerdictText` says whose it is beside it.
+ * The verdict that counts in one word, for a pill or a cell, in one vocabulary: "Pass"/"Fail" —
+ * FieldDesk's where it judged the check, else the instrument's word read as a verdict ("Success" is
+ * a pass); a word that is no verdict is quoted as the instrument's own (“Pending”).
+ * `whoseVerdictText` says whose the verdict is and quotes the instrument's word beside it.
  */
 export function checkVerdictWord(check: CheckFacts): string {
   if (check.fieldDesk) return check.fieldDesk.passed ? 'Pass' : 'Fail';
-  return check.status || 'No status';
+  if (check.passed === true) return 'Pass';
+  if (check.passed === false) return 'Fail';
+  return check.status ? `“${check.status}”` : 'No status';
 }
 
 /** The tone of the verdict that counts. */

@@ -21,9 +21,12 @@ test('the instrument list shows last contact, calibration, SIC and the monitor�
 
   // An online Quantum monitor: in contact now, its supply, storage and signal read.
   await expect(row(online.wire.serialNumber)).toContainText(/just now|\d+ min ago/);
-  await expect(row(online.wire.serialNumber)).toContainText(/\d+\.\d V · \d+ % · −\d+ dBm/);
+  const monitor = row(online.wire.serialNumber).getByTestId('monitor-cell');
+  await expect(monitor.locator('[data-kind="battery"]')).toHaveText(/^Battery \d+\.\d\d V\d+\.\d V$/);
+  await expect(monitor.locator('[data-kind="storage"]')).toHaveText(/^Storage \d+\.\d % in use\d+ %$/);
+  await expect(monitor.locator('[data-kind="signal"]')).toHaveText(/^Signal −\d+ dBm−\d+ dBm$/);
   // Not calibrated from FieldDesk: the instrument's own word, with the age.
-  await expect(row(online.wire.serialNumber)).toContainText(/Success · (\d+ (d|h|min)|now)/);
+  await expect(row(online.wire.serialNumber)).toContainText(/Pass · (\d+ (d|h|min)|now)/);
   // One gone offline hours ago: its last contact from its newest stats.
   await expect(row(offline.wire.serialNumber)).toContainText(/\d+ h( \d+ min)? ago|\d+ d( \d+ h)? ago/);
   await keepScreenshot(page, testInfo, 'instruments-list-health', false);
@@ -39,7 +42,9 @@ test('Needs attention lists the demo fleet’s instruments with their reasons, m
   const failedCalibration = demo.find(
     (i) => i.condition.online && i.condition.lastCalibration?.status === 'Failed',
   )!;
-  const healthy = demo.find((i) => i.condition.online && i.wire.type === 'Vibration')!;
+  const healthy = demo.find(
+    (i) => i.condition.online && i.wire.type === 'Vibration' && i.wire.subscription?.status === 'Active',
+  )!;
 
   await page.getByTestId('attention-link').click();
   await expect(page.getByRole('heading', { name: 'Needs attention' })).toBeVisible();
@@ -62,9 +67,15 @@ test('Needs attention lists the demo fleet’s instruments with their reasons, m
   );
   await expect(rows.filter({ hasText: healthy.wire.serialNumber })).toHaveCount(0);
   // The demo's monitor with a failing battery (seed 1: the lowest serial of the healthy online Quantum monitors).
+  // 11.4 V: under the urgent battery limit (11.5 V), so urgent, not only "soon".
   await expect(rows.filter({ hasText: FAILING_BATTERY }).locator('li[data-kind="batteryLow"]')).toHaveText(
-    /^Battery low: 11\.\d V \(limit 11\.8 V\)$/,
+    /^Battery nearly flat: 11\.\d V \(urgent below 11\.5 V\)$/,
   );
+  // A cancelled subscription is a reason of its own.
+  const cancelled = demo.find((i) => i.wire.subscription?.status === 'Cancelled')!;
+  await expect(
+    rows.filter({ hasText: cancelled.wire.serialNumber }).locator('li[data-kind="subscription"]'),
+  ).toHaveText('Subscription cancelled: the service may stop taking its data (it reports “Cancelled”)');
   // Most urgent first: the first row is urgent.
   await expect(rows.first()).toContainText('Urgent');
   await keepScreenshot(page, testInfo, 'needs-attention');
@@ -126,4 +137,31 @@ test('the attention limits are settings: a bad value is refused plainly, a saved
   // Still without new data for hours, but no longer offline beyond the limit.
   await expect(row.locator('li[data-kind="noData"]')).toHaveCount(1);
   await expect(row.locator('li[data-kind="offline"]')).toHaveCount(0);
+});
+
+test('the instrument page has a health card with the list’s figures in full, their limits and age', async ({
+  page,
+  harness,
+}, testInfo) => {
+  await tryTheDemo(page, harness);
+  const listed = page.getByRole('table').getByRole('row').filter({ hasText: FAILING_BATTERY });
+  const listedVolts = await listed
+    .getByTestId('monitor-cell')
+    .locator('[data-kind="battery"] span[aria-hidden]')
+    .innerText();
+  await listed.getByRole('link').click();
+  const card = page.getByTestId('health-card');
+  await expect(card.getByRole('heading', { name: 'Health' })).toBeVisible();
+  const battery = card.locator('dd[data-fact="Battery"]');
+  // The same reading as the list's (to one decimal there), in full, urgent under 11.5 V.
+  await expect(battery).toContainText(/^11\.\d\d V/);
+  expect(Number((await battery.locator('.value').innerText()).replace(' V', '')).toFixed(1)).toBe(
+    listedVolts.replace(' V', ''),
+  );
+  await expect(battery).toHaveClass(/health-danger/);
+  await expect(battery).toContainText('Low below 11.8 V, urgent below 11.5 V');
+  await expect(card.locator('dd[data-fact="Last contact"]')).toContainText(/\((just now|\d+ min ago)\)/);
+  await expect(card.locator('dd[data-fact="Signal"]')).toContainText(/^RSRP −\d+ dBm/);
+  await expect(card.getByTestId('health-read')).toHaveText(/^Read (just now|\d+ min ago)/);
+  await keepScreenshot(page, testInfo, 'instrument-health-card');
 });

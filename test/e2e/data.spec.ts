@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { addAccount, expect, keepScreenshot, setNoiseValues, test } from './fixtures';
+import { addAccount, expect, keepScreenshot, listCell, setNoiseValues, test } from './fixtures';
 
 /** A finished sync that got everything says so: a full bar, every request, nothing listed as missing. */
 async function expectCompleteSync(dialog: Locator): Promise<void> {
@@ -13,10 +13,13 @@ async function expectCompleteSync(dialog: Locator): Promise<void> {
   await expect(dialog.getByText(/Finished with gaps|could not be fetched/)).toHaveCount(0);
 }
 
-/** The serial of the first instrument in the list whose row mentions `text` (a model name). */
+/** The serial of the first instrument in the list whose model mentions `text` (the search finds models). */
 async function serialOf(page: Page, text: string): Promise<string> {
-  const row = page.getByRole('table').getByRole('row').filter({ hasText: text }).first();
-  return (await row.getByRole('cell').nth(1).innerText()).trim();
+  await page.getByLabel('Search').fill(text);
+  const row = page.getByRole('table').locator('tbody tr[data-index]').first();
+  const serial = (await listCell(row, 'serial').innerText()).trim();
+  await page.getByLabel('Search').fill('');
+  return serial;
 }
 
 test('prepare for a site visit, lose the service, and keep browsing the data from the cache', async ({
@@ -36,7 +39,7 @@ test('prepare for a site visit, lose the service, and keep browsing the data fro
   // Open a noise monitor.
   await page.getByLabel('Type').selectOption({ label: 'Noise' });
   const row = page.getByRole('table').getByRole('row').nth(1);
-  const serial = (await row.getByRole('cell').nth(1).innerText()).trim();
+  const serial = (await listCell(row, 'serial').innerText()).trim();
   await row.getByRole('link').click();
   // The instrument's own page (loaded when first opened): the list has a "Prepare" button too.
   await expect(page.getByRole('button', { name: 'Rename' })).toBeVisible();
@@ -317,9 +320,11 @@ test('a sync that cannot fetch everything names each cause once, with what it le
   await page.goto(harness.url);
   await addAccount(page, { name: 'Noise only', baseUrl: service.baseUrl, apiKey: 'noise-key' });
   await expect(page.getByTestId('instrument-count')).toHaveText('10 instruments');
-  const quantums = page.getByRole('table').getByRole('row').filter({ hasText: 'Quantum' });
-  const first = (await quantums.nth(0).getByRole('cell').nth(1).innerText()).trim();
-  const second = (await quantums.nth(1).getByRole('cell').nth(1).innerText()).trim();
+  await page.getByLabel('Search').fill('Quantum');
+  const quantums = page.getByRole('table').locator('tbody tr[data-index]');
+  const first = (await listCell(quantums.nth(0), 'serial').innerText()).trim();
+  const second = (await listCell(quantums.nth(1), 'serial').innerText()).trim();
+  await page.getByLabel('Search').fill('');
 
   await page.getByTestId('prepare-site-visit').click();
   const dialog = page.getByTestId('sync-dialog');

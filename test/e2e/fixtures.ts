@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
+import { test as base, expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { startHarness, type RunningHarness } from '../../src/harness/server';
 import { startDemoService, type DemoServiceOptions, type RunningDemoService } from '../../src/simulator';
 import { ServiceData } from './service-data';
@@ -100,6 +100,9 @@ export async function keepScreenshot(
   await page.screenshot({ path, fullPage });
   await testInfo.attach(name, { path, contentType: 'image/png' });
 }
+
+/** A row's cell of one column of the instrument list (its columns are the user's choice). */
+export const listCell = (row: Locator, column: string): Locator => row.locator(`[data-column="${column}"]`);
 
 /** Fills and submits the "Add an account" form. */
 export async function addAccount(

@@ -236,13 +236,33 @@ describe('the attention thresholds in the settings file', () => {
     const { settings } = await handlers['settings.update']({
       attentionOfflineHours: 72,
       attentionBatteryVolts: 11,
+      attentionBatteryUrgentVolts: 10.5,
     });
     expect(settings).toMatchObject({
       attentionOfflineHours: 72,
       attentionBatteryVolts: 11,
+      attentionBatteryUrgentVolts: 10.5,
       attentionNoDataHours: 6,
     });
     expect((await openSettingsStore(dir)).get().attentionOfflineHours).toBe(72);
+  });
+
+  it('settings.update refuses an urgent battery limit not below the battery limit, and saves nothing', async () => {
+    const dir = await tempDir();
+    const store = await openSettingsStore(dir);
+    const notices = createNoticeBoard(createEventHub(), () => 0);
+    const handlers = settingsHandlers({ settings: store, notices, dataDir: dir });
+    // Each in range, not together: the saved urgent limit (11.5 V) is above a battery limit of 11 V.
+    await expect(
+      handlers['settings.update']({ attentionOfflineHours: 72, attentionBatteryVolts: 11 }),
+    ).rejects.toMatchObject({
+      code: 'invalidInput',
+      message: 'The urgent battery limit must be below the battery limit (11.0 V).',
+    });
+    expect((await openSettingsStore(dir)).get()).toMatchObject({
+      attentionOfflineHours: 2,
+      attentionBatteryVolts: 11.8,
+    });
   });
 
   it('settings.update takes values within bounds and refuses others with their bounds said', () => {

@@ -11,6 +11,8 @@ import {
 } from '../../../src/renderer/src/features/attention/health-reader';
 import {
   calibrationCell,
+  healthFacts,
+  healthSortValue,
   lastContactCell,
   monitorCell,
 } from '../../../src/renderer/src/features/attention/cells';
@@ -155,7 +157,7 @@ describe('the list’s health cells', () => {
     expect(
       calibrationCell(lastChecks(status(), null).calibration, DEFAULT_ATTENTION_THRESHOLDS, NOW),
     ).toMatchObject({
-      text: 'Success · 12 d',
+      text: 'Pass · 12 d',
       tone: 'ok',
     });
     const old = status({
@@ -170,7 +172,7 @@ describe('the list’s health cells', () => {
     expect(
       calibrationCell(lastChecks(failed, null).calibration, DEFAULT_ATTENTION_THRESHOLDS, NOW),
     ).toMatchObject({
-      text: 'Failed · 3 h',
+      text: 'Fail · 3 h',
       tone: 'danger',
     });
   });
@@ -187,7 +189,78 @@ describe('the list’s health cells', () => {
       );
     expect(monitor(12.9)).toMatchObject({ text: '12.9 V · 14 % · −92 dBm', tone: 'neutral' });
     expect(monitor(12.9).title).toContain('RSRQ −10 dB, SINR 12 dB');
-    expect(monitor(11.2).tone).toBe('warning');
+    expect(monitor(11.6).tone).toBe('warning');
+    // Each figure labelled, and only the one beyond its limit marked: under the urgent limit, danger.
+    expect(monitor(11.2).tone).toBe('danger');
+    expect(monitor(11.2).figures).toEqual([
+      { kind: 'battery', text: '11.2 V', label: 'Battery 11.20 V', tone: 'danger' },
+      { kind: 'storage', text: '14 %', label: 'Storage 14.2 % in use', tone: 'neutral' },
+      { kind: 'signal', text: '−92 dBm', label: 'Signal −92 dBm', tone: 'neutral' },
+    ]);
     expect(monitorCell(null, DEFAULT_ATTENTION_THRESHOLDS, NOW).text).toBe('—');
+  });
+});
+
+describe('sorting the list by its health columns', () => {
+  const known = (change: Partial<InstrumentHealth>) => health('QT1', NOW, change);
+  const value = (key: Parameters<typeof healthSortValue>[0], h: InstrumentHealth | null, s = status()) =>
+    healthSortValue(key, {
+      health: h,
+      status: s,
+      listReadAt: null,
+      checks: lastChecks(s, null),
+      thresholds: DEFAULT_ATTENTION_THRESHOLDS,
+      now: NOW,
+    });
+
+  it('the contact by its age; offline with none known the oldest; nothing known null', () => {
+    expect(value('contact', known({ lastContact: NOW - 2 * HOUR }))).toBe(2 * HOUR);
+    expect(value('contact', known({ lastContact: null }), status({ online: false }))).toBe(
+      Number.POSITIVE_INFINITY,
+    );
+    expect(value('contact', null, status({ online: true }))).toBeNull();
+  });
+
+  it('a check by its verdict first (failed, due, passed), the older first within one', () => {
+    const failed = status({ lastCalibration: { time: NOW - HOUR, status: 'Failed', level: 90, offset: 4 } });
+    const due = status({
+      lastCalibration: { time: NOW - 40 * 24 * HOUR, status: 'Success', level: 94, offset: 0 },
+    });
+    const passed = status();
+    const order = [passed, due, failed].map((s) => value('calibration', null, s)!);
+    expect([...order].sort((a, b) => a - b)).toEqual([order[2], order[1], order[0]]);
+    expect(value('calibration', null, status({ lastCalibration: null }))).toBeNull();
+  });
+
+  it('the monitor by its battery voltage', () => {
+    expect(value('monitor', known({ supply: { voltage: 11.4, diskPercent: 3, time: NOW } }))).toBe(11.4);
+    expect(value('monitor', known({ supply: null }))).toBeNull();
+  });
+});
+
+describe('the instrument page’s health card', () => {
+  it('says each figure in full with its limit, the urgent battery in danger', () => {
+    const facts = healthFacts(
+      health('QT1', NOW, {
+        lastContact: NOW - 3 * HOUR,
+        newestData: NOW - 7 * HOUR,
+        supply: { voltage: 11.43, diskPercent: 92.5, time: NOW },
+        signal: { rsrp: -112, rsrq: -14, sinr: 2, time: NOW },
+      }),
+      status({ online: false }),
+      null,
+      DEFAULT_ATTENTION_THRESHOLDS,
+      NOW,
+    );
+    expect(facts.map((f) => [f.label, f.tone])).toEqual([
+      ['Last contact', 'danger'],
+      ['Battery', 'danger'],
+      ['Storage', 'warning'],
+      ['Signal', 'warning'],
+      ['Newest data', 'warning'],
+    ]);
+    expect(facts[1]).toMatchObject({ value: '11.43 V', note: 'Low below 11.8 V, urgent below 11.5 V' });
+    expect(facts[3]?.value).toBe('RSRP −112 dBm, RSRQ −14 dB, SINR 2 dB');
+    expect(facts[0]?.value).toMatch(/\(3 h ago\)$/);
   });
 });

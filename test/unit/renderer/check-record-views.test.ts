@@ -104,14 +104,16 @@ describe('a calibration FieldDesk failed while the instrument said “Success”
 });
 
 describe('a calibration FieldDesk did not run', () => {
-  it('says what is known, the instrument’s word, never a FieldDesk Pass', () => {
+  it('says the verdict in the one vocabulary and quotes the instrument’s word as its own', () => {
     const { calibration } = lastChecks(status, null);
     expect(calibration?.fieldDesk).toBeNull();
-    expect(checkVerdictWord(calibration!)).toBe('Success');
-    expect(calibrationCell(calibration, DEFAULT_ATTENTION_THRESHOLDS, NOW)).toMatchObject({
-      text: 'Success · 2 h',
-      tone: 'ok',
-    });
+    expect(checkVerdictWord(calibration!)).toBe('Pass');
+    const cell = calibrationCell(calibration, DEFAULT_ATTENTION_THRESHOLDS, NOW);
+    expect(cell).toMatchObject({ text: 'Pass · 2 h', tone: 'ok' });
+    expect(cell.title).toContain('Not run from FieldDesk: ');
+    expect(cell.title).toContain('the instrument reported “Success”');
+    // A word that is no verdict stays the instrument's own, quoted.
+    expect(checkVerdictWord({ ...calibration!, status: 'Pending', passed: null })).toBe('“Pending”');
     expect(
       attentionReasons(null, status, DEFAULT_ATTENTION_THRESHOLDS, NOW, { calibration, sic: null }),
     ).toEqual([]);

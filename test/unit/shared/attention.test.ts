@@ -9,6 +9,7 @@ import {
   parseThreshold,
   rankAttention,
   spanText,
+  thresholdsConflict,
   type AttentionThresholds,
   type InstrumentHealth,
 } from '../../../src/shared/attention';
@@ -25,6 +26,7 @@ const LIMITS: AttentionThresholds = {
   attentionCalibrationDays: 30,
   attentionStoragePercent: 90,
   attentionBatteryVolts: 11.8,
+  attentionBatteryUrgentVolts: 11.5,
   attentionSignalRsrpDbm: -110,
 };
 
@@ -176,9 +178,51 @@ describe('attention rules at their thresholds', () => {
     expect(attentionReasons(supply(11.79), status(), LIMITS, NOW, lastChecks(status(), null))).toEqual([
       { kind: 'batteryLow', urgency: 2, text: 'Battery low: 11.8 V (limit 11.8 V)' },
     ]);
-    expect(attentionReasons(supply(11.2), status(), LIMITS, NOW, lastChecks(status(), null))[0]?.text).toBe(
-      'Battery low: 11.2 V (limit 11.8 V)',
+    expect(attentionReasons(supply(11.5), status(), LIMITS, NOW, lastChecks(status(), null))[0]?.text).toBe(
+      'Battery low: 11.5 V (limit 11.8 V)',
     );
+  });
+
+  it('battery: under the urgent limit it is urgent, said once', () => {
+    const supply = (voltage: number) => health({ supply: { voltage, diskPercent: 20, time: NOW } });
+    expect(attentionReasons(supply(11.49), status(), LIMITS, NOW, lastChecks(status(), null))).toEqual([
+      { kind: 'batteryLow', urgency: 3, text: 'Battery nearly flat: 11.5 V (urgent below 11.5 V)' },
+    ]);
+    // The two levels are settings: a lower urgent limit leaves 11.4 V "soon".
+    expect(
+      attentionReasons(
+        supply(11.4),
+        status(),
+        { ...LIMITS, attentionBatteryUrgentVolts: 11 },
+        NOW,
+        lastChecks(status(), null),
+      ).map((r) => r.urgency),
+    ).toEqual([2]);
+  });
+
+  it('the urgent battery limit must be below the battery limit', () => {
+    expect(thresholdsConflict(LIMITS)).toBeNull();
+    expect(thresholdsConflict({ attentionBatteryVolts: 11.8, attentionBatteryUrgentVolts: 11.8 })).toEqual({
+      key: 'attentionBatteryUrgentVolts',
+      message: 'The urgent battery limit must be below the battery limit (11.8 V).',
+    });
+  });
+
+  it('a lapsed subscription is a reason, quoting the service’s word; an active one is not', () => {
+    const reasons = (subscriptionStatus: string | undefined) =>
+      attentionReasons(health(), status(), LIMITS, NOW, lastChecks(status(), null), {
+        status: subscriptionStatus,
+      });
+    expect(reasons('Active')).toEqual([]);
+    expect(reasons(undefined)).toEqual([]);
+    expect(reasons('Cancelled')).toEqual([
+      {
+        kind: 'subscription',
+        urgency: 2,
+        text: 'Subscription cancelled: the service may stop taking its data (it reports “Cancelled”)',
+      },
+    ]);
+    expect(reasons('Expired')[0]?.kind).toBe('subscription');
   });
 
   it('signal: just over, at and under the limit; no LTE reading raises nothing', () => {
@@ -214,13 +258,14 @@ describe('attention rules at their thresholds', () => {
         null,
       ),
     );
+    // 11 V is under the urgent battery limit: urgent beside the offline and the failed calibration.
     expect(reasons.map((r) => r.kind)).toEqual([
       'offline',
       'calibrationFailed',
+      'batteryLow',
       'sicFailed',
       'calibrationOld',
       'storageFull',
-      'batteryLow',
       'signalWeak',
     ]);
   });

@@ -3,7 +3,12 @@
  * SIC tone tolerance and
  * the age at which cached data is refreshed, kept in settings.json (settings-store.ts).
  */
-import { ATTENTION_THRESHOLD_KEYS, type AttentionThresholds } from '../../../shared/attention';
+import {
+  ATTENTION_THRESHOLD_KEYS,
+  thresholdsConflict,
+  type AttentionThresholds,
+} from '../../../shared/attention';
+import { FieldDeskError } from '../../../shared/errors';
 import { unsavedChange } from '../core/disk-errors';
 import type { HandlersOf } from '../core/handler-types';
 import type { SettingsState } from '../../../shared/operations';
@@ -33,8 +38,12 @@ export function settingsHandlers({
   return {
     'settings.get': async () => settings.state(),
     'settings.confirm': async () => settled(await saving(settings.confirm(), dataDir)),
-    'settings.update': async (change) =>
-      settled(
+    'settings.update': async (change) => {
+      // Each limit is in range (the request's schema); together they must agree too.
+      const conflict = thresholdsConflict({ ...settings.get(), ...attentionChange(change) });
+      if (conflict !== null)
+        throw new FieldDeskError('invalidInput', conflict.message, { field: conflict.key });
+      return settled(
         await saving(
           settings.update({
             ...(change.calibrationReferenceDb === undefined
@@ -51,7 +60,8 @@ export function settingsHandlers({
           }),
           dataDir,
         ),
-      ),
+      );
+    },
   };
 }
 

@@ -316,14 +316,14 @@ export async function renderReportPdf(
         table('instruments', 'No instruments.', 'Instruments');
         if (!condensesChecks(result)) {
           pages.text(
-            'Each calibration and sound-level check (SIC) before, during and after the period; a calibration’s drift is from the last passing calibration before it.',
+            'Each calibration and system integrity check (SIC) before, during and after the period; a calibration’s drift is from the last passing calibration before it.',
             { color: MUTED, size: 8.5 },
           );
           table('calibration', 'No calibration or SIC on record for these instruments.', 'Checks');
           return;
         }
         pages.text(
-          'The period is longer than a month, so the calibrations and sound-level checks (SIC) are counted per instrument and month, with the largest drift (from the last passing calibration) and deviation (from the reference) of each; every failed or flagged check, and each calibration not on record, follows in full.',
+          'The period is longer than a month, so the calibrations and system integrity checks (SIC) are counted per instrument and month, with the largest drift (from the last passing calibration) and deviation (from the reference) of each; every failed or flagged check, and each calibration not on record, follows in full.',
           { color: MUTED, size: 8.5 },
         );
         table(

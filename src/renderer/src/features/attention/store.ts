@@ -23,6 +23,8 @@ import { useActionsStore } from '../actions/store';
 import { useInstrumentsStore } from '../instruments/store';
 import { useSettingsStore } from '../settings/store';
 import { createHealthReader, type SweepProgress } from './health-reader';
+import { healthSortValue } from './cells';
+import type { HealthKey } from '../instruments/logic';
 
 export interface AttentionRow extends AttentionItem {
   entry: InstrumentEntry;
@@ -98,6 +100,18 @@ export const useAttentionStore = defineStore('attention', () => {
     return lastChecks(statusOf(entry), actions.lastResultsFor(entry.instrument.serialNumber));
   }
 
+  /** A health column's sort value for the list (cells.ts `healthSortValue`), from what is known now. */
+  function healthSortValueOf(entry: InstrumentEntry, key: HealthKey): number | null {
+    return healthSortValue(key, {
+      health: health.value.get(entry.instrument.serialNumber) ?? null,
+      status: statusOf(entry),
+      listReadAt: entry.status === null ? null : instruments.fetchedAt,
+      checks: checksOf(entry),
+      thresholds: settings.current,
+      now: now.value,
+    });
+  }
+
   /** Every instrument that needs attention, most urgent first, from what is known now. */
   const rows = computed((): AttentionRow[] => {
     const thresholds = settings.current;
@@ -111,6 +125,7 @@ export const useAttentionStore = defineStore('attention', () => {
         thresholds,
         now.value,
         checksOf(entry),
+        entry.instrument.subscription ?? null,
       );
       if (reasons.length === 0) continue;
       byItem.set(serial, entry);
@@ -170,6 +185,7 @@ export const useAttentionStore = defineStore('attention', () => {
     oldestKnownAt,
     statusOf,
     checksOf,
+    healthSortValueOf,
     loadKnown,
     showRows,
     sweep,

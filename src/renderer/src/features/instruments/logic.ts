@@ -2,6 +2,7 @@
  * Pure functions behind the instrument list: labels, state derivation, filtering, sorting.
  * Stores and views call these; tests exercise them directly.
  */
+import { subscriptionLapsed } from '../../../../shared/attention';
 import type { InstrumentEntry } from '../../../../shared/ipc/contract';
 import type { InstrumentStatus } from '../../../../shared/service/schemas';
 import type { Tone } from '../../ui/tone';
@@ -91,7 +92,7 @@ export function subscriptionTone(entry: InstrumentEntry): Tone {
   const status = entry.instrument.subscription?.status?.toLowerCase() ?? '';
   if (status === '') return 'neutral';
   if (status === 'active') return 'ok';
-  if (/expir|suspend|cancel|lapsed|inactive/.test(status)) return 'warning';
+  if (subscriptionLapsed(status)) return 'warning';
   return 'neutral';
 }
 
@@ -138,7 +139,13 @@ export function isFiltered(filter: ListFilter): boolean {
   return filter.text.trim() !== '' || filter.type !== 'all' || filter.state !== 'all';
 }
 
-export type SortKey = 'type' | 'serial' | 'name' | 'model' | 'state' | 'subscription';
+/** The health columns: sorted by what the attention store knows of each instrument (features/attention/cells.ts). */
+export type HealthKey = 'contact' | 'calibration' | 'sic' | 'monitor';
+export type SortKey = 'type' | 'serial' | 'name' | 'model' | 'state' | HealthKey | 'subscription';
+export const isHealthKey = (key: SortKey): key is HealthKey =>
+  key === 'contact' || key === 'calibration' || key === 'sic' || key === 'monitor';
+/** A health column's sort value for an entry; null when nothing is known (sorted last both ways). */
+export type HealthSortValue = (entry: InstrumentEntry, key: HealthKey) => number | null;
 export interface SortOrder {
   key: SortKey;
   direction: 'ascending' | 'descending';
@@ -157,8 +164,13 @@ const STATE_ORDER: Record<InstrumentState, number> = {
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 
-function sortValue(entry: InstrumentEntry, key: SortKey): string | number {
+function sortValue(
+  entry: InstrumentEntry,
+  key: SortKey,
+  healthValue: HealthSortValue | undefined,
+): string | number | null {
   const { instrument } = entry;
+  if (isHealthKey(key)) return healthValue?.(entry, key) ?? null;
   switch (key) {
     case 'type':
       return typeLabel(instrument.type);
@@ -175,19 +187,29 @@ function sortValue(entry: InstrumentEntry, key: SortKey): string | number {
   }
 }
 
-/** Stable sort; ties fall back to the serial number so the order never jumps on refresh. */
-export function sortEntries(entries: readonly InstrumentEntry[], order: SortOrder): InstrumentEntry[] {
+/**
+ * Stable sort; ties fall back to the serial number so the order never jumps on refresh. A health
+ * column sorts by `healthValue` (an age, a verdict then its age, a voltage).
+ */
+export function sortEntries(
+  entries: readonly InstrumentEntry[],
+  order: SortOrder,
+  healthValue?: HealthSortValue,
+): InstrumentEntry[] {
   const sign = order.direction === 'ascending' ? 1 : -1;
   // Each entry's sort value once, not once per comparison: thousands of rows sort in milliseconds.
-  const keyed = entries.map((entry) => ({ entry, value: sortValue(entry, order.key) }));
+  const keyed = entries.map((entry) => ({ entry, value: sortValue(entry, order.key, healthValue) }));
   keyed.sort((a, b) => {
-    // Statuses not read yet go last both ways: what is known is what the sort is for.
+    // Statuses not read yet, and health not known, go last both ways: what is known is what the sort is for.
     if (order.key === 'state' && !!a.entry.statusPending !== !!b.entry.statusPending)
       return a.entry.statusPending ? 1 : -1;
+    if ((a.value === null) !== (b.value === null)) return a.value === null ? 1 : -1;
     const va = a.value;
     const vb = b.value;
     const primary =
-      typeof va === 'number' && typeof vb === 'number' ? va - vb : collator.compare(String(va), String(vb));
+      typeof va === 'number' && typeof vb === 'number'
+        ? Math.sign(va - vb) || 0 // an age of Infinity (offline, no contact known) equals itself
+        : collator.compare(String(va), String(vb));
     return primary !== 0
       ? primary * sign
       : collator.compare(a.entry.instrument.serialNumber, b.entry.instrument.serialNumber);
