@@ -59,6 +59,23 @@ describe('the calibrator register in records.db', () => {
     expect(list.lastUsedId).toBe(cr515.id);
   });
 
+  it('remembers "None / not listed" as the last choice, and a calibrator chosen after it', async () => {
+    const first = openRecords(T0);
+    const store = first.records.view('calibrators');
+    const cr515 = store.save(CR515)!;
+    store.markUsed(cr515.id);
+    store.markUsed(null);
+    expect(store.list().lastUsedId).toBeNull();
+    // The calibrator keeps when it was last used.
+    expect(store.list().calibrators[0]?.lastUsedAt).toBe(T0);
+    await first.records.close();
+
+    const later = openRecords(T0 + 60_000).records.view('calibrators');
+    expect(later.list().lastUsedId).toBeNull();
+    later.markUsed(cr515.id);
+    expect(later.list().lastUsedId).toBe(cr515.id);
+  });
+
   it('refuses a second entry for the same calibrator, whatever its spacing or case', () => {
     const { records } = openRecords(T0);
     const store = records.view('calibrators');

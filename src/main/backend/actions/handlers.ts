@@ -117,9 +117,9 @@ export function actionHandlers(deps: ActionHandlerDeps): HandlersOf<'actions'> {
           `${busy.action} is already running on ${serial} from FieldDesk. Wait for it to finish, or stop watching it, before starting another action.`,
         );
       }
-      if (calibrator !== null) {
+      if (action === 'Calibration') {
         try {
-          deps.calibrators.markUsed(calibrator.id);
+          deps.calibrators.markUsed(calibrator?.id ?? null);
         } catch (error) {
           // Only which calibrator the wizard offers first next time: never a reason not to calibrate.
           deps.log.warn('calibrator not marked as last used', { error });

@@ -41,9 +41,15 @@ export interface CalibratorStore {
   /** Null when the id names none. */
   setRetired(id: string, retired: boolean): Calibrator | null;
   remove(id: string): boolean;
-  /** Notes that it was chosen for a calibration now (the wizard offers it first next time). */
-  markUsed(id: string): void;
+  /**
+   * Notes that it was chosen for a calibration now (the wizard offers it first next time); null:
+   * none of the register's ("None / not listed"), which is then offered first.
+   */
+  markUsed(id: string | null): void;
 }
+
+/** When "None / not listed" was last chosen, in the records' small settings table. */
+const NONE_USED_SETTING = 'calibrator:noneUsedAt';
 
 interface Row {
   calibrator_json: string;
@@ -67,6 +73,14 @@ export function createCalibratorStore(db: SqliteDatabase, now: () => number): Ca
   const deleteOne = db.prepare('DELETE FROM calibrators WHERE id = ?');
   // The row changes too (updated_at), so a restore merges the newer choice back.
   const touchUsed = db.prepare('UPDATE calibrators SET used_at = ?, updated_at = ? WHERE id = ?');
+  // The records' name/value table (created with the visits): one value, no table of its own.
+  const getNoneUsed = db.prepare<[string], { value: string }>(
+    'SELECT value FROM visit_settings WHERE name = ?',
+  );
+  const putNoneUsed = db.prepare(
+    'INSERT INTO visit_settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+  );
+  const noneUsedAt = (): number => Number(getNoneUsed.get(NONE_USED_SETTING)?.value ?? 0) || 0;
 
   function parse(row: Row): Calibrator | null {
     try {
@@ -116,7 +130,9 @@ export function createCalibratorStore(db: SqliteDatabase, now: () => number): Ca
       const lastUsed = calibrators
         .filter((c) => !c.retired && c.lastUsedAt !== null)
         .reduce<Calibrator | null>((a, b) => (a === null || b.lastUsedAt! > a.lastUsedAt! ? b : a), null);
-      return { calibrators, lastUsedId: lastUsed?.id ?? null, unreadable };
+      // "None / not listed" chosen since is the last choice: it is offered first.
+      const noneSince = lastUsed !== null && noneUsedAt() >= lastUsed.lastUsedAt!;
+      return { calibrators, lastUsedId: noneSince ? null : (lastUsed?.id ?? null), unreadable };
     },
 
     get,
@@ -159,7 +175,8 @@ export function createCalibratorStore(db: SqliteDatabase, now: () => number): Ca
 
     markUsed(id) {
       const at = now();
-      touchUsed.run(at, at, id);
+      if (id === null) putNoneUsed.run(NONE_USED_SETTING, String(at));
+      else touchUsed.run(at, at, id);
     },
   };
 }
