@@ -4,7 +4,8 @@
  * to the service. The actions run on the visited instruments while the visit was open are linked to
  * it by time, so a visit sheet names them with their verdicts.
  */
-import type { ActionRecord } from './operations';
+import { checkOfOutcome, checkVerdictsText } from './check-record';
+import type { ActionRecord, CalibrationOutcome, SicOutcome } from './operations';
 
 export const INSTRUMENT_KINDS = ['Noise', 'AirQuality', 'Vibration'] as const;
 export type VisitInstrumentKind = (typeof INSTRUMENT_KINDS)[number];
@@ -90,6 +91,11 @@ export interface SiteVisit {
   arrivedAt: number;
   /** Null while the visit is open. */
   leftAt: number | null;
+  /**
+   * A reopened visit's departure before it was reopened, kept (and offered) until it is finished
+   * again; absent or null otherwise.
+   */
+  keptLeftAt?: number | null;
   checklist: ChecklistItem[];
   notes: string;
   photos: VisitPhoto[];
@@ -166,4 +172,58 @@ export function summariseVisit(visit: SiteVisit): VisitSummary {
     open: visit.checklist.filter((c) => c.state === null).length,
     photos: visit.photos.length,
   };
+}
+
+// ---- checklist items filled from the linked actions ------------------------------------------------
+
+/** Which check a checklist item is about, from its words (the templates are the user's own). */
+function itemCheck(label: string): { kind: 'calibration' | 'sic'; when: 'before' | 'after' | 'last' } | null {
+  const words = label.toLowerCase();
+  if (/\bsic\b|integrity/.test(words)) return { kind: 'sic', when: 'last' };
+  if (!/calibrat/.test(words)) return null;
+  return {
+    kind: 'calibration',
+    when: /before|arriv/.test(words) ? 'before' : /after|leav/.test(words) ? 'after' : 'last',
+  };
+}
+
+/**
+ * The checklist with its unanswered calibration and SIC items answered from the actions run on
+ * their instrument during the visit (`actions` newest first): Done for a pass, Issue for a fail,
+ * the verdict and figures as the note (shared/check-record.ts, as every output writes a check).
+ * "Calibration before" takes the first calibration, "Calibration after" the last one of two or more;
+ * an item the engineer answered is never changed. Null when nothing was filled.
+ */
+export function checklistFromActions(
+  checklist: readonly ChecklistItem[],
+  actions: readonly ActionRecord[],
+): ChecklistItem[] | null {
+  let changed = false;
+  const filled = checklist.map((item) => {
+    const check = item.state === null ? itemCheck(item.label) : null;
+    if (check === null) return item;
+    // Oldest first, only those with a verdict.
+    const runs = actions
+      .filter((a) => a.serial === item.serial && a.result?.kind === check.kind)
+      .map((a) => checkOfOutcome(a.result as CalibrationOutcome | SicOutcome))
+      .filter((c) => c.passed !== null)
+      .sort((a, b) => a.time - b.time);
+    const run =
+      check.when === 'before'
+        ? runs[0]
+        : check.when === 'after'
+          ? runs.length > 1
+            ? runs.at(-1)
+            : undefined
+          : runs.at(-1);
+    if (run === undefined) return item;
+    changed = true;
+    const what = check.kind === 'sic' ? 'SIC' : 'calibration';
+    return {
+      ...item,
+      state: run.passed ? ('ok' as const) : ('issue' as const),
+      note: `From the ${what} run from FieldDesk: ${checkVerdictsText(run)}`.slice(0, CHECK_NOTE_MAX),
+    };
+  });
+  return changed ? filled : null;
 }

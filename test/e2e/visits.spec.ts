@@ -89,11 +89,16 @@ test.describe('a site visit', () => {
     await expect(actions).toContainText('Calibration');
     await expect(actions).toContainText('FieldDesk: Pass');
     await expect(actions).toContainText('Calibrator: CR:515 #054433');
+    // The calibration answers "Calibration before", with its verdict and figures.
+    const before = items.filter({ hasText: 'Calibration before' });
+    await expect(before).toHaveAttribute('data-state', 'ok');
+    await expect(before.getByRole('textbox')).toHaveValue(
+      /^From the calibration run from FieldDesk: Pass \(FieldDesk\)/,
+    );
     // Finishing names the items left unanswered, and asks first (Cancel focused).
     await page.getByRole('button', { name: 'Finish visit' }).click();
-    const question = page.getByRole('dialog', { name: 'Finish with 3 items unanswered?' });
+    const question = page.getByRole('dialog', { name: 'Finish with 2 items unanswered?' });
     await expect(question.getByTestId('unanswered').getByRole('listitem')).toHaveText([
-      'Calibration before',
       'SIC',
       'Calibration after',
     ]);
@@ -101,9 +106,17 @@ test.describe('a site visit', () => {
     await question.getByRole('button', { name: 'Finish visit' }).click();
     await expect(page.getByText('Visit finished')).toBeVisible();
     await keepScreenshot(page, testInfo, 'visit-finished');
+    // Reopened, the departure is kept and offered again when it is finished.
+    const left = await page.getByTestId('visit-left').innerText();
+    await page.getByRole('button', { name: 'Reopen visit' }).click();
+    await expect(page.getByTestId('visit-left')).toContainText('kept while reopened');
+    await page.getByRole('button', { name: /^Finish, left / }).click();
+    await question.getByRole('button', { name: 'Finish visit' }).click();
+    await expect(page.getByText('Visit finished')).toBeVisible();
+    await expect(page.getByTestId('visit-left')).toHaveText(left);
     await page.getByRole('link', { name: 'Visits', exact: true }).click();
     await expect(page.getByTestId('visits-table')).toContainText('Asha Patel');
-    await expect(page.getByTestId('visits-table')).toContainText('1 issue · 3 unanswered · 1 photo');
+    await expect(page.getByTestId('visits-table')).toContainText('1 issue · 2 unanswered · 1 photo');
     await keepScreenshot(page, testInfo, 'visits-list', false);
     await page.getByTestId('visits-table').getByRole('link').first().click();
 

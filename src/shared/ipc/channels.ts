@@ -87,6 +87,7 @@ export const REQUEST_CHANNELS = [
   'visits.removePhoto',
   'visits.setCaption',
   'visits.thumbnail',
+  'visits.photo',
   'visits.sheet',
   'visits.templates',
   'visits.setTemplate',

@@ -161,6 +161,8 @@ export const VISIT_REQUESTS = {
   ),
   /** A photo's thumbnail as a `data:` URL (the renderer shows nothing from disk itself). */
   'visits.thumbnail': request<string>()(byPhoto),
+  /** A photo itself, full size, as a `data:` URL: the viewer shows it whole. */
+  'visits.photo': request<string>()(byPhoto),
   /** Writes the visit sheet (a one-or-two page PDF) where the user chooses. */
   'visits.sheet': request<VisitSheetResult>()(byVisitId),
   /** The checklist templates per kind of instrument, and the last engineer named. */

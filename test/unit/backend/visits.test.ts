@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { strToU8, zipSync } from 'fflate';
@@ -138,6 +138,16 @@ describe('a site visit from start to sheet', () => {
       expect(await handlers['visits.thumbnail']({ visitId: visit.id, photoId: kept!.id })).toBe(
         `data:image/jpeg;base64,${photo}`,
       );
+      // The photo itself, whole, for the viewer; its copy gone, said plainly.
+      expect(await handlers['visits.photo']({ visitId: visit.id, photoId: kept!.id })).toBe(
+        `data:image/jpeg;base64,${photo}`,
+      );
+      const stored = await readFile(join(folder, kept!.storedName));
+      await rm(join(folder, kept!.storedName));
+      await expect(handlers['visits.photo']({ visitId: visit.id, photoId: kept!.id })).rejects.toThrow(
+        'The copy of “mast.jpg” is missing from the data folder, so it cannot be shown.',
+      );
+      await writeFile(join(folder, kept!.storedName), stored);
 
       const left = Date.now();
       const done = await handlers['visits.update']({ id: visit.id, leftAt: left });
@@ -146,6 +156,14 @@ describe('a site visit from start to sheet', () => {
       expect(list.visits).toEqual([
         expect.objectContaining({ id: visit.id, engineer: 'Asha Patel', issues: 1, open: 0, photos: 1 }),
       ]);
+
+      // Reopened, the departure is kept (and stays kept through other changes) until finished again.
+      const reopened = await handlers['visits.update']({ id: visit.id, leftAt: null });
+      expect(reopened.visit).toMatchObject({ leftAt: null, keptLeftAt: left });
+      const noted = await handlers['visits.update']({ id: visit.id, engineer: 'Asha Patel' });
+      expect(noted.visit.keptLeftAt).toBe(left);
+      const again = await handlers['visits.update']({ id: visit.id, leftAt: left });
+      expect(again.visit).toMatchObject({ leftAt: left, keptLeftAt: null });
 
       const sheet = await handlers['visits.sheet']({ id: visit.id });
       expect(sheet).toMatchObject({ saved: true });

@@ -13,10 +13,12 @@ import {
   actionDuringVisit,
   VISIT_PHOTOS_MAX,
   visitKind,
+  checklistFromActions,
   type ChecklistItem,
   type SiteVisit,
   type VisitDetail,
   type VisitInstrument,
+  type VisitPhoto,
 } from '../../../shared/visits';
 import type { AccountState } from '../accounts/account-state';
 import type { StoredAccount } from '../accounts/account-store';
@@ -28,7 +30,7 @@ import type { Logger } from '../core/log';
 import type { UnfinishedFiles } from '../core/unfinished-files';
 import type { FleetService } from '../instruments/fleet';
 import { readPicture } from './picture-check';
-import { photoFolder, readThumbnail, removePhotoFiles, storePhoto } from './visit-photos';
+import { photoFolder, readPhotoDataUrl, readThumbnail, removePhotoFiles, storePhoto } from './visit-photos';
 import { visitSheetName, writeVisitSheet } from './visit-sheet';
 import { visitList, type VisitStore } from './visit-store';
 
@@ -91,10 +93,29 @@ export function visitHandlers(deps: VisitDeps): HandlersOf<'visits'> {
       ?.timeZone;
   }
 
-  const detail = (account: StoredAccount, visit: SiteVisit): VisitDetail => ({
-    visit,
-    actions: actionsOf(account, visit),
-  });
+  /**
+   * The visit with its linked actions. Its unanswered calibration and SIC items are answered from
+   * them and saved, so the screen, the sheet and the record say the same.
+   */
+  const detail = (account: StoredAccount, visit: SiteVisit): VisitDetail => {
+    const actions = actionsOf(account, visit);
+    const filled = checklistFromActions(visit.checklist, actions);
+    return { visit: filled === null ? visit : save({ ...visit, checklist: filled }), actions };
+  };
+
+  /** One photo of one of the active account's visits, with the folder its files are in. */
+  function photoOf(visitId: string, photoId: string): { folder: string; photo: VisitPhoto } {
+    const account = accounts.requireActive();
+    const visit = visitOf(account, visitId);
+    const photo = visit.photos.find((p) => p.id === photoId);
+    if (photo === undefined) throw new FieldDeskError('notFound', MESSAGES.noPhoto);
+    return { folder: photoFolder(deps.dataDir, account.id, visit.id), photo };
+  }
+  const missingCopy = (photo: VisitPhoto) =>
+    new FieldDeskError(
+      'notFound',
+      `The copy of “${photo.fileName}” is missing from the data folder, so it cannot be shown.`,
+    );
 
   function save(visit: SiteVisit): SiteVisit {
     const saved = { ...visit, updatedAt: now() };
@@ -185,7 +206,11 @@ export function visitHandlers(deps: VisitDeps): HandlersOf<'visits'> {
       const next: SiteVisit = { ...visit };
       if (change.engineer !== undefined) next.engineer = change.engineer;
       if (change.arrivedAt !== undefined) next.arrivedAt = change.arrivedAt;
-      if (change.leftAt !== undefined) next.leftAt = change.leftAt;
+      if (change.leftAt !== undefined) {
+        next.leftAt = change.leftAt;
+        // Reopened, the departure is kept until the visit is finished again (then it is the new one).
+        next.keptLeftAt = change.leftAt === null ? (visit.leftAt ?? visit.keptLeftAt ?? null) : null;
+      }
       if (change.notes !== undefined) next.notes = change.notes;
       if (change.checklist !== undefined) {
         const serials = new Set(visit.instruments.map((i) => i.serial));
@@ -306,22 +331,23 @@ export function visitHandlers(deps: VisitDeps): HandlersOf<'visits'> {
     },
 
     'visits.thumbnail': async ({ visitId, photoId }) => {
-      const account = accounts.requireActive();
-      const visit = visitOf(account, visitId);
-      const photo = visit.photos.find((p) => p.id === photoId);
-      if (photo === undefined) throw new FieldDeskError('notFound', MESSAGES.noPhoto);
-      const bytes = await readThumbnail(photoFolder(deps.dataDir, account.id, visit.id), photo.id);
-      if (bytes === null)
-        throw new FieldDeskError(
-          'notFound',
-          `The copy of “${photo.fileName}” is missing from the data folder, so it cannot be shown.`,
-        );
+      const { folder, photo } = photoOf(visitId, photoId);
+      const bytes = await readThumbnail(folder, photo.id);
+      if (bytes === null) throw missingCopy(photo);
       return `data:image/jpeg;base64,${bytes.toString('base64')}`;
+    },
+
+    'visits.photo': async ({ visitId, photoId }) => {
+      const { folder, photo } = photoOf(visitId, photoId);
+      const url = await readPhotoDataUrl(folder, photo.storedName);
+      if (url === null) throw missingCopy(photo);
+      return url;
     },
 
     'visits.sheet': async ({ id }) => {
       const account = accounts.requireActive();
-      const visit = visitOf(account, id);
+      // The visit as the screen shows it: its checks answered from the linked actions.
+      const { visit, actions } = detail(account, visitOf(account, id));
       const path = await deps.chooseExportPath(visitSheetName(visit), 'pdf');
       if (path === null) return { saved: false };
       const what = `the visit sheet “${basename(path)}”`;
@@ -330,7 +356,7 @@ export function visitHandlers(deps: VisitDeps): HandlersOf<'visits'> {
           { path, what, unfinished: deps.unfinished },
           {
             visit,
-            actions: actionsOf(account, visit),
+            actions,
             account: account.name,
             madeAt: now(),
             timeZone: siteZoneOf(account, visit),

@@ -88,6 +88,19 @@ export async function readThumbnail(folder: string, photoId: string): Promise<Bu
   }
 }
 
+/** A stored photo as a `data:` URL, its type from its name; null when the file is missing. */
+export async function readPhotoDataUrl(folder: string, storedName: string): Promise<string | null> {
+  const extension = storedName.slice(storedName.lastIndexOf('.') + 1);
+  const type = (Object.keys(EXTENSIONS) as PictureType[]).find((t) => EXTENSIONS[t] === extension);
+  try {
+    const bytes = await readFile(join(folder, storedName));
+    return `data:${type ?? 'image/jpeg'};base64,${bytes.toString('base64')}`;
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return null;
+    throw error;
+  }
+}
+
 export async function removePhotoFiles(folder: string, storedName: string, photoId: string): Promise<void> {
   await rm(join(folder, storedName), { force: true });
   await rm(join(folder, thumbnailName(photoId)), { force: true });

@@ -27,6 +27,7 @@ const storedVisitSchema: z.ZodType<SiteVisit> = z.object({
   engineer: z.string(),
   arrivedAt: z.number(),
   leftAt: z.number().nullable(),
+  keptLeftAt: z.number().nullable().optional(),
   checklist: z.array(
     z.object({
       id: z.string(),
