@@ -163,5 +163,6 @@ test('the instrument page has a health card with the list’s figures in full, t
   await expect(card.locator('dd[data-fact="Last contact"]')).toContainText(/\((just now|\d+ min ago)\)/);
   await expect(card.locator('dd[data-fact="Signal"]')).toContainText(/^RSRP −\d+ dBm/);
   await expect(card.getByTestId('health-read')).toHaveText(/^Read (just now|\d+ min ago)/);
-  await keepScreenshot(page, testInfo, 'instrument-health-card');
+  await card.scrollIntoViewIfNeeded();
+  await keepScreenshot(page, testInfo, 'instrument-health-card', false);
 });

@@ -62,6 +62,18 @@ test.describe('a site visit', () => {
     await expect(photo.locator('img')).toHaveAttribute('src', /^data:image\/jpeg;base64,/);
     await photo.getByLabel(/^Caption of/).fill('New windshield on the mast');
     await photo.getByLabel(/^Caption of/).press('Tab');
+    // The photo opens whole in the viewer (keyboard: arrows move, Esc closes back to its thumbnail).
+    const thumbnail = photo.getByRole('button', { name: 'View New windshield on the mast whole' });
+    await thumbnail.click();
+    const viewer = page.getByRole('dialog', { name: /^New windshield on the mast/ });
+    await expect(viewer).toContainText('1 of 1');
+    await expect(viewer.getByTestId('photo-full')).toHaveAttribute('src', /^data:image\/jpeg;base64,/);
+    await viewer.getByRole('button', { name: 'Actual size' }).click();
+    await expect(viewer.getByRole('button', { name: 'Fit to window' })).toBeVisible();
+    await keepScreenshot(page, testInfo, 'visit-photo-viewer', false);
+    await page.keyboard.press('Escape');
+    await expect(viewer).toBeHidden();
+    await expect(thumbnail).toBeFocused();
     await page
       .getByRole('textbox', { name: 'Notes' })
       .fill('Replaced the windshield. Guy rope re-tensioned.');

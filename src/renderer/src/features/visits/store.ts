@@ -9,7 +9,7 @@ import { api } from '../../api';
 import type { RequestArg } from '../../../../shared/ipc/contract';
 import type { ChecklistTemplates } from '../../../../shared/ipc/visit-requests';
 import type { VisitDetail, VisitInstrumentKind, VisitList } from '../../../../shared/visits';
-import { fileBase64, makeThumbnail } from './thumbnail';
+import { preparePhoto } from './thumbnail';
 
 export const useVisitsStore = defineStore('visits', () => {
   /** Visits listed per instrument serial ('' for the whole account). */
@@ -59,9 +59,18 @@ export const useVisitsStore = defineStore('visits', () => {
     if (current.value?.visit.id === id) current.value = null;
   }
 
-  /** Copies a photo into the visit: the thumbnail is drawn here, where the browser can decode it. */
-  async function addPhoto(visitId: string, file: File): Promise<VisitDetail> {
-    const [imageBase64, thumbnail] = await Promise.all([fileBase64(file), makeThumbnail(file)]);
+  /**
+   * Copies a photo into the visit: the thumbnail (and a reduced copy, `reduce`) drawn here, where
+   * the browser can decode it. `onStage` hears when the photo is read and goes to be checked and kept.
+   */
+  async function addPhoto(
+    visitId: string,
+    file: File,
+    options: { reduce: boolean; onStage?: (stage: 'reading' | 'keeping') => void } = { reduce: false },
+  ): Promise<VisitDetail> {
+    options.onStage?.('reading');
+    const { imageBase64, thumbnail } = await preparePhoto(file, options.reduce);
+    options.onStage?.('keeping');
     const detail = show(
       await api.visits.addPhoto({
         visitId,
@@ -92,6 +101,11 @@ export const useVisitsStore = defineStore('visits', () => {
     return url;
   }
 
+  /** A photo whole, for the viewer: read each time it is shown, never kept (a photo is megabytes). */
+  function photo(visitId: string, photoId: string): Promise<string> {
+    return api.visits.photo({ visitId, photoId });
+  }
+
   /** Writes the visit sheet where the user chooses. */
   function sheet(id: string) {
     return api.visits.sheet({ id });
@@ -118,6 +132,7 @@ export const useVisitsStore = defineStore('visits', () => {
     removePhoto,
     setCaption,
     thumbnail,
+    photo,
     sheet,
     setTemplate,
   };
