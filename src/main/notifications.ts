@@ -8,6 +8,7 @@ import { failingTones, sicToneText } from '../shared/check-verdicts';
 import type { SyncSnapshot } from '../shared/data';
 import { dbText } from '../shared/format';
 import type { EventChannel } from '../shared/ipc/channels';
+import type { UrgentReason } from '../shared/ipc/contract';
 import { isFinishedState, type OperationSnapshot } from '../shared/operations';
 import { syncOutcome } from '../shared/sync-outcome';
 
@@ -114,5 +115,12 @@ export function createBackgroundNotifier(isWindowFocused: () => boolean, show: (
   return (channel: EventChannel, payload: unknown): void => {
     if (channel === 'operations.progress') action(payload as OperationSnapshot);
     else if (channel === 'sync.progress') sync(payload as SyncSnapshot);
+    else if (channel === 'instruments.urgent' && !isWindowFocused())
+      show(urgentNotice(payload as UrgentReason));
   };
+}
+
+/** A new urgent attention reason (the renderer tells each once, when the user opted in). */
+export function urgentNotice({ serial, name, reason }: UrgentReason): Notice {
+  return { title: `Needs attention today — ${name || serial}`, body: `${serial}: ${reason}.` };
 }

@@ -155,8 +155,8 @@ test('the instrument page has a health card with the list’s figures in full, t
   const battery = card.locator('dd[data-fact="Battery"]');
   // The same reading as the list's (to one decimal there), in full, urgent under 11.5 V.
   await expect(battery).toContainText(/^11\.\d\d V/);
-  expect(Number((await battery.locator('.value').innerText()).replace(' V', '')).toFixed(1)).toBe(
-    listedVolts.replace(' V', ''),
+  expect(parseFloat(await battery.locator('.value').innerText()).toFixed(1)).toBe(
+    parseFloat(listedVolts).toFixed(1),
   );
   await expect(battery).toHaveClass(/health-danger/);
   await expect(battery).toContainText('Low below 11.8 V, urgent below 11.5 V');
@@ -165,4 +165,49 @@ test('the instrument page has a health card with the list’s figures in full, t
   await expect(card.getByTestId('health-read')).toHaveText(/^Read (just now|\d+ min ago)/);
   await card.scrollIntoViewIfNeeded();
   await keepScreenshot(page, testInfo, 'instrument-health-card', false);
+});
+
+test('a new urgent reason is told on the desktop once, while FieldDesk is in the background (opt-in)', async ({
+  page,
+  harness,
+}) => {
+  await tryTheDemo(page, harness);
+  const settingsForm = async (urgentVolts: string) => {
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const form = page.getByRole('form', { name: 'Needs attention settings' });
+    await form.getByLabel('Battery urgent below (V)').fill(urgentVolts);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(form.getByRole('status')).toHaveText('Saved.');
+  };
+  const told = () =>
+    harness.notifications().filter((notice) => notice.title.startsWith('Needs attention today'));
+
+  // Not urgent with the urgent limit at 11.0 V; then the notices are switched on.
+  await settingsForm('11');
+  await page.getByTestId('notify-urgent').check();
+  await page.getByRole('link', { name: 'Instruments', exact: true }).first().click();
+  await page.getByTestId('attention-link').click();
+  const rows = page.getByTestId('attention-table').locator('tbody tr');
+  await expect(rows.filter({ hasText: FAILING_BATTERY }).locator('li[data-kind="batteryLow"]')).toHaveText(
+    /^Battery low: 11\.\d V \(limit 11\.8 V\)$/,
+  );
+
+  // In the background, the battery becomes urgent: told once, with its figures.
+  harness.setWindowFocused(false);
+  await settingsForm('11.5');
+  await expect
+    .poll(() => told().map((notice) => notice.body))
+    .toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^${FAILING_BATTERY}: Battery nearly flat: 11\\.\\d V \\(urgent below 11\\.5 V\\)\\.$`),
+      ),
+    );
+  const count = told().length;
+  // The same reason, judged again on other pages, is not told twice.
+  await page.getByRole('link', { name: 'Instruments', exact: true }).first().click();
+  await page.getByTestId('attention-link').click();
+  await expect(rows.filter({ hasText: FAILING_BATTERY }).locator('li[data-kind="batteryLow"]')).toHaveText(
+    /^Battery nearly flat/,
+  );
+  expect(told()).toHaveLength(count);
 });

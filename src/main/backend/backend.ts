@@ -279,7 +279,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
         }
       },
     }),
-    ...instrumentHandlers({ accounts, access, fleet, health, fetch: options.fetch ?? fetch }),
+    ...instrumentHandlers({ accounts, access, fleet, health, fetch: options.fetch ?? fetch, events }),
     ...actionHandlers({
       accounts,
       access,

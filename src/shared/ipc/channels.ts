@@ -23,6 +23,7 @@ export const REQUEST_CHANNELS = [
   'instruments.image',
   'instruments.health',
   'instruments.knownHealth',
+  'instruments.tellUrgent',
   'actions.start',
   'actions.history',
   'actions.lastResults',
@@ -107,6 +108,7 @@ export const EVENT_CHANNELS = [
   'audio.progress',
   'assessment.reportProgress',
   'assessment.progress',
+  'instruments.urgent',
 ] as const;
 
 export type RequestChannel = (typeof REQUEST_CHANNELS)[number];

@@ -274,6 +274,20 @@ export const REQUESTS = {
       .strict(),
   ),
   'instruments.knownHealth': request<InstrumentHealthRead>()(noArgs),
+  /**
+   * A new urgent attention reason the renderer judged (shared/attention.ts), to be told on the
+   * desktop while FieldDesk's window is in the background (the user opted in; the renderer tells
+   * each instrument's reason once). Passed on as `instruments.urgent`.
+   */
+  'instruments.tellUrgent': request<{ passedOn: true }>()(
+    z
+      .object({
+        serial: serialSchema,
+        name: z.string().max(200),
+        reason: z.string().min(1).max(300),
+      })
+      .strict(),
+  ),
   /** Starts an action on an instrument of the active account; answers at once (state `starting`). */
   'actions.start': request<OperationSnapshot>()(
     z
@@ -346,6 +360,15 @@ export interface EventPayloads {
   /** How far a report is (stage and fraction), while it is written. */
   'assessment.reportProgress': ReportProgress;
   'assessment.progress': AssessmentProgress;
+  /** A new urgent attention reason, for the desktop notice while the window is in the background. */
+  'instruments.urgent': UrgentReason;
+}
+
+export interface UrgentReason {
+  serial: string;
+  name: string;
+  /** In plain words with its figures: "Battery nearly flat: 11.4 V (urgent below 11.5 V)". */
+  reason: string;
 }
 
 export type RequestArg<C extends RequestChannel> = z.input<(typeof REQUESTS)[C]['arg']>;

@@ -214,3 +214,29 @@ describe('createBackgroundNotifier', () => {
     ]);
   });
 });
+
+describe('the desktop notice of an urgent reason', () => {
+  it('is shown only while the window is in the background', () => {
+    const shown: Notice[] = [];
+    let focused = true;
+    const notify = createBackgroundNotifier(
+      () => focused,
+      (notice) => shown.push(notice),
+    );
+    const urgent = {
+      serial: 'QT1',
+      name: 'Sizewell C – rail siding',
+      reason: 'Battery nearly flat: 11.4 V (urgent below 11.5 V)',
+    };
+    notify('instruments.urgent', urgent);
+    expect(shown).toEqual([]);
+    focused = false;
+    notify('instruments.urgent', urgent);
+    expect(shown).toEqual([
+      {
+        title: 'Needs attention today — Sizewell C – rail siding',
+        body: 'QT1: Battery nearly flat: 11.4 V (urgent below 11.5 V).',
+      },
+    ]);
+  });
+});

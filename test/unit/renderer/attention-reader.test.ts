@@ -259,8 +259,12 @@ describe('the instrument page’s health card', () => {
       ['Signal', 'warning'],
       ['Newest data', 'warning'],
     ]);
-    expect(facts[1]).toMatchObject({ value: '11.43 V', note: 'Low below 11.8 V, urgent below 11.5 V' });
-    expect(facts[3]?.value).toBe('RSRP −112 dBm, RSRQ −14 dB, SINR 2 dB');
+    // A figure never wraps away from its unit (a no-break space).
+    expect(facts[1]).toMatchObject({
+      value: '11.43\u00a0V',
+      note: 'Low below 11.8\u00a0V, urgent below 11.5\u00a0V',
+    });
+    expect(facts[3]?.value).toBe('RSRP −112\u00a0dBm, RSRQ −14\u00a0dB, SINR 2\u00a0dB');
     expect(facts[0]?.value).toMatch(/\(3 h ago\)$/);
   });
 });

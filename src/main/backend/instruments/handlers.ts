@@ -5,6 +5,7 @@
  */
 import type { AccountState } from '../accounts/account-state';
 import type { ServiceAccess } from '../accounts/service-access';
+import type { EventHub } from '../core/events';
 import type { HandlersOf } from '../core/handler-types';
 import type { FleetService } from './fleet';
 import type { HealthService } from './health';
@@ -18,6 +19,7 @@ export interface InstrumentHandlerDeps {
   health: HealthService;
   /** What fetches the image (the app's net.fetch; Node's elsewhere). */
   fetch: typeof fetch;
+  events: EventHub;
 }
 
 export function instrumentHandlers(deps: InstrumentHandlerDeps): HandlersOf<'instruments'> {
@@ -33,6 +35,11 @@ export function instrumentHandlers(deps: InstrumentHandlerDeps): HandlersOf<'ins
       }),
     'instruments.health': async ({ serials }) => health.read(accounts.requireActive(), serials),
     'instruments.knownHealth': async () => health.known(accounts.requireActive()),
+    'instruments.tellUrgent': async (urgent) => {
+      // Whether to show it (the window's focus) is the desktop's to judge (main/notifications.ts).
+      deps.events.emit('instruments.urgent', urgent);
+      return { passedOn: true };
+    },
     'instruments.image': async ({ serial }) => {
       // The address the service gave for this instrument (as last known offline), never the renderer's.
       const { instrument } = await fleet.get(accounts.requireActive(), serial);

@@ -301,5 +301,11 @@ export function healthFacts(
       note: null,
       tone: now - newestData > thresholds.attentionNoDataHours * HOUR_MS ? 'warning' : 'neutral',
     });
-  return facts;
+  // A figure never wraps away from its unit in the narrow card ("90 %", "−110 dBm").
+  const keepUnit = (text: string) => text.replace(/ (%|V|dBm|dB)(?=[,.)]|$| )/g, '\u00a0$1');
+  return facts.map((f) => ({
+    ...f,
+    value: keepUnit(f.value),
+    note: f.note === null ? null : keepUnit(f.note),
+  }));
 }

@@ -24,6 +24,8 @@ import { useInstrumentsStore } from '../instruments/store';
 import { useSettingsStore } from '../settings/store';
 import { createHealthReader, type SweepProgress } from './health-reader';
 import { healthSortValue } from './cells';
+import { urgentToTell } from './urgent-notices';
+import { savedPreference } from '../../ui/saved-preference';
 import type { HealthKey } from '../instruments/logic';
 
 export interface AttentionRow extends AttentionItem {
@@ -149,6 +151,30 @@ export const useAttentionStore = defineStore('attention', () => {
     return oldest;
   });
 
+  // ---- desktop notices of new urgent reasons (opt-in) ----
+  /** Whether a new urgent reason is told on the desktop while FieldDesk is in the background. */
+  const notifyUrgent = savedPreference('notifyUrgent', false, (v): v is boolean => typeof v === 'boolean');
+  /** The urgent reasons already told (or current when the user opted in): "serial:kind". */
+  const toldUrgent = savedPreference<string[]>(
+    'urgentTold',
+    [],
+    (v): v is string[] => Array.isArray(v) && v.every((k) => typeof k === 'string'),
+  );
+  watch(rows, (current) => {
+    const { tell, told } = urgentToTell(
+      current.map((row) => ({ serial: row.serial, name: row.entry.instrument.name, reasons: row.reasons })),
+      new Set(health.value.keys()),
+      new Set(toldUrgent.value),
+    );
+    if (told.join('\n') !== toldUrgent.value.join('\n')) toldUrgent.value = told;
+    // Off, what is urgent is only noted: turning it on never tells what was urgent before.
+    if (!notifyUrgent.value) return;
+    for (const urgent of tell)
+      api.instruments.tellUrgent(urgent).catch(() => {
+        // A notice not shown is not worth an error on screen: the reason is on the list.
+      });
+  });
+
   /** The list's rows on screen: their health is read first. */
   function showRows(serials: readonly string[]): void {
     void loadKnown().then(() => reader.show(serials));
@@ -186,6 +212,7 @@ export const useAttentionStore = defineStore('attention', () => {
     statusOf,
     checksOf,
     healthSortValueOf,
+    notifyUrgent,
     loadKnown,
     showRows,
     sweep,
