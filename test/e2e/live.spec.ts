@@ -65,8 +65,7 @@ test.describe('the live check', () => {
     await expect.poll(() => bigLevel(page)).not.toBeNull();
     await keepScreenshot(page, testInfo, 'live-check-street');
 
-    // A calibration, started from the instrument's page and held running by the demo.
-    await page.getByTestId('live-back').click();
+    // A calibration, started from the live check itself and held running by the demo.
     await page.getByRole('button', { name: 'Calibrate', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: /^Calibrate/ });
     const level = dialog.getByRole('radio', { name: '94.0 dB' });
@@ -78,9 +77,10 @@ test.describe('the live check', () => {
     await dialog.getByRole('button', { name: 'Close' }).first().click();
     await expect(dialog).toBeHidden();
 
-    // The live view hears the calibrator: 94 dB in the big digits.
-    await page.getByTestId('live-check-link').click();
+    // The live view hears the calibrator: 94 dB in the big digits, the calibration marked on its chart.
+    await expect(page.getByRole('heading', { name: /^Live check/ })).toBeVisible();
     await expect.poll(async () => Math.abs(((await bigLevel(page)) ?? 0) - 94)).toBeLessThan(1);
+    await expect(page.getByTestId('live-chart')).toHaveAttribute('data-marked', 'Calibration running');
     await expect(page.getByTestId('live-behind')).toContainText(/Newest reading \d+ s ago/);
     await keepScreenshot(page, testInfo, 'live-check-calibrating');
 
