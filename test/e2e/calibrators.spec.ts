@@ -108,3 +108,31 @@ test.describe('calibrators', () => {
     ).toBeChecked();
   });
 });
+
+test('what is typed into a form and not saved comes back when it opens again, until saved or put back', async ({
+  page,
+  harness,
+}, testInfo) => {
+  await tryTheDemo(page, harness);
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await page.getByTestId('calibrators-link').click();
+  await page.getByTestId('add-calibrator').click();
+  const form = page.getByRole('form', { name: 'Add a calibrator' });
+  await form.getByLabel('Model').fill('CR:515');
+  await form.getByLabel('Serial').fill('054433');
+  // Straight after typing, a reload: the form, opened again, holds it and says so.
+  await page.reload();
+  await page.getByTestId('add-calibrator').click();
+  await expect(form.getByLabel('Model')).toHaveValue('CR:515');
+  await expect(form.getByLabel('Serial')).toHaveValue('054433');
+  await expect(form.getByTestId('draft-restored')).toContainText('Not saved yet.');
+  await keepScreenshot(page, testInfo, 'form-draft-restored', false);
+  // Put back what is saved (an empty form), and it stays so after another reload.
+  await form.getByRole('button', { name: 'Put back what is saved' }).click();
+  await expect(form.getByLabel('Model')).toHaveValue('');
+  await expect(form.getByTestId('draft-restored')).toHaveCount(0);
+  await page.reload();
+  await page.getByTestId('add-calibrator').click();
+  await expect(form.getByLabel('Model')).toHaveValue('');
+  await expect(form.getByTestId('draft-restored')).toHaveCount(0);
+});
