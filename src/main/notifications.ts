@@ -10,12 +10,9 @@ import { dbText } from '../shared/format';
 import type { EventChannel } from '../shared/ipc/channels';
 import type { UrgentReason } from '../shared/ipc/contract';
 import { isFinishedState, type OperationSnapshot } from '../shared/operations';
-import { syncOutcome } from '../shared/sync-outcome';
+import { syncEndedNotice, syncOutcome, type Notice } from '../shared/sync-outcome';
 
-export interface Notice {
-  title: string;
-  body: string;
-}
+export type { Notice };
 
 /** What to tell the user about a finished operation, or null when there is nothing to say. */
 export function finishedActionNotice(snapshot: OperationSnapshot): Notice | null {
@@ -60,29 +57,6 @@ export function createActionNotifier(isWindowFocused: () => boolean, show: (noti
     const notice = finishedActionNotice(snapshot);
     if (notice !== null) show(notice);
   };
-}
-
-/** "QT1", "QT1 and QT2", "QT1, QT2 and 3 more": the instruments a sync was for. */
-export function instrumentsText(serials: readonly string[]): string {
-  if (serials.length <= 2) return serials.join(' and ');
-  if (serials.length === 3) return `${serials[0]}, ${serials[1]} and ${serials[2]}`;
-  return `${serials[0]}, ${serials[1]} and ${serials.length - 2} more`;
-}
-
-/**
- * What to tell the user about a site sync that ended: what it was for and how it ended (its own
- * message says what is available offline, what is missing, or why nothing could be fetched). Null
- * while it runs, and when the user stopped it or FieldDesk closed during it (nothing to report).
- */
-export function syncEndedNotice(snapshot: SyncSnapshot): Notice | null {
-  const outcome = syncOutcome(snapshot);
-  if (outcome === null || outcome === 'cancelled' || outcome === 'interrupted') return null;
-  const what = `${instrumentsText(snapshot.serials)}.`;
-  if (outcome === 'complete')
-    return { title: 'Site sync finished — ready for the visit', body: `${what} ${snapshot.message}` };
-  if (outcome === 'gaps')
-    return { title: 'Site sync finished with gaps', body: `${what} ${snapshot.message}` };
-  return { title: 'Site sync failed', body: `${what} ${snapshot.message}` };
 }
 
 /**

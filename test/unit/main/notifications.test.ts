@@ -4,10 +4,9 @@ import {
   createBackgroundNotifier,
   createSyncNotifier,
   finishedActionNotice,
-  instrumentsText,
-  syncEndedNotice,
   type Notice,
 } from '../../../src/main/notifications';
+import { instrumentsText, syncEndedNotice } from '../../../src/shared/sync-outcome';
 import type { SyncSnapshot } from '../../../src/shared/data';
 import type { OperationSnapshot } from '../../../src/shared/operations';
 

@@ -24,6 +24,8 @@ export const useSyncStore = defineStore('sync', () => {
   const cache = useCacheStore();
   const byId = ref<Record<string, SyncSnapshot>>({});
   const loadError = ref<FieldDeskError | null>(null);
+  /** Whether the sync dialog is open: a sync that ends there is seen, and needs no notice elsewhere. */
+  const dialogOpen = ref(false);
   /** The built-in profiles until the saved ones are read (and when they cannot be). */
   const profiles = ref<SyncProfile[]>([...BUILT_IN_PROFILES]);
   let unsubscribe: (() => void) | null = null;
@@ -110,6 +112,7 @@ export const useSyncStore = defineStore('sync', () => {
   return {
     byId,
     all,
+    dialogOpen,
     active,
     interrupted,
     loadError,
