@@ -4,7 +4,7 @@
  * to the service. The actions run on the visited instruments while the visit was open are linked to
  * it by time, so a visit sheet names them with their verdicts.
  */
-import { checkOfOutcome, checkVerdictsText } from './check-record';
+import { checkOfOutcome, checkVerdictsText, type CheckRecord } from './check-record';
 import type { ActionRecord, CalibrationOutcome, SicOutcome } from './operations';
 
 export const INSTRUMENT_KINDS = ['Noise', 'AirQuality', 'Vibration'] as const;
@@ -187,12 +187,23 @@ function itemCheck(label: string): { kind: 'calibration' | 'sic'; when: 'before'
   };
 }
 
+/** An item's answer from one run: Done for a pass, Issue for a fail, the verdict and figures as the note. */
+function answerOf(kind: 'calibration' | 'sic', run: CheckRecord): Pick<ChecklistItem, 'state' | 'note'> {
+  const what = kind === 'sic' ? 'SIC' : 'calibration';
+  return {
+    state: run.passed ? 'ok' : 'issue',
+    note: `From the ${what} run from FieldDesk: ${checkVerdictsText(run)}`.slice(0, CHECK_NOTE_MAX),
+  };
+}
+
 /**
- * The checklist with its unanswered calibration and SIC items answered from the actions run on
- * their instrument during the visit (`actions` newest first): Done for a pass, Issue for a fail,
- * the verdict and figures as the note (shared/check-record.ts, as every output writes a check).
- * "Calibration before" takes the first calibration, "Calibration after" the last one of two or more;
- * an item the engineer answered is never changed. Null when nothing was filled.
+ * The checklist with its calibration and SIC items answered from the actions run on their
+ * instrument during the visit (`actions` newest first): Done for a pass, Issue for a fail, the
+ * verdict and figures as the note (shared/check-record.ts, as every output writes a check).
+ * "Calibration before" takes the first calibration, "Calibration after" the last one of two or more.
+ * Only an item nobody answered or wrote on is filled, and one FieldDesk filled follows a newer run
+ * until the engineer changes it (its answer or note then differ from every run's): the engineer's
+ * own answer or note is never replaced. Null when nothing changed.
  */
 export function checklistFromActions(
   checklist: readonly ChecklistItem[],
@@ -200,7 +211,7 @@ export function checklistFromActions(
 ): ChecklistItem[] | null {
   let changed = false;
   const filled = checklist.map((item) => {
-    const check = item.state === null ? itemCheck(item.label) : null;
+    const check = itemCheck(item.label);
     if (check === null) return item;
     // Oldest first, only those with a verdict.
     const runs = actions
@@ -217,13 +228,16 @@ export function checklistFromActions(
             : undefined
           : runs.at(-1);
     if (run === undefined) return item;
+    const untouched = item.state === null && item.note.trim() === '';
+    const filledByFieldDesk = runs.some((r) => {
+      const answer = answerOf(check.kind, r);
+      return answer.state === item.state && answer.note === item.note;
+    });
+    if (!untouched && !filledByFieldDesk) return item;
+    const answer = answerOf(check.kind, run);
+    if (answer.state === item.state && answer.note === item.note) return item;
     changed = true;
-    const what = check.kind === 'sic' ? 'SIC' : 'calibration';
-    return {
-      ...item,
-      state: run.passed ? ('ok' as const) : ('issue' as const),
-      note: `From the ${what} run from FieldDesk: ${checkVerdictsText(run)}`.slice(0, CHECK_NOTE_MAX),
-    };
+    return { ...item, ...answer };
   });
   return changed ? filled : null;
 }

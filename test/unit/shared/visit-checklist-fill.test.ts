@@ -106,9 +106,28 @@ describe('checklist items filled from the linked actions', () => {
     expect(filled[2]?.note).toMatch(/^From the SIC run from FieldDesk: Fail/);
   });
 
-  it('never changes an item the engineer answered, nor another instrument’s', () => {
+  it('never changes an item the engineer answered or wrote on, nor another instrument’s', () => {
     const answered = [item('Calibration before', { state: 'na', note: 'Calibrator left in the van' })];
     expect(checklistFromActions(answered, [calibration(T0, 94.02)])).toBeNull();
+    // A note typed before any answer is the engineer's too.
+    const noted = [item('SIC', { note: 'Redone after the windshield was changed' })];
+    expect(checklistFromActions(noted, [sic(T0, false)])).toBeNull();
     expect(checklistFromActions([item('Calibration before')], [calibration(T0, 94, 'QT2')])).toBeNull();
+  });
+
+  it('an item it filled follows a newer run; once the engineer changes it, never again', () => {
+    const failed = checklistFromActions([item('SIC')], [sic(T0, false)])!;
+    expect(failed[0]?.state).toBe('issue');
+    // Run again after a fix: the item says the pass, as the sheet's linked actions do.
+    const passed = checklistFromActions(failed, [sic(T0 + 20 * MIN, true), sic(T0, false)])!;
+    expect(passed[0]).toMatchObject({
+      state: 'ok',
+      note: expect.stringMatching(/^From the SIC run from FieldDesk: Pass/),
+    });
+    // Answered by the engineer (Not applicable, the note kept): left alone.
+    const overridden = [{ ...passed[0]!, state: 'na' as const }];
+    expect(
+      checklistFromActions(overridden, [sic(T0 + 40 * MIN, false), sic(T0 + 20 * MIN, true)]),
+    ).toBeNull();
   });
 });
