@@ -164,11 +164,11 @@ export const ATTENTION_THRESHOLD_RULES: Readonly<Record<AttentionThresholdKey, T
     unitWords: 'volts',
     label: 'Battery urgent below (V)',
     unit: 'V',
-    min: 9,
+    min: 8,
     max: 14,
     default: 11.5,
     integer: false,
-    hint: 'Lower than this the battery is nearly flat: urgent, go today (below the battery limit; 11.5 V is usual for a 12 V battery).',
+    hint: 'Lower than this the battery is nearly flat: urgent, go today (8.0 to 14.0 V, below the battery limit; 11.5 V is usual for a 12 V battery).',
     byDefault: 'battery urgent below 11.5 V',
   },
   attentionSignalRsrpDbm: {
@@ -212,6 +212,18 @@ export function thresholdsConflict(
         key: 'attentionBatteryUrgentVolts',
         message: `The urgent battery limit must be below the battery limit (${values.attentionBatteryVolts.toFixed(1)} V).`,
       };
+}
+
+/**
+ * The urgent battery limit that goes with a battery limit when none was chosen (settings saved
+ * before it existed): the usual 11.5 V, or 0.3 V below a lower battery limit.
+ */
+export function urgentBatteryFor(batteryVolts: number): number {
+  const usual = ATTENTION_THRESHOLD_RULES.attentionBatteryUrgentVolts.default;
+  return Math.max(
+    ATTENTION_THRESHOLD_RULES.attentionBatteryUrgentVolts.min,
+    Math.round(Math.min(usual, batteryVolts - 0.3) * 10) / 10,
+  );
 }
 
 /** Whether a subscription's status says it has lapsed (cancelled, expired, suspended). */

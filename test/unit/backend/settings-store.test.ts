@@ -247,6 +247,18 @@ describe('the attention thresholds in the settings file', () => {
     expect((await openSettingsStore(dir)).get().attentionOfflineHours).toBe(72);
   });
 
+  it('settings saved before the urgent battery limit existed get one below their own battery limit, and save', async () => {
+    const dir = await tempDir();
+    await savedFile(dir, { attentionBatteryVolts: 11 });
+    const store = await openSettingsStore(dir);
+    expect(store.get()).toMatchObject({ attentionBatteryVolts: 11, attentionBatteryUrgentVolts: 10.7 });
+    const notices = createNoticeBoard(createEventHub(), () => 0);
+    const handlers = settingsHandlers({ settings: store, notices, dataDir: dir });
+    // Another setting's save is never held up by the battery's two limits.
+    const { settings } = await handlers['settings.update']({ attentionOfflineHours: 72 });
+    expect(settings).toMatchObject({ attentionOfflineHours: 72, attentionBatteryUrgentVolts: 10.7 });
+  });
+
   it('settings.update refuses an urgent battery limit not below the battery limit, and saves nothing', async () => {
     const dir = await tempDir();
     const store = await openSettingsStore(dir);

@@ -39,8 +39,13 @@ export function settingsHandlers({
     'settings.get': async () => settings.state(),
     'settings.confirm': async () => settled(await saving(settings.confirm(), dataDir)),
     'settings.update': async (change) => {
-      // Each limit is in range (the request's schema); together they must agree too.
-      const conflict = thresholdsConflict({ ...settings.get(), ...attentionChange(change) });
+      // Each limit is in range (the request's schema); the battery's two must agree too, checked
+      // when the change names one of them (so no other setting's save is ever held up by them).
+      const namesBattery =
+        change.attentionBatteryVolts !== undefined || change.attentionBatteryUrgentVolts !== undefined;
+      const conflict = namesBattery
+        ? thresholdsConflict({ ...settings.get(), ...attentionChange(change) })
+        : null;
       if (conflict !== null)
         throw new FieldDeskError('invalidInput', conflict.message, { field: conflict.key });
       return settled(

@@ -24,6 +24,8 @@ import {
 import {
   ATTENTION_THRESHOLD_KEYS,
   ATTENTION_THRESHOLD_RULES,
+  thresholdsConflict,
+  urgentBatteryFor,
   isValidThreshold,
   type AttentionThresholdKey,
   type AttentionThresholds,
@@ -108,18 +110,20 @@ function readSettings(saved: Record<string, unknown>): {
     if (value !== undefined) replaced.push(key);
     return DEFAULT_SETTINGS[key];
   };
-  return {
-    settings: {
-      calibrationReferenceDb: pick('calibrationReferenceDb'),
-      calibrationToleranceDb: pick('calibrationToleranceDb'),
-      sicToleranceDb: pick('sicToleranceDb'),
-      refreshCachedAfterMinutes: pick('refreshCachedAfterMinutes'),
-      ...(Object.fromEntries(
-        ATTENTION_THRESHOLD_KEYS.map((key) => [key, pick(key)]),
-      ) as unknown as AttentionThresholds),
-    },
-    replaced,
+  const settings: Settings = {
+    calibrationReferenceDb: pick('calibrationReferenceDb'),
+    calibrationToleranceDb: pick('calibrationToleranceDb'),
+    sicToleranceDb: pick('sicToleranceDb'),
+    refreshCachedAfterMinutes: pick('refreshCachedAfterMinutes'),
+    ...(Object.fromEntries(
+      ATTENTION_THRESHOLD_KEYS.map((key) => [key, pick(key)]),
+    ) as unknown as AttentionThresholds),
   };
+  // Settings saved before the urgent battery limit existed (or edited by hand) may leave it at or
+  // above the battery limit the user chose: it goes with theirs, never blocks a save.
+  if (thresholdsConflict(settings) !== null)
+    settings.attentionBatteryUrgentVolts = urgentBatteryFor(settings.attentionBatteryVolts);
+  return { settings, replaced };
 }
 
 /** "a", "a and b", "a, b and c". */
