@@ -161,6 +161,12 @@ export const useAttentionStore = defineStore('attention', () => {
     (v): v is string[] => Array.isArray(v) && v.every((k) => typeof k === 'string'),
   );
   watch(rows, (current) => {
+    // Judged against the user's own limits and what is known of the fleet, never the defaults
+    // before they load (a reason that is not one would be told).
+    if (!settings.loaded || !knownLoaded.value) {
+      void settings.load();
+      return;
+    }
     const { tell, told } = urgentToTell(
       current.map((row) => ({ serial: row.serial, name: row.entry.instrument.name, reasons: row.reasons })),
       new Set(health.value.keys()),
