@@ -154,14 +154,14 @@ test('the instrument page has a health card with the list’s figures in full, t
   await expect(card.getByRole('heading', { name: 'Health' })).toBeVisible();
   const battery = card.locator('dd[data-fact="Battery"]');
   // The same reading as the list's (to one decimal there), in full, urgent under 11.5 V.
-  await expect(battery).toContainText(/^11\.\d\d V/);
+  await expect(battery).toContainText(/^11\.\d\d\sV/);
   expect(parseFloat(await battery.locator('.value').innerText()).toFixed(1)).toBe(
     parseFloat(listedVolts).toFixed(1),
   );
   await expect(battery).toHaveClass(/health-danger/);
   await expect(battery).toContainText('Low below 11.8 V, urgent below 11.5 V');
   await expect(card.locator('dd[data-fact="Last contact"]')).toContainText(/\((just now|\d+ min ago)\)/);
-  await expect(card.locator('dd[data-fact="Signal"]')).toContainText(/^RSRP −\d+ dBm/);
+  await expect(card.locator('dd[data-fact="Signal"]')).toContainText(/^RSRP −\d+\sdBm/);
   await expect(card.getByTestId('health-read')).toHaveText(/^Read (just now|\d+ min ago)/);
   await card.scrollIntoViewIfNeeded();
   await keepScreenshot(page, testInfo, 'instrument-health-card', false);
