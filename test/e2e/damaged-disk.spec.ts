@@ -30,8 +30,13 @@ test('a damaged database and settings are set aside, said, and the next calibrat
   await expect(page.getByTestId('notice-settings-file')).toContainText('Your settings are damaged');
   await keepScreenshot(page, testInfo, 'damaged-disk-notices');
 
-  // Any online noise instrument: the calibration waits for the settings to be confirmed.
-  await page.getByRole('row').filter({ hasText: 'Noise' }).filter({ hasText: 'Measuring' }).first().click();
+  // Any online noise instrument (the demo's QT serials): the calibration waits for the settings to be confirmed.
+  await page
+    .getByRole('row')
+    .filter({ hasText: /QT\d{6}/ })
+    .filter({ hasText: 'Measuring' })
+    .first()
+    .click();
   await page.getByRole('button', { name: 'Calibrate', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: /^Calibrate/ });
   await expect(dialog.getByTestId('calibration-confirm')).toContainText(
