@@ -7,7 +7,7 @@ import {
   type DataReadResult,
   type EventTimeHistory,
 } from '../data';
-import { request, serialSchema } from './request-spec';
+import { base64TextSchema, request, serialSchema } from './request-spec';
 import type { MonitorCurrentResult } from '../monitor';
 import { LIVE_READ_WINDOW_MAX_MS, LIVE_READ_WINDOW_MIN_MS, type LiveLevels } from '../live';
 
@@ -151,10 +151,10 @@ export const DATA_REQUESTS = {
             'The file name must be a plain name ending in .png.',
           ),
         // A 4000 × 8000 chart compresses far below this; anything bigger is not a chart.
-        pngBase64: z
-          .string()
-          .max(MAX_IMAGE_BASE64, 'The image is too large to save.')
-          .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'The image is not base64 text.'),
+        pngBase64: base64TextSchema(MAX_IMAGE_BASE64, {
+          tooLarge: 'The image is too large to save.',
+          notBase64: 'The image is not base64 text.',
+        }),
       })
       .strict(),
   ),

@@ -17,7 +17,7 @@ import {
   type VisitSheetResult,
 } from '../visits';
 import { epochMsSchema } from './data-requests';
-import { noArgs, request, serialSchema } from './request-spec';
+import { base64TextSchema, noArgs, request, serialSchema } from './request-spec';
 
 const idSchema = (what: string) => z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, `That is not a ${what}.`);
 const visitIdSchema = idSchema('visit of this account');
@@ -58,10 +58,10 @@ const checklistItemChangeSchema = z
   .strict();
 
 const base64Schema = (maxBytes: number, what: string) =>
-  z
-    .string()
-    .max(Math.ceil(maxBytes / 3) * 4, `The ${what} is larger than FieldDesk keeps.`)
-    .regex(/^[A-Za-z0-9+/]+={0,2}$/, `The ${what} is not base64 text.`);
+  base64TextSchema(Math.ceil(maxBytes / 3) * 4, {
+    tooLarge: `The ${what} is larger than FieldDesk keeps.`,
+    notBase64: `The ${what} is not base64 text.`,
+  });
 
 export const visitStartSchema = z
   .object({
