@@ -23,7 +23,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import type { ActionRecord } from '../../../shared/operations';
-import { errorCode } from '../core/json-file-store';
+import { errorCode } from '../core/file-basics';
 import { actionRecordSchema, type ActionRecords } from './action-records';
 
 export const ACTION_JOURNAL_FILE_NAME = 'action-journal.jsonl';

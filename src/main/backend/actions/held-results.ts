@@ -24,7 +24,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ActionRecord } from '../../../shared/operations';
-import { errorCode } from '../core/json-file-store';
+import { errorCode } from '../core/file-basics';
 import type { Logger } from '../core/log';
 import { actionRecordSchema } from './action-records';
 

@@ -15,7 +15,7 @@ import { isAbsolute, join, normalize } from 'node:path';
 import filenamify from 'filenamify';
 import { AUDIO_EXTENSIONS, type AudioFormat, type LibraryItem, type Recording } from '../../../shared/audio';
 import { FieldDeskError } from '../../../shared/errors';
-import { errorCode } from '../core/json-file-store';
+import { errorCode } from '../core/file-basics';
 import { silentLogger, type Logger } from '../core/log';
 import { systemFolderProblem } from '../core/system-folders';
 import { parseFormat, parseRecording, type AudioRecords, type LibraryRow } from './audio-records';

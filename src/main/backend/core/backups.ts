@@ -11,7 +11,7 @@ import { chmod, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { structureProblem, type SqliteDatabase } from './database';
-import { fileTimestamp } from './json-file-store';
+import { fileTimestamp } from './file-basics';
 
 export const BACKUP_FOLDER = 'backups';
 /** The newest copies always kept. */

@@ -5,7 +5,7 @@
  * tightened at start.
  */
 import { chmod, mkdir, stat } from 'node:fs/promises';
-import { errorCode } from './json-file-store';
+import { errorCode } from './file-basics';
 
 const DATA_FOLDER_MODE = 0o700;
 

@@ -14,9 +14,8 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, renameSync, stat
 import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { FieldDeskError } from '../../../shared/errors';
-import { diskFailure } from './disk-errors';
-import { errorCode, fileTimestamp } from './json-file-store';
-import { sqliteDiskError } from './managed-database';
+import { diskFailure, sqliteDiskError } from './disk-errors';
+import { errorCode, fileTimestamp } from './file-basics';
 import { MIGRATIONS, type Migration } from './migrations';
 
 export type SqliteDatabase = Database.Database;

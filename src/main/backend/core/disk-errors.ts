@@ -6,7 +6,7 @@
  */
 import { dirname } from 'node:path';
 import { FieldDeskError } from '../../../shared/errors';
-import { errorCode } from './json-file-store';
+import { errorCode } from './file-basics';
 
 /** What kind of refusal a file-system error is. */
 export type DiskProblem = 'full' | 'readOnly' | 'denied' | 'missing' | 'other';
@@ -100,4 +100,25 @@ export function saveFailure(error: unknown, attempt: SaveAttempt): FieldDeskErro
   return new FieldDeskError('internal', message.charAt(0).toUpperCase() + message.slice(1), {
     cause: error,
   });
+}
+
+const SQLITE_DISK_CODES: Readonly<Record<string, string>> = {
+  SQLITE_FULL: 'ENOSPC',
+  SQLITE_READONLY: 'EROFS',
+  SQLITE_READONLY_DBMOVED: 'EROFS',
+  SQLITE_READONLY_DIRECTORY: 'EROFS',
+  SQLITE_CANTOPEN: 'EACCES',
+  SQLITE_PERM: 'EACCES',
+  SQLITE_IOERR_WRITE: 'EIO',
+  SQLITE_IOERR_FSYNC: 'EIO',
+  SQLITE_IOERR_SHMOPEN: 'EIO',
+};
+
+/** SQLite's way of saying the disk refused a write, as the file-system error it stands for. */
+export function sqliteDiskError(error: unknown): NodeJS.ErrnoException | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return null;
+  const errno = SQLITE_DISK_CODES[code] ?? (code.startsWith('SQLITE_READONLY') ? 'EROFS' : undefined);
+  if (errno === undefined) return null;
+  return Object.assign(new Error(error instanceof Error ? error.message : code), { code: errno });
 }

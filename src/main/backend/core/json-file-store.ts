@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { z } from 'zod';
 import { BACKUP_FOLDER, listCopies, pruneCopies } from './backups';
+import { errorCode, fileTimestamp } from './file-basics';
 import type { Logger } from './log';
 
 /** Why a file could not be used. */
@@ -59,17 +60,6 @@ export interface JsonFile<T> {
   change<R>(plan: () => { content: T; apply: () => R }): Promise<R>;
   /** Resolves once every write started so far has finished. */
   flush(): Promise<void>;
-}
-
-/** A timestamp safe in file names on every platform (no colons). */
-export function fileTimestamp(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace(/[:.]/g, '-');
-}
-
-export function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error
-    ? String((error as { code: unknown }).code)
-    : undefined;
 }
 
 type Read<T> = { content: T } | { problem: JsonFileProblem } | { missing: true };

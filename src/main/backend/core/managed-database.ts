@@ -10,7 +10,7 @@
  */
 import { FieldDeskError } from '../../../shared/errors';
 import { isDatabaseDamage, type FieldDeskDatabase } from './database';
-import { diskFailure } from './disk-errors';
+import { diskFailure, sqliteDiskError } from './disk-errors';
 
 export interface ManagedDatabaseOptions<P> {
   /** What the file holds, for messages: "your records", "the data cache". */
@@ -47,27 +47,6 @@ export interface ManagedDatabase<P> {
   /** Why the file cannot be used now; null when it can. */
   problem(): FieldDeskError | null;
   close(): void;
-}
-
-const SQLITE_DISK_CODES: Readonly<Record<string, string>> = {
-  SQLITE_FULL: 'ENOSPC',
-  SQLITE_READONLY: 'EROFS',
-  SQLITE_READONLY_DBMOVED: 'EROFS',
-  SQLITE_READONLY_DIRECTORY: 'EROFS',
-  SQLITE_CANTOPEN: 'EACCES',
-  SQLITE_PERM: 'EACCES',
-  SQLITE_IOERR_WRITE: 'EIO',
-  SQLITE_IOERR_FSYNC: 'EIO',
-  SQLITE_IOERR_SHMOPEN: 'EIO',
-};
-
-/** SQLite's way of saying the disk refused a write, as the file-system error it stands for. */
-export function sqliteDiskError(error: unknown): NodeJS.ErrnoException | null {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return null;
-  const errno = SQLITE_DISK_CODES[code] ?? (code.startsWith('SQLITE_READONLY') ? 'EROFS' : undefined);
-  if (errno === undefined) return null;
-  return Object.assign(new Error(error instanceof Error ? error.message : code), { code: errno });
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

@@ -13,7 +13,7 @@
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { realpath } from 'node:fs/promises';
-import { errorCode } from './json-file-store';
+import { errorCode } from './file-basics';
 
 export interface SystemFolderRules {
   platform: NodeJS.Platform;

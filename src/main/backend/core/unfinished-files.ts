@@ -17,7 +17,8 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { z } from 'zod';
-import { errorCode, openJsonFile } from './json-file-store';
+import { errorCode } from './file-basics';
+import { openJsonFile } from './json-file-store';
 
 export const UNFINISHED_FILE_NAME = 'unfinished-files.json';
 const FILE_VERSION = 1;

@@ -25,7 +25,7 @@
 import { mkdir, readdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { VISIT_PHOTOS_MAX, type SiteVisit, type VisitPhoto } from '../../../shared/visits';
-import { errorCode } from '../core/json-file-store';
+import { errorCode } from '../core/file-basics';
 import type { Logger } from '../core/log';
 import type { NoticeBoard } from '../core/notices';
 import { writeThroughPart, type UnfinishedFiles } from '../core/unfinished-files';

@@ -8,7 +8,7 @@
 import { lookup } from 'node:dns/promises';
 import { parseIpv4 } from '../../../shared/network-address';
 import { resolvedAddressProblem } from '../../../shared/webhooks';
-import { errorCode } from '../core/json-file-store';
+import { errorCode } from '../core/file-basics';
 
 /** Resolves a host name to all its addresses (`dns.lookup` with `all: true`); tests inject fakes. */
 export type HostLookup = (hostname: string) => Promise<ReadonlyArray<{ address: string }>>;
