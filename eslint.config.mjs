@@ -113,7 +113,6 @@ export default withVueTs(
                 ),
                 ...['instruments', 'operations', 'service', 'settings', 'sync'].map((d) => `../${d}/**`),
                 '../backend',
-                '../local-data',
               ],
               message:
                 'core/ is the bottom layer of the backend: the domains use it, never the other way round.',

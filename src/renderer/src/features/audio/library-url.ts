@@ -10,9 +10,14 @@ import { harnessToken } from '../../transport/http-bridge';
 
 let shell: Promise<'electron' | 'harness'> | null = null;
 
-export async function libraryUrl(key: string): Promise<string> {
+/** Which shell the renderer runs in (asked once: it cannot change while the page lives). */
+export function appShell(): Promise<'electron' | 'harness'> {
   shell ??= api.app.getInfo().then((info) => info.shell);
-  const where = await shell;
+  return shell;
+}
+
+export async function libraryUrl(key: string): Promise<string> {
+  const where = await appShell();
   return where === 'electron'
     ? audioPlayUrl('electron', key)
     : audioPlayUrl('harness', key, { token: harnessToken(), origin: location.origin });

@@ -16,6 +16,8 @@ import type {
 } from '../../../../shared/audio';
 import type { FieldDeskError } from '../../../../shared/errors';
 import { asFieldDeskError } from '../../errors';
+import type { RequestArg } from '../../../../shared/ipc/contract';
+import { appShell } from './library-url';
 
 export const useAudioStore = defineStore('audio', () => {
   const byId = ref<Record<string, DownloadSnapshot>>({});
@@ -109,7 +111,19 @@ export const useAudioStore = defineStore('audio', () => {
     await keepLibrary(api.audio.delete({ key }));
   }
 
+  /** Chooses the library's folder with the system's dialog (desktop app only); answers whether it changed. */
+  async function chooseFolder(): Promise<boolean> {
+    const chosen = await api.audio.chooseFolder();
+    if (chosen.changed) folder.value = chosen.path;
+    return chosen.changed;
+  }
+
   return {
+    recordings: (query: RequestArg<'audio.recordings'>) => api.audio.recordings(query),
+    openFolder: () => api.audio.openFolder({}),
+    chooseFolder,
+    /** Only the desktop app opens folders and folder dialogs. */
+    isDesktop: async () => (await appShell()) === 'electron',
     byId,
     downloads,
     active,

@@ -6,7 +6,7 @@
 import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowRef, watch } from 'vue';
 import { api } from '../../api';
-import type { DataReadResult, Dataset } from '../../../../shared/data';
+import type { DataExportProgress, DataReadResult, Dataset } from '../../../../shared/data';
 import type { RequestArg } from '../../../../shared/ipc/contract';
 import type { FieldDeskError } from '../../../../shared/errors';
 import { asFieldDeskError } from '../../errors';
@@ -258,7 +258,29 @@ export const useDataStore = defineStore('data', () => {
     },
   );
 
+  /**
+   * Writes the CSV the user asked for, telling `onProgress` after each chunk the backend writes;
+   * answers the backend's result (`saved` false when the user cancelled the file dialog).
+   */
+  async function exportCsv(
+    arg: RequestArg<'data.export'>,
+    onProgress: (progress: DataExportProgress) => void,
+  ): Promise<Awaited<ReturnType<typeof api.data.export>>> {
+    const stop = api.data.onExportProgress(onProgress);
+    try {
+      return await api.data.export(arg);
+    } finally {
+      stop();
+    }
+  }
+
   return {
+    /** One read apart from the view's own (a figure's trace): nothing in the store changes. */
+    readOnce: (query: RequestArg<'data.read'>) => api.data.read(query),
+    exportCsv,
+    saveImage: (arg: RequestArg<'data.saveImage'>) => api.data.saveImage(arg),
+    monitorCurrent: (serial: string) => api.data.monitorCurrent({ serial }),
+    eventTimeHistory: (id: string) => api.data.eventTimeHistory({ id }),
     zoneChoice,
     chosenSiteZones,
     siteZone,

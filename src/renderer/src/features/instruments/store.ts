@@ -290,6 +290,8 @@ export const useInstrumentsStore = defineStore('instruments', () => {
   );
 
   return {
+    /** The instrument's picture as a data URL, fetched by the backend (the renderer reaches no network). */
+    image: async (serial: string) => (await api.instruments.image({ serial })).dataUrl,
     entries,
     skipped,
     rowStatuses,
