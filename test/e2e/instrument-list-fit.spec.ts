@@ -64,6 +64,19 @@ for (const viewport of [
     await expect(monitor.locator('[data-kind="battery"]')).toContainText(/^Battery \d+\.\d\d V\d+\.\d V$/);
     await expect(monitor.locator('[data-kind="signal"]')).toContainText(/dBm/);
     await keepScreenshot(page, testInfo, `instruments-list-${viewport.width}`, false);
+    // The demo's readings change with the clock: the widest the monitor can write (all three figures
+    // beyond their limits, in bold, a full disk and the weakest signal) must fit too.
+    await page.evaluate(`(() => {
+      const cell = [...document.querySelectorAll('[data-testid="monitor-cell"]')].find(
+        (c) => c.querySelectorAll('.monitor-figure').length === 3,
+      );
+      ['11.3 V', '100 %', '−120 dBm'].forEach((text, i) => {
+        const figure = cell.querySelectorAll('.monitor-figure')[i];
+        figure.classList.add('health-danger');
+        figure.querySelector('[aria-hidden="true"]').textContent = text;
+      });
+    })()`);
+    expect(await cutCells(page)).toEqual([]);
   });
 }
 
