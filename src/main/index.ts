@@ -24,7 +24,8 @@ import {
   trustedOrigins,
 } from './security';
 
-const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
+// An empty address is no address (a shell that sets the variable to nothing loads the built pages).
+const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'] || undefined;
 const origins = trustedOrigins(devServerUrl);
 const rendererDir = resolve(join(__dirname, '../renderer'));
 
