@@ -20,7 +20,8 @@ import type {
   AssessmentInputs,
   InstrumentInputs,
 } from '../../../src/main/backend/assessment/assessment-inputs';
-import { decimalsFor, roundTo } from '../../../src/main/backend/assessment/figure-builder';
+import { roundTo } from '../../../src/main/backend/assessment/figure-builder';
+import { decimalsFor } from '../../../src/shared/quantities';
 import { refineMaximaTimes } from '../../../src/main/backend/assessment/maxima-times';
 
 const QUARTER = 900_000;

@@ -10,7 +10,7 @@ import type { AssessmentResult, CheckEvidence, Figure } from '../../../src/share
 import { DEFAULT_ASSESSMENT_SETTINGS } from '../../../src/shared/assessment';
 import type { Dataset } from '../../../src/shared/data';
 import { UNLISTED, type SaveTarget } from '../../../src/main/backend/core/unfinished-files';
-import { decimalsFor } from '../../../src/main/backend/assessment/report/report-format';
+import { unitDecimals } from '../../../src/shared/assessment-units';
 import {
   at,
   CHARTS,
@@ -63,7 +63,7 @@ function figure(
     coverage: 1,
     state: 'ok',
     // As the engine states them: dB and µg/m³ to 0.1, PPV to 0.001 below 1 mm/s, VDV to 0.001.
-    decimals: decimalsFor(over.unit, over.valid ?? 0),
+    decimals: unitDecimals(over.unit, over.valid ?? 0),
     method: LAEQ_METHOD,
     limit: null,
     exceeds: false,

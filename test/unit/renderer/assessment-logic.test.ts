@@ -42,8 +42,12 @@ describe('assessment screens', () => {
   it('states each figure to the precision of its quantity', () => {
     expect(valueText(54.25, 'dB')).toBe('54.3 dB');
     expect(valueText(0.4123, 'mm/s')).toBe('0.412 mm/s');
-    expect(valueText(12.345, 'mm/s')).toBe('12.35 mm/s');
+    // A PPV to a thousandth at any size, as its figure states it (the screen once wrote 12.35).
+    expect(valueText(12.345, 'mm/s')).toBe('12.345 mm/s');
+    // A VDV to three significant digits, as its figure and the report state it (the screen once wrote 0.2135).
     expect(valueText(0.01234, 'm/s¹·⁷⁵')).toBe('0.0123 m/s¹·⁷⁵');
+    expect(valueText(0.21345, 'm/s¹·⁷⁵')).toBe('0.213 m/s¹·⁷⁵');
+    expect(valueText(1.2345, 'm/s¹·⁷⁵')).toBe('1.23 m/s¹·⁷⁵');
     expect(valueText(1, 'events')).toBe('1 event');
     expect(valueText(3, 'days')).toBe('3 days');
     expect(valueText(null, 'dB')).toBe('—');

@@ -15,12 +15,8 @@ import type {
 } from '../../../shared/assessment';
 import type { SeriesChannel, TimeInterval } from '../../../shared/data';
 import { minMaxReduce } from '../../../shared/series-reduce';
-import { decimalsFor, type Precision } from '../../../shared/quantities';
+import { unitDecimals } from '../../../shared/assessment-units';
 import { nominalStepMs } from './exclusions';
-
-// How a figure is stated (decimals, or significant digits for VDV): the same precision the data
-// explorer declares per quantity, so an assessment and the explorer write a quantity alike.
-export { decimalsFor, type Precision };
 
 export interface FigurePeriod extends TimeInterval {
   label: string;
@@ -46,8 +42,6 @@ export type FigureSpec = Pick<
   source: Omit<FigureSource, 'start' | 'end'>;
   /** A limit that is not one of the site's (the DIN 4150-3 value at a frequency). */
   limit?: number | null;
-  /** How `all` and `valid` (given unrounded) are stated. */
-  precision: Precision;
 };
 
 /** What of the site decides a figure's limit and whether it may be stated. */
@@ -84,7 +78,8 @@ export function figureOf(spec: FigureSpec, rules: FigureRules): Figure {
   const { limits } = rules;
   const limit =
     spec.limit !== undefined ? spec.limit : spec.limitKey === null ? null : (limits[spec.limitKey] ?? null);
-  const decimals = decimalsFor(spec.precision, spec.valid ?? spec.all);
+  // `all` and `valid` come unrounded; they are stated at their unit's one precision.
+  const decimals = unitDecimals(spec.unit, spec.valid ?? spec.all);
   const all = roundTo(spec.all, decimals);
   const valid = roundTo(spec.valid, decimals);
   const coverage = Math.max(0, Math.min(1, spec.coverage));

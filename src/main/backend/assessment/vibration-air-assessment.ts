@@ -82,7 +82,6 @@ export function assessVibration(
           unit: 'mm/s',
           all: all?.value ?? null,
           valid: valid?.value ?? null,
-          precision: { decimals: 3 },
           coverage: coverageOf(counted, range),
           method:
             'Highest peak particle velocity of the axis; the limit is a constant (BS 5228-2 human response).',
@@ -120,7 +119,6 @@ export function assessVibration(
           unit: 'mm/s',
           all: dinAll?.value ?? null,
           valid: dinValid?.value ?? null,
-          precision: { decimals: 3 },
           coverage: coverageOf(counted, range),
           method: `The reading closest to the DIN 4150-3 short-term guideline (${DIN_LINE_LABELS[line]}) at its dominant frequency; the limit is the guideline at that frequency.`,
           ...(dinValid === null
@@ -155,7 +153,6 @@ export function assessVibration(
               unit: 'm/s¹·⁷⁵',
               all: vAll.value,
               valid: vValid.value,
-              precision: { significant: 3 },
               coverage: coverageOf(countedSeconds(vdv, period, vdvMask), period),
               method:
                 'Fourth root of the sum of the fourth powers of the interval VDVs in the period (BS 6472-1).',
@@ -278,7 +275,6 @@ export function assessAirQuality(
           unit: 'µg/m³',
           all: all[i]!.mean,
           valid: day.mean,
-          precision: { decimals: 1 },
           coverage: day.coverage,
           method: `Time-weighted mean of the readings of the site’s calendar day; a day counts only with readings for at least ${coverageText(minimum)} of it (the EU rule is 75 %, 18 of 24 hours).`,
           source,
@@ -302,7 +298,6 @@ export function assessAirQuality(
             limitKey: null,
             period: { ...range, label: 'whole period' },
             unit: 'days',
-            precision: { decimals: 0 },
             all: allOver,
             valid: dayFigures.filter((figure) => figure.exceeds).length,
             coverage: days.length === 0 ? 0 : validDays / days.length,

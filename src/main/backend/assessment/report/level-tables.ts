@@ -4,6 +4,7 @@
  * noise events. A figure's value is written as `figureValueText` states it, and its number at the
  * decimals it was stated to, so the screen, PDF, workbook and CSV agree.
  */
+import { unitDecimals } from '../../../../shared/assessment-units';
 import {
   figureStateWords,
   figureValueText,
@@ -26,7 +27,6 @@ import {
 } from './report-columns';
 import {
   coveragePercent,
-  decimalsFor,
   isoMoment,
   isoUtc,
   limitNumberText,
@@ -255,8 +255,8 @@ export function chartsTable(result: AssessmentResult, clock: SiteClock): ReportT
       { header: `Reading start (${clock.zone})`, value: (p) => clock.iso(p.time) },
       {
         header: 'Value',
-        value: (p) => (p.value === null ? null : rounded(p.value, decimalsFor(p.chart.unit, p.value))),
-        decimals: (p) => decimalsFor(p.chart.unit, p.value ?? 0),
+        value: (p) => (p.value === null ? null : rounded(p.value, unitDecimals(p.chart.unit, p.value))),
+        decimals: (p) => unitDecimals(p.chart.unit, p.value ?? 0),
       },
       { header: 'Unit', value: (p) => p.chart.unit },
       {

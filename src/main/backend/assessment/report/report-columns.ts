@@ -5,7 +5,8 @@
  * time only, every cell as text), so the PDF and the spreadsheets never disagree on a figure. The
  * table modules build their tables from these pieces.
  */
-import { decimalsFor, isoUtc, rounded, type SiteClock } from './report-format';
+import { unitDecimals } from '../../../../shared/assessment-units';
+import { isoUtc, rounded, type SiteClock } from './report-format';
 
 export type ReportCell = string | number | null;
 
@@ -84,9 +85,9 @@ function numberColumn<R>(
     header,
     value: (row) => {
       const v = get(row);
-      return v === null ? null : rounded(v, decimalsFor(unit(row), v));
+      return v === null ? null : rounded(v, unitDecimals(unit(row), v));
     },
-    decimals: (row) => decimalsFor(unit(row), get(row) ?? 0),
+    decimals: (row) => unitDecimals(unit(row), get(row) ?? 0),
   };
 }
 

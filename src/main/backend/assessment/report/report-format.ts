@@ -7,6 +7,7 @@
 import { tz, type TZDate } from '@date-fns/tz';
 import { format, startOfMonth } from 'date-fns';
 import { limitText } from '../../../../shared/assessment-summary';
+import { unitDecimals } from '../../../../shared/assessment-units';
 import { dbText } from '../../../../shared/format';
 import { isRepeatedWallTime } from '../figures/site-periods';
 
@@ -168,14 +169,6 @@ export function durationText(ms: number): string {
 
 // ---- numbers ------------------------------------------------------------------------------------
 
-/** The decimals a value of this unit is stated to. */
-export function decimalsFor(unit: string, value: number): number {
-  const u = unit.trim();
-  if (u === 'mm/s') return Math.abs(value) < 1 ? 3 : 2;
-  if (u.startsWith('m/s¹·⁷⁵') || u.startsWith('m/s1.75')) return 3;
-  return 1; // dB, µg/m³, %, m/s, Hz
-}
-
 /** A value rounded as the report states it; null stays null. */
 export function rounded(value: number | null, decimals: number): number | null {
   if (value === null || !Number.isFinite(value)) return null;
@@ -186,12 +179,12 @@ export function rounded(value: number | null, decimals: number): number | null {
 /** A value as the PDF prints it: its unit's decimals, "—" for none. */
 export function valueText(value: number | null, unit: string, missing = '—'): string {
   if (value === null || !Number.isFinite(value)) return missing;
-  return value.toFixed(decimalsFor(unit, value));
+  return value.toFixed(unitDecimals(unit, value));
 }
 
 /** A limit's number as every output writes it: as entered (85.45), never fewer decimals than the unit's. */
 export const limitNumberText = (limit: number, unit: string): string =>
-  limitText(limit, decimalsFor(unit, limit), '');
+  limitText(limit, unitDecimals(unit, limit), '');
 
 /** Coverage in per cent to 0.1, rounded down so only a full period reads 100.0. */
 export const coveragePercent = (coverage: number): number =>

@@ -8,30 +8,16 @@ import type {
   Site,
 } from '../../../../shared/assessment';
 import { figureValueText, quantityText } from '../../../../shared/assessment';
+import { unitDecimals } from '../../../../shared/assessment-units';
 import type { TimeInterval } from '../../../../shared/data';
 import { RANGE_PRESETS, type RangeChoice } from '../data/ranges';
 import { parse } from 'date-fns';
 import { DAY_MS, formatIn, isSiteZone, startOfDayIn, zoneOptions, type DisplayZone } from '../../ui/time';
 
-/** Decimals a figure is stated with: the precision its quantity is measured to. */
-export function decimalsOf(unit: string, value: number): number {
-  switch (unit) {
-    case 'dB':
-    case 'µg/m³':
-      return 1;
-    case 'mm/s':
-      return Math.abs(value) < 1 ? 3 : 2;
-    case 'm/s¹·⁷⁵':
-      return 4;
-    default:
-      return 0;
-  }
-}
-
 /** "54.2 dB", "0.412 mm/s", "3 events"; an em dash when there is no value. */
 export function valueText(value: number | null, unit: string): string {
   if (value === null) return '—';
-  const number = value.toFixed(decimalsOf(unit, value));
+  const number = value.toFixed(unitDecimals(unit, value));
   if (unit === 'events' || unit === 'days') return `${number} ${value === 1 ? unit.slice(0, -1) : unit}`;
   return `${number} ${unit}`;
 }
