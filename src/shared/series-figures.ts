@@ -16,6 +16,7 @@
  * the usual estimate; the instrument's own statistical values (LAF10, LAF90) come from its
  * fast-weighted levels and can differ by a few tenths.
  */
+import { toEnergy, toLevel } from './acoustics';
 import type { SeriesChannel, TimeInterval } from './data';
 import { quantityOf, type Precision, type QuantityKind } from './quantities';
 
@@ -135,8 +136,6 @@ export function selectKth(values: Float32Array, k: number): number {
   return selectRanks(values, 0, values.length, [k], n)[0]!;
 }
 
-/** 10^(L/10) as e^(L·ln10/10): the same energy, faster than `**`. */
-const ENERGY_PER_DB = Math.LN10 / 10;
 /** Slots of the energy memo (see channelFigures). */
 const MEMO_SLOTS = 4096;
 /** Bits no reading looked up ever has (a NaN's): an empty memo slot. */
@@ -244,7 +243,7 @@ export function channelFigures(channel: SeriesChannel, range: TimeInterval): Cha
         sum += memoCount[slot]! * memoEnergy[slot]!;
         memoBits[slot] = b;
         memoCount[slot] = 1;
-        memoEnergy[slot] = Math.exp(v * ENERGY_PER_DB);
+        memoEnergy[slot] = toEnergy(v);
       }
       if (counts !== null) counts[orderKey(b) >>> 16]!++;
     } else if (isDose) {
@@ -266,7 +265,7 @@ export function channelFigures(channel: SeriesChannel, range: TimeInterval): Cha
     n === 0 || !hasMean
       ? null
       : isLevel
-        ? 10 * Math.log10(sum / n)
+        ? toLevel(sum / n)
         : isDirection
           ? directionOfVectors(east, north, n)
           : sum / n;
@@ -274,7 +273,7 @@ export function channelFigures(channel: SeriesChannel, range: TimeInterval): Cha
     n === 0
       ? null
       : kind === 'exposure'
-        ? 10 * Math.log10(sum)
+        ? toLevel(sum)
         : isDose
           ? Math.sqrt(Math.sqrt(sum))
           : isCounter

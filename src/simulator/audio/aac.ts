@@ -7,6 +7,7 @@
  * single channel element's tag; one step is 1.5 dB), which moves every scale factor together, so
  * the frame's sound is unchanged but for its loudness, and its length stays the same.
  */
+import { toEnergy, toLevel } from '../../shared/acoustics';
 import { AAC_CLIP_LEVEL_DB, AAC_CLIPS, AAC_GAIN_STEPS } from './aac-clips';
 import { SAMPLE_RATE, backgroundLevelAt, eventLevelAt, type Score } from './synth';
 import { hash32, STREAM } from '../data/hash';
@@ -85,13 +86,13 @@ export function aacLayout(score: Score): AacLayout {
     const u = (f * AAC_FRAME_SAMPLES + AAC_FRAME_SAMPLES / 2) / SAMPLE_RATE;
     const s = score.startSec + u;
     let loudest = backgroundLevelAt(score, u);
-    let energy = 10 ** (loudest / 10);
+    let energy = toEnergy(loudest);
     let which = -1;
     let frameIndex = firstFrame + f + offset;
     for (const event of score.events) {
       const level = eventLevelAt(event, s);
       if (level === -Infinity) continue;
-      energy += 10 ** (level / 10);
+      energy += toEnergy(level);
       if (level > loudest) {
         loudest = level;
         which = event.source;
@@ -99,7 +100,7 @@ export function aacLayout(score: Score): AacLayout {
       }
     }
     const clip = clipOf(which);
-    const level = 10 * Math.log10(energy);
+    const level = toLevel(energy);
     source[f] = which;
     index[f] = frameIndex % clip.frames.length;
     gain[f] = Math.max(

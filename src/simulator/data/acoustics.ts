@@ -2,16 +2,12 @@
  * Acoustics of the demo noise: third-octave band centres, A and C frequency weightings
  * (IEC 61672-1), and the spectrum shapes of the sound sources the demo instruments hear.
  */
+import { toEnergy, weightingDb } from '../../shared/acoustics';
 import {
   OCTAVE_BAND_NAMES,
   THIRD_OCTAVE_BAND_NAMES,
   type FrequencyWeighting,
 } from '../../shared/service/limits';
-
-/** Energy ↔ level (exp/log are several times faster than 10 ** x and log10 in V8). */
-const TENTH_LN10 = Math.LN10 / 10;
-export const toEnergy = (level: number): number => Math.exp(level * TENTH_LN10);
-export const toLevel = (energy: number): number => Math.log(energy) / TENTH_LN10;
 
 /** Exact (base-ten) centre frequencies of the 36 third-octave bands, 6.3 Hz to 20 kHz. */
 export const THIRD_OCTAVE_CENTRES: readonly number[] = THIRD_OCTAVE_BAND_NAMES.map(
@@ -21,31 +17,11 @@ export const BAND_COUNT = THIRD_OCTAVE_CENTRES.length;
 /** Index of the first third octave of each octave band (31.5 Hz octave = 25, 31.5, 40 Hz thirds). */
 export const OCTAVE_FIRST_THIRD: readonly number[] = OCTAVE_BAND_NAMES.map((_, i) => 6 + 3 * i);
 
-function aResponse(f: number): number {
-  const f2 = f * f;
-  const ra =
-    (12194 ** 2 * f2 * f2) /
-    ((f2 + 20.6 ** 2) * Math.sqrt((f2 + 107.7 ** 2) * (f2 + 737.9 ** 2)) * (f2 + 12194 ** 2));
-  return 20 * Math.log10(ra);
-}
-
-function cResponse(f: number): number {
-  const f2 = f * f;
-  return 20 * Math.log10((12194 ** 2 * f2) / ((f2 + 20.6 ** 2) * (f2 + 12194 ** 2)));
-}
-
-/*
- * Normalised to exactly 0 dB at 1 kHz: the standard's A1000 = −2.000 dB and C1000 = −0.062 dB are
- * these rounded (a C offset of 0.06 left every C level 0.002 dB off).
- */
-const A_AT_1000 = aResponse(1000);
-const C_AT_1000 = cResponse(1000);
-
 /** A-weighting in dB at frequency f (IEC 61672-1 analytic form). */
-export const aWeighting = (f: number): number => aResponse(f) - A_AT_1000;
+export const aWeighting = (f: number): number => weightingDb('A', f);
 
 /** C-weighting in dB at frequency f. */
-export const cWeighting = (f: number): number => cResponse(f) - C_AT_1000;
+export const cWeighting = (f: number): number => weightingDb('C', f);
 
 export const weightingIndex = (w: FrequencyWeighting): number => (w === 'A' ? 0 : w === 'C' ? 1 : 2);
 
@@ -72,8 +48,7 @@ export interface SpectrumWeights {
 export function spectrumWeights(zLevels: ArrayLike<number>): SpectrumWeights {
   const raw = WEIGHTING_DB.map((weights) => {
     const out = new Float64Array(BAND_COUNT);
-    for (let b = 0; b < BAND_COUNT; b++)
-      out[b] = 10 ** (((zLevels[b] as number) + (weights[b] as number)) / 10);
+    for (let b = 0; b < BAND_COUNT; b++) out[b] = toEnergy((zLevels[b] as number) + (weights[b] as number));
     return out;
   });
   const aTotal = (raw[0] as Float64Array).reduce((sum, e) => sum + e, 0);

@@ -8,7 +8,7 @@ import { formatServiceTime } from '../../shared/service/time';
 import type { DemoInstrument } from '../fleet';
 import { isQuantumModel } from '../fleet';
 import { errorResponse, type RouteTable } from '../responses';
-import { toEnergy, toLevel } from './acoustics';
+import { toEnergy, toLevel } from '../../shared/acoustics';
 import { GRID_MS } from './availability';
 import type { DataContext } from './context';
 import { hash32 } from './hash';

@@ -5,7 +5,8 @@
  */
 import { trueOffsetAt, type HealthProfile } from '../health-profiles';
 import type { HealthState, RunningAction, TimedAction } from '../health-state';
-import { aWeighting, toEnergy, toLevel } from './acoustics';
+import { toEnergy, toLevel } from '../../shared/acoustics';
+import { aWeighting } from './acoustics';
 import type { HeardSource } from './noise-model';
 
 /** The LAeq the microphone hears during an action, or null when it hears only the street. */

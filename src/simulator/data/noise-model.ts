@@ -13,6 +13,7 @@
  *
  * Everything is a pure function of (seed, serial, time).
  */
+import { toEnergy, toLevel } from '../../shared/acoustics';
 import {
   BAND_COUNT,
   EVENT_SOURCE_WEIGHTS,
@@ -22,8 +23,6 @@ import {
   TRAFFIC,
   shapeLevels,
   spectrumWeights,
-  toEnergy,
-  toLevel,
   type SpectrumWeights,
 } from './acoustics';
 import type { Availability } from './availability';

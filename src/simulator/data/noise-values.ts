@@ -3,7 +3,7 @@
  * records (15-minute grid intervals, recalculated to longer periods) and time history samples.
  */
 import type { NoiseValueName } from '../../shared/service/limits';
-import { toEnergy, toLevel } from './acoustics';
+import { toEnergy, toLevel } from '../../shared/acoustics';
 import {
   OFFSET,
   SECONDS_PER_GRID,

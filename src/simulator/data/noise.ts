@@ -18,14 +18,8 @@ import {
 import { formatServiceTime } from '../../shared/service/time';
 import type { DemoInstrument } from '../fleet';
 import type { RouteTable } from '../responses';
-import {
-  OCTAVE_FIRST_THIRD,
-  THIRD_OCTAVE_CENTRES,
-  toEnergy,
-  toLevel,
-  weightingDbAt,
-  weightingIndex,
-} from './acoustics';
+import { toEnergy, toLevel } from '../../shared/acoustics';
+import { OCTAVE_FIRST_THIRD, THIRD_OCTAVE_CENTRES, weightingDbAt, weightingIndex } from './acoustics';
 import { GRID_MS } from './availability';
 import { DEMO_PERIODS, type DataContext } from './context';
 import {

@@ -6,7 +6,7 @@
  * newest readings before their measurement interval closes.
  */
 import { formatServiceTime } from '../../shared/service/time';
-import { toEnergy, toLevel } from './acoustics';
+import { toEnergy, toLevel } from '../../shared/acoustics';
 import { GRID_MS } from './availability';
 import type { IntervalSeconds, NoiseModel } from './noise-model';
 

@@ -3,13 +3,10 @@ import { describe, expect, it } from 'vitest';
 import {
   bandCorrection,
   combinationOf,
-  energeticMean,
-  energeticSum,
-  exactMidBand,
   exposureOf,
   isStatistical,
-  weightingDb,
 } from '../../../src/main/backend/data/derive/acoustics';
+import { energeticMean, energeticSum, exactMidBand, weightingDb } from '../../../src/shared/acoustics';
 import {
   combine,
   fromRecords,

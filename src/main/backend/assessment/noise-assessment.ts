@@ -5,6 +5,7 @@
  * ranked from the 1 s time history, as the site chooses), LAFMax and the events above a threshold
  * per night, and the hourly table — each with and without the excluded time.
  */
+import { toEnergy, toLevel } from '../../../shared/acoustics';
 import type { ExcludedPeriod, Figure, HourlyRow, NoiseEventRef, Site } from '../../../shared/assessment';
 import type { SeriesChannel, TimeInterval } from '../../../shared/data';
 import {
@@ -287,10 +288,10 @@ export function assessNoise(
       for (const period of periods) {
         const figure = leq(laeq.samples, period, mask);
         if (figure.value === null) continue;
-        energy += figure.seconds * 10 ** (figure.value / 10);
+        energy += figure.seconds * toEnergy(figure.value);
         seconds += figure.seconds;
       }
-      return { value: seconds === 0 ? null : 10 * Math.log10(energy / seconds), seconds };
+      return { value: seconds === 0 ? null : toLevel(energy / seconds), seconds };
     };
     const method =
       'Lden = 10·lg(1/24·(12·10^(Lday/10) + 4·10^((Levening+5)/10) + 8·10^((Lnight+10)/10))) (Directive 2002/49/EC, Annex I), with day 07–19, evening 19–23 and night 23–07 in the site’s time zone.';

@@ -12,6 +12,7 @@
 import type { TimeInterval } from '../../../../shared/data';
 import { selectKth } from '../../../../shared/series-figures';
 import { normalize } from '../../core/intervals';
+import { toEnergy, toLevel } from '../../../../shared/acoustics';
 import { isCounted, liesIn, overlapping, startingIn, type Samples } from './samples';
 
 export interface LevelFigure {
@@ -20,10 +21,6 @@ export interface LevelFigure {
   seconds: number;
   readings: number;
 }
-
-/** 10^(L/10): the energy of a level in dB, relative. */
-const energyOf = (level: number) => 10 ** (level / 10);
-const levelOf = (energy: number) => 10 * Math.log10(energy);
 
 /** Energetic mean, each sample weighted by the part of it inside the range; masked samples and NaN skipped. */
 export function leq(samples: Samples, range: TimeInterval, mask?: Uint8Array | null): LevelFigure {
@@ -36,11 +33,11 @@ export function leq(samples: Samples, range: TimeInterval, mask?: Uint8Array | n
     if (!isCounted(values, mask, i)) continue;
     const inside = Math.min(ends[i]!, range.end) - Math.max(starts[i]!, range.start);
     if (!(inside > 0)) continue;
-    weightedEnergy += inside * energyOf(values[i]!);
+    weightedEnergy += inside * toEnergy(values[i]!);
     ms += inside;
     readings++;
   }
-  return { value: ms > 0 ? levelOf(weightedEnergy / ms) : null, seconds: ms / 1000, readings };
+  return { value: ms > 0 ? toLevel(weightedEnergy / ms) : null, seconds: ms / 1000, readings };
 }
 
 /** The highest level of the samples starting in the range, and when that sample started (the first, if tied). */
@@ -65,7 +62,7 @@ export function maxLevel(
  */
 export function lden(day: number | null, evening: number | null, night: number | null): number | null {
   if (day === null || evening === null || night === null) return null;
-  return levelOf((12 * energyOf(day) + 4 * energyOf(evening + 5) + 8 * energyOf(night + 10)) / 24);
+  return toLevel((12 * toEnergy(day) + 4 * toEnergy(evening + 5) + 8 * toEnergy(night + 10)) / 24);
 }
 
 /**

@@ -15,7 +15,8 @@ import {
 } from '../../../../shared/data';
 import type { CacheStore } from '../../cache/cache-store';
 import { intersect, normalize, subtract } from '../../core/intervals';
-import { combinationOf, exposureOf, isStatistical, overallOf, toLevel, type Combination } from './acoustics';
+import { toLevel } from '../../../../shared/acoustics';
+import { combinationOf, exposureOf, isStatistical, overallOf, type Combination } from './acoustics';
 import {
   BANDS,
   headOf,

@@ -10,7 +10,8 @@ import { parseIsoDuration } from '../../../../shared/service/duration';
 import { canonicalParameters } from '../../cache/cache-key';
 import type { CacheKey, CacheStore } from '../../cache/cache-store';
 import { intersect, normalize, totalLength } from '../../core/intervals';
-import { combinationOf, exposureOf, overallOf, type Weighting } from './acoustics';
+import type { Weighting } from '../../../../shared/acoustics';
+import { combinationOf, exposureOf, overallOf } from './acoustics';
 
 /** A query held in the cache, read back from its canonical parameter string (cache-key.ts). */
 export interface CachedQuery {

@@ -14,7 +14,8 @@ import type {
 import { buildChannel, TOLERANCE_MS } from '../../service/parse/series';
 import { OCTAVE_BAND_NAMES } from '../../../../shared/service/limits';
 import { bandCentreFrequency } from '../../../../shared/service/bands';
-import { bandCorrection, toEnergy, toLevel, type Combination, type Weighting } from './acoustics';
+import { toEnergy, toLevel, type Weighting } from '../../../../shared/acoustics';
+import { bandCorrection, type Combination } from './acoustics';
 
 export interface Readings {
   /** Start (epoch ms) of each reading, ascending. */
