@@ -9,19 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEventHub } from '../src/main/backend/core/events';
 import { openDatabase } from '../src/main/backend/core/database';
-import type { Logger } from '../src/main/backend/core/log';
+import { silentLogger } from '../src/main/backend/core/log';
 import { createNoticeBoard } from '../src/main/backend/core/notices';
 import { openRecordsDatabase } from '../src/main/backend/records/records-database';
 import { recordsMigrations } from '../src/main/backend/records/records-migrations';
 import { medianMs } from './timing';
-
-const quiet: Logger = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-  flush: async () => undefined,
-};
 
 export async function benchRecords(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'fielddesk-bench-records-'));
@@ -48,7 +40,7 @@ export async function benchRecords(): Promise<void> {
     const records = openRecordsDatabase({
       dataDir: join(dir, 'journalled'),
       notices: createNoticeBoard(createEventHub(), Date.now),
-      log: quiet,
+      log: silentLogger,
       now: Date.now,
       backupDelayMs: 3_600_000,
     });

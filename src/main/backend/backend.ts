@@ -139,9 +139,9 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
   if (folderProblem !== null) log.warn(folderProblem);
   const events = createEventHub({ redact: secrets.redactValue });
   const notices = createNoticeBoard(events, now);
-  const store = await openAccountStore(dataDir, { now, log });
-  const settings = await openSettingsStore(dataDir, now, log);
-  const syncProfiles = await openSyncProfileStore(dataDir, now, log);
+  const store = await openAccountStore(dataDir, { now, log: log.child('accounts') });
+  const settings = await openSettingsStore(dataDir, now, log.child('settings'));
+  const syncProfiles = await openSyncProfileStore(dataDir, now, log.child('sync'));
   const unfinished = await openUnfinishedFiles(dataDir, now);
   for (const [id, warning] of [
     ['accounts-file', store.warning],
@@ -157,7 +157,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
   const records = openRecordsDatabase({
     dataDir,
     notices,
-    log,
+    log: log.child('records'),
     now,
     ...(options.recordsBackup?.delayMs === undefined ? {} : { backupDelayMs: options.recordsBackup.delayMs }),
     ...(options.recordsBackup?.spacingMs === undefined
@@ -168,7 +168,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     dataDir,
     events,
     notices,
-    log,
+    log: log.child('cache'),
     now,
     ...(options.openIntervalMs === undefined ? {} : { openIntervalMs: options.openIntervalMs }),
     ...(options.syncConcurrency === undefined ? {} : { syncConcurrency: options.syncConcurrency }),
@@ -183,7 +183,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     records: records.view('actions'),
     journal: openActionJournal(dataDir),
     notices,
-    log,
+    log: log.child('actions'),
     dataDir,
   });
   kept.mergeJournal();
@@ -191,7 +191,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
   const operations = createOperationRegistry({
     onChange: (snapshot) => events.emit('operations.progress', snapshot),
     onFinished: (snapshot) => kept.keep(snapshot),
-    log,
+    log: log.child('operations'),
   });
   const demo = createDemoRunner(options.startDemo);
   const accounts = createAccountState(store, vault, events, dataDir);
@@ -200,7 +200,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     now,
     activeId: () => store.activeId(),
     probe: (accountId) => access.probe(accountId),
-    log,
+    log: log.child('connectivity'),
     ...(options.offlineProbeMs === undefined ? {} : { probeEveryMs: options.offlineProbeMs }),
   });
   const access = createServiceAccess({
@@ -213,12 +213,12 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     ...(options.clientOptions === undefined ? {} : { clientOptions: options.clientOptions }),
     ...(options.createDataSource === undefined ? {} : { createDataSource: options.createDataSource }),
   });
-  const fleet = createFleetService({ access, connectivity, knownFleets, log, now });
+  const fleet = createFleetService({ access, connectivity, knownFleets, log: log.child('instruments'), now });
   const health = createHealthService({
     access,
     fleet,
     knownHealth: cacheDatabase.view('knownHealth'),
-    log,
+    log: log.child('instruments.health'),
     now,
   });
   const readThroughCache = createReadThroughCache({
@@ -232,7 +232,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
   const audioLibrary = createAudioLibrary(
     () => audioRecords,
     options.audioFolder ?? join(dataDir, 'audio'),
-    log,
+    log.child('audio'),
   );
   const audioAddon = createAudioAddonCheck(fleet);
   const downloads = createDownloadManager({
@@ -253,14 +253,14 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     },
     emit: (snapshot) => events.emit('audio.progress', snapshot),
     unfinished,
-    log,
+    log: log.child('audio.downloads'),
     now,
     ...(options.audioConcurrency === undefined ? {} : { concurrency: options.audioConcurrency }),
   });
 
   const chooseExportPath = options.chooseExportPath ?? exportsFolder(dataDir);
   const handlers: BackendHandlers = {
-    ...appHandlers({ appInfo: options.appInfo, notices }),
+    ...appHandlers({ appInfo: options.appInfo, notices, log }),
     ...accountHandlers({
       accounts,
       access,
@@ -288,7 +288,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       settings,
       calibrators: records.view('calibrators'),
       read: readThroughCache,
-      log,
+      log: log.child('actions'),
       now,
       ...(options.polling === undefined ? {} : { polling: options.polling }),
     }),
@@ -303,7 +303,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       events,
       refreshCachedAfterMinutes: () => settings.get().refreshCachedAfterMinutes,
       eventHistories: cacheDatabase.view('eventHistories'),
-      log,
+      log: log.child('data'),
       now,
       unfinished,
     }),
@@ -344,7 +344,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       sites: records.view('sites'),
       fleet,
       events,
-      log,
+      log: log.child('assessment'),
       chooseExportPath,
       toleranceDb: () => settings.get().calibrationToleranceDb,
       sicToleranceDb: () => settings.get().sicToleranceDb,
@@ -362,7 +362,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       dataDir,
       chooseExportPath,
       unfinished,
-      log,
+      log: log.child('visits'),
       now,
     }),
   };
@@ -378,7 +378,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     dataDir,
     visits: records.view('visits'),
     notices,
-    log,
+    log: log.child('visits.photos'),
     now,
     removedParts: swept.removed.map((entry) => entry.path),
   });
@@ -392,10 +392,10 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
   downloads.start();
 
   return {
-    handlers: withRequestLog(handlers, log),
+    handlers: withRequestLog(handlers, log.child('requests')),
     log,
     subscribe: (sink) => events.subscribe(sink),
-    audioFile: (key, request) => serveLibraryFile(audioLibrary, key, request, log),
+    audioFile: (key, request) => serveLibraryFile(audioLibrary, key, request, log.child('audio')),
     async close() {
       // Stop watching (each running action is kept in the history as stopped), stop the downloads
       // (left queued for the next start), then close the databases (running site syncs stop as

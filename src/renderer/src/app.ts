@@ -6,12 +6,19 @@ import './styles/tokens.css';
 import './styles/base.css';
 import './styles/controls.css';
 import App from './App.vue';
+import { api } from './api';
+import { installErrorReporting } from './error-reporting';
 import { createAppRouter } from './router';
 
 export function startApp(selector = '#app'): void {
   const pinia = createPinia();
   const app = createApp(App);
+  const router = createAppRouter(pinia);
+  installErrorReporting(app, {
+    report: (error) => api.app.reportError(error),
+    where: () => router.currentRoute.value.fullPath,
+  });
   app.use(pinia);
-  app.use(createAppRouter(pinia));
+  app.use(router);
   app.mount(selector);
 }

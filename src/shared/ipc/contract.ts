@@ -24,7 +24,7 @@ import {
 } from '../attention';
 import type { DownloadSnapshot } from '../audio';
 import type { AccountCheck, AccountSummary, AccountsState } from '../accounts';
-import type { DiagnosticsResult } from '../diagnostics';
+import { LOG_LEVELS, RENDERER_ERROR_SOURCES, type DiagnosticsResult, type LogLevel } from '../diagnostics';
 import type { FieldDeskLastResults } from '../check-record';
 import { accountNameSchema, apiKeySchema, baseUrlSchema } from '../accounts';
 import { FieldDeskError, toErrorData, type FieldDeskErrorData } from '../errors';
@@ -226,6 +226,23 @@ export const REQUESTS = {
   'app.notices': request<AppNotice[]>()(noArgs),
   'app.dismissNotice': request<AppNotice[]>()(
     z.object({ id: z.string().regex(/^[a-z0-9-]{1,64}$/, 'Unknown notice.') }).strict(),
+  ),
+  /** How much the backend's log says now (for this run of FieldDesk). */
+  'app.logLevel': request<{ level: LogLevel }>()(noArgs),
+  'app.setLogLevel': request<{ level: LogLevel }>()(
+    z.object({ level: z.enum(LOG_LEVELS, { error: 'That is not a log level.' }) }).strict(),
+  ),
+  /** An error the renderer met outside any request, kept in the backend's redacted log. */
+  'app.reportError': request<{ logged: true }>()(
+    z
+      .object({
+        source: z.enum(RENDERER_ERROR_SOURCES),
+        message: z.string().max(2_000),
+        stack: z.string().max(8_000).optional(),
+        where: z.string().max(300).optional(),
+        dropped: z.number().int().min(0).max(1_000_000).optional(),
+      })
+      .strict(),
   ),
   'accounts.getState': request<AccountsState>()(noArgs),
   'accounts.add': request<AccountCheck>()(

@@ -124,6 +124,33 @@ describe('the logger', () => {
     expect(writer.records.map((record) => record.level)).toEqual(['warn', 'error']);
   });
 
+  it('names the part of FieldDesk that wrote a line, children sharing the file and the level', () => {
+    const writer = memoryLogWriter();
+    const log = createLogger(writer, { redact: noRedaction });
+    const visits = log.child('visits');
+    visits.info('visit started');
+    visits.child('photos').warn('photo unreadable');
+    log.info('backend started');
+    expect(writer.records.map((r) => [r['logger'], r.message])).toEqual([
+      ['visits', 'visit started'],
+      ['visits.photos', 'photo unreadable'],
+      [undefined, 'backend started'],
+    ]);
+  });
+
+  it('changes its level while running, for every child', () => {
+    const writer = memoryLogWriter();
+    const log = createLogger(writer, { redact: noRedaction });
+    const data = log.child('data');
+    data.debug('hidden at info');
+    log.setLevel('debug');
+    expect(log.level()).toBe('debug');
+    data.debug('shown at debug');
+    log.setLevel('error');
+    data.warn('hidden at error');
+    expect(writer.records.map((r) => r.message)).toEqual(['shown at debug']);
+  });
+
   it('writes an error with its stack and its causes, and nothing else of it', () => {
     const writer = memoryLogWriter();
     const log = createLogger(writer, { redact: noRedaction });
@@ -249,5 +276,66 @@ describe('failed requests in the log', () => {
     });
     const cause = writer.records.find((r) => r.message === 'accounts.tryDemo failed unexpectedly')?.['error'];
     expect(cause).toMatchObject({ cause: { message: 'no demo in this test', stack: expect.any(String) } });
+  });
+});
+
+describe('the log as the app uses it', () => {
+  it('keeps the renderer’s errors beside the backend’s, redacted, and changes its level when asked', async () => {
+    const writer = memoryLogWriter();
+    const dataDir = await tempFolder();
+    const backend = await createBackend({
+      dataDir,
+      vault: createMemoryVault('tests keep keys in memory'),
+      appInfo: TEST_APP_INFO,
+      startDemo: async () => {
+        throw new Error('no demo in this test');
+      },
+      log: writer,
+    });
+    const secret = 'k3y-that-must-never-be-logged-0123456789';
+    try {
+      // A key the backend knows (an account's) is a secret wherever it appears afterwards.
+      await dispatchRequest(backend.handlers, 'accounts.add', {
+        name: 'Site',
+        baseUrl: 'http://127.0.0.1:9/v1',
+        apiKey: secret,
+      });
+      const logged = await dispatchRequest(backend.handlers, 'app.reportError', {
+        source: 'promise',
+        message: `TypeError: cannot read "x" of undefined (key ${secret})`,
+        stack: `TypeError: cannot read "x"\n    at DataChart.vue:120 ${secret}`,
+        where: '/instruments/QT218728/data',
+        dropped: 3,
+      });
+      expect(logged).toEqual({ ok: true, value: { logged: true } });
+      expect(await dispatchRequest(backend.handlers, 'app.logLevel', {})).toEqual({
+        ok: true,
+        value: { level: 'info' },
+      });
+      expect(await dispatchRequest(backend.handlers, 'app.setLogLevel', { level: 'verbose' })).toMatchObject({
+        ok: false,
+        error: { code: 'invalidInput', message: 'That is not a log level.' },
+      });
+      await dispatchRequest(backend.handlers, 'app.setLogLevel', { level: 'debug' });
+      expect(await dispatchRequest(backend.handlers, 'app.logLevel', {})).toEqual({
+        ok: true,
+        value: { level: 'debug' },
+      });
+    } finally {
+      await backend.close();
+    }
+    const reported = writer.records.find((r) => r['logger'] === 'renderer');
+    expect(reported).toMatchObject({
+      level: 'error',
+      source: 'promise',
+      where: '/instruments/QT218728/data',
+      dropped: 3,
+    });
+    expect(reported?.message).toContain('TypeError: cannot read');
+    expect(JSON.stringify(writer.records)).not.toContain(secret);
+    expect(writer.records.find((r) => r.message === 'log level changed')).toMatchObject({
+      from: 'info',
+      to: 'debug',
+    });
   });
 });

@@ -24,6 +24,7 @@ const silent: Logger = {
   info: () => undefined,
   warn: () => undefined,
   error: (message) => process.stderr.write(`${message}\n`),
+  child: () => silent,
   flush: async () => undefined,
 };
 

@@ -100,6 +100,7 @@ const NO_ARGUMENT_REQUESTS = [
   'cache.summary',
   'connectivity.get',
   'diagnostics.save',
+  'app.logLevel',
   'webhooks.list',
   'audio.downloads',
   'audio.folder',

@@ -9,10 +9,8 @@
  */
 import { appendFile, chmod, mkdir, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { LOG_LEVELS, type LogLevel } from '../../../shared/diagnostics';
 import { FieldDeskError } from '../../../shared/errors';
-
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** What a line says besides its message: `error` (any thrown value), `channel`, anything plain. */
 export type LogFields = Record<string, unknown>;
@@ -22,8 +20,19 @@ export interface Logger {
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
+  /**
+   * A logger of one part of FieldDesk: its lines say which (`"logger": "visits.photos"`), and it
+   * writes through the same file at the same level.
+   */
+  child(name: string): Logger;
   /** Resolves once everything logged so far is written (before reading the files, and at close). */
   flush(): Promise<void>;
+}
+
+/** The backend's one logger, whose least level can change while FieldDesk runs (for support). */
+export interface RootLogger extends Logger {
+  level(): LogLevel;
+  setLevel(level: LogLevel): void;
 }
 
 /** One line as written: plain JSON values only, already redacted. */
@@ -102,27 +111,36 @@ export interface LoggerOptions {
   now?: () => number;
 }
 
-export function createLogger(writer: LogWriter, options: LoggerOptions): Logger {
-  const least = LOG_LEVELS.indexOf(options.level ?? 'info');
+export function createLogger(writer: LogWriter, options: LoggerOptions): RootLogger {
+  let least = LOG_LEVELS.indexOf(options.level ?? 'info');
   const now = options.now ?? Date.now;
-  const log = (level: LogLevel, message: string, fields: LogFields = {}) => {
+  const write = (name: string | null, level: LogLevel, message: string, fields: LogFields = {}) => {
     if (LOG_LEVELS.indexOf(level) < least) return;
     const { error, ...rest } = fields;
     const record: LogRecord = {
       time: new Date(now()).toISOString(),
       level,
+      ...(name === null ? {} : { logger: name }),
       message,
       ...(plain(rest, MAX_DEPTH) as Record<string, unknown>),
       ...(error === undefined ? {} : { error: describeError(error) }),
     };
     writer.write(options.redact(record));
   };
-  return {
-    debug: (message, fields) => log('debug', message, fields),
-    info: (message, fields) => log('info', message, fields),
-    warn: (message, fields) => log('warn', message, fields),
-    error: (message, fields) => log('error', message, fields),
+  const named = (name: string | null): Logger => ({
+    debug: (message, fields) => write(name, 'debug', message, fields),
+    info: (message, fields) => write(name, 'info', message, fields),
+    warn: (message, fields) => write(name, 'warn', message, fields),
+    error: (message, fields) => write(name, 'error', message, fields),
+    child: (part) => named(name === null ? part : `${name}.${part}`),
     flush: () => writer.flush(),
+  });
+  return {
+    ...named(null),
+    level: () => LOG_LEVELS[least] ?? 'info',
+    setLevel: (level) => {
+      least = LOG_LEVELS.indexOf(level);
+    },
   };
 }
 
@@ -132,6 +150,7 @@ export const silentLogger: Logger = {
   info: () => undefined,
   warn: () => undefined,
   error: () => undefined,
+  child: () => silentLogger,
   flush: async () => undefined,
 };
 

@@ -1,11 +1,11 @@
 /**
- * features/diagnostics — diagnostics.save: this store and the "Save diagnostics…" section the
- * settings screen shows.
+ * features/diagnostics — diagnostics.save, app.logLevel and app.setLogLevel: this store and the
+ * "Save diagnostics…" section the settings screen shows, with the log's detail.
  */
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import { api } from '../../api';
-import type { DiagnosticsResult } from '../../../../shared/diagnostics';
+import type { DiagnosticsResult, LogLevel } from '../../../../shared/diagnostics';
 import { errorMessage } from '../../errors';
 
 /** Writing the diagnostics zip for support, and what came of the last attempt. */
@@ -30,5 +30,26 @@ export const useDiagnosticsStore = defineStore('diagnostics', () => {
     }
   }
 
-  return { saving, saved, error, save };
+  /** How much the log says now; null until read. */
+  const logLevel = ref<LogLevel | null>(null);
+
+  async function loadLogLevel(): Promise<void> {
+    try {
+      logLevel.value = (await api.app.logLevel()).level;
+    } catch (failure) {
+      error.value = errorMessage(failure);
+    }
+  }
+
+  /** Detailed (debug) or normal (info) logging, until FieldDesk restarts. */
+  async function setLogLevel(level: LogLevel): Promise<void> {
+    error.value = null;
+    try {
+      logLevel.value = (await api.app.setLogLevel({ level })).level;
+    } catch (failure) {
+      error.value = errorMessage(failure);
+    }
+  }
+
+  return { saving, saved, error, save, logLevel, loadLogLevel, setLogLevel };
 });
