@@ -1,3 +1,4 @@
+import { cpus } from 'node:os';
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from './chromium.shared';
 
@@ -11,8 +12,9 @@ export default defineConfig({
   // with `test.setTimeout`, saying what takes the time and how long it took on two busy cores.
   timeout: 120_000,
   expect: { timeout: 0 },
-  // Each test starts its own harness, backend and demo service; two cores run two at a time.
-  workers: 2,
+  // Each test starts its own harness, backend and demo service, and spends much of its time
+  // waiting on them and on the page: one more worker than cores keeps both cores busy.
+  workers: cpus().length + 1,
   fullyParallel: true,
   retries: 0,
   forbidOnly: !!process.env['CI'],
@@ -24,4 +26,11 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: chromiumLaunchOptions(),
   },
+  projects: [
+    // First, so the longest tests (a year of data, minutes each) start at once rather than last:
+    // a worker without traces (their DOM snapshots would be measured as the app's main-thread
+    // blocks) is a worker of its own, which the runner would otherwise only start at the end.
+    { name: 'year', testMatch: 'assessment-year.spec.ts', use: { trace: 'off' } },
+    { name: 'app', testIgnore: 'assessment-year.spec.ts' },
+  ],
 });
