@@ -24,7 +24,8 @@ import {
 } from '../attention';
 import type { DownloadSnapshot } from '../audio';
 import type { AccountCheck, AccountSummary, AccountsState } from '../accounts';
-import { LOG_LEVELS, RENDERER_ERROR_SOURCES, type DiagnosticsResult, type LogLevel } from '../diagnostics';
+import type { DiagnosticsResult } from '../diagnostics';
+import { APP_REQUESTS, type AppInfo, type AppNotice } from './app-requests';
 import type { FieldDeskLastResults } from '../check-record';
 import { accountNameSchema, apiKeySchema, baseUrlSchema } from '../accounts';
 import { FieldDeskError, toErrorData, type FieldDeskErrorData } from '../errors';
@@ -126,24 +127,7 @@ export const settingsUpdateSchema = z
   })
   .strict();
 
-export interface AppInfo {
-  version: string;
-  /** Where the app runs: `electron` or the browser test `harness`. */
-  shell: 'electron' | 'harness';
-}
-
-/**
- * Something the user must know that no single screen owns: a damaged file set aside at start, a
- * database replaced during the session, results kept while the database was unavailable.
- */
-export interface AppNotice {
-  /** Stable per kind of notice, so a repeat replaces rather than piles up. */
-  id: string;
-  tone: 'warning' | 'info';
-  message: string;
-  /** When it was raised (epoch ms). */
-  since: number;
-}
+export type { AppInfo, AppNotice };
 
 export interface InstrumentEntry {
   instrument: Instrument;
@@ -221,29 +205,7 @@ export interface Connectivity {
 const byAccountId = z.object({ id: accountIdSchema }).strict();
 
 export const REQUESTS = {
-  'app.getInfo': request<AppInfo>()(noArgs),
-  /** Notices not yet dismissed, oldest first. */
-  'app.notices': request<AppNotice[]>()(noArgs),
-  'app.dismissNotice': request<AppNotice[]>()(
-    z.object({ id: z.string().regex(/^[a-z0-9-]{1,64}$/, 'Unknown notice.') }).strict(),
-  ),
-  /** How much the backend's log says now (for this run of FieldDesk). */
-  'app.logLevel': request<{ level: LogLevel }>()(noArgs),
-  'app.setLogLevel': request<{ level: LogLevel }>()(
-    z.object({ level: z.enum(LOG_LEVELS, { error: 'That is not a log level.' }) }).strict(),
-  ),
-  /** An error the renderer met outside any request, kept in the backend's redacted log. */
-  'app.reportError': request<{ logged: true }>()(
-    z
-      .object({
-        source: z.enum(RENDERER_ERROR_SOURCES),
-        message: z.string().max(2_000),
-        stack: z.string().max(8_000).optional(),
-        where: z.string().max(300).optional(),
-        dropped: z.number().int().min(0).max(1_000_000).optional(),
-      })
-      .strict(),
-  ),
+  ...APP_REQUESTS,
   'accounts.getState': request<AccountsState>()(noArgs),
   'accounts.add': request<AccountCheck>()(
     z.object({ name: accountNameSchema, baseUrl: baseUrlSchema, apiKey: apiKeySchema }).strict(),
