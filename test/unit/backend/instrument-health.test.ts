@@ -55,6 +55,41 @@ describe('instrument health against the demo service', () => {
     }
   });
 
+  it('reads each status once for the rows on screen and their health asked moments later', async () => {
+    const asked: string[] = [];
+    let now = Date.now();
+    const { handlers } = await demo.open({
+      overrides: {
+        now: () => now,
+        fetch: async (input, init) => {
+          const url = String(input instanceof Request ? input.url : input);
+          if (url.endsWith('/status')) asked.push(url);
+          return fetch(input, init);
+        },
+      },
+    });
+    const { entries } = await handlers['instruments.list']({});
+    const serials = entries.map((e) => e.instrument.serialNumber).slice(0, 4);
+    asked.length = 0;
+    // The rows ask their statuses, their health is asked while those are still being read.
+    const [statuses, health] = await Promise.all([
+      handlers['instruments.statuses']({ serials }),
+      handlers['instruments.health']({ serials }),
+    ]);
+    expect(asked).toHaveLength(4);
+    expect(health.entries.map((e) => e.status)).toEqual(statuses.entries.map((e) => e.status));
+    // Asked again moments later: still the same reads.
+    now += 10_000;
+    await handlers['instruments.health']({ serials });
+    expect(asked).toHaveLength(4);
+    // The rows' own read (Refresh) asks the service again, and so does health once the reads are old.
+    await handlers['instruments.statuses']({ serials });
+    expect(asked).toHaveLength(8);
+    now += 16_000;
+    await handlers['instruments.health']({ serials });
+    expect(asked).toHaveLength(12);
+  });
+
   it('answers the last known health offline, and after a restart, with the reason', async () => {
     const first = await demo.open();
     const { entries } = await first.handlers['instruments.list']({});

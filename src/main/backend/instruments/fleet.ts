@@ -25,6 +25,9 @@ import type { KnownFleets, StoredFleet } from './known-fleet';
 /** Status reads in flight at once for one instrument list: enough to be quick, gentle on the service. */
 const STATUS_CONCURRENCY = 4;
 
+/** How long a status read is remembered for a caller that asks to reuse one. */
+const STATUS_MEMORY_MS = 60_000;
+
 type StatusRead = InstrumentStatuses['entries'][number];
 
 export interface FleetService {
@@ -32,8 +35,16 @@ export interface FleetService {
   list(account: StoredAccount): Promise<InstrumentList>;
   /** One instrument with its status. */
   get(account: StoredAccount, serial: string): Promise<InstrumentDetail>;
-  /** The statuses of the serials, from the service. */
-  statuses(account: StoredAccount, serials: readonly string[]): Promise<InstrumentStatuses>;
+  /**
+   * The statuses of the serials, from the service. With `reuseWithinMs`, a status the list's rows
+   * read (or are reading) that recently is answered again rather than asked twice: the health of
+   * the rows on screen follows their statuses by moments.
+   */
+  statuses(
+    account: StoredAccount,
+    serials: readonly string[],
+    options?: { reuseWithinMs?: number },
+  ): Promise<InstrumentStatuses>;
   /**
    * The account's instruments for work on `serials`: the last known list when it names them all (no
    * request), else the service's, else the last known one as it is; the service's error when there
@@ -87,6 +98,20 @@ export function createFleetService(deps: FleetServiceDeps): FleetService {
    * serials (fleet attention asks often). Only the kinds: the whole list would stay in memory.
    */
   const listedKinds = new Map<string, Map<string, InstrumentKind>>();
+
+  /** Each account's status reads of the last minute (or still in flight), by serial. */
+  const statusReads = new Map<string, Map<string, { read: Promise<StatusRead>; at: number }>>();
+
+  /** The account's recent status reads, those older than a minute forgotten. */
+  function recentReads(
+    accountId: string,
+    at: number,
+  ): Map<string, { read: Promise<StatusRead>; at: number }> {
+    let reads = statusReads.get(accountId);
+    if (reads === undefined) statusReads.set(accountId, (reads = new Map()));
+    for (const [serial, known] of reads) if (at - known.at > STATUS_MEMORY_MS) reads.delete(serial);
+    return reads;
+  }
 
   /** The last known list, or null (none, or the cache cannot be read: then the service's answer stands). */
   function known(accountId: string): StoredFleet | null {
@@ -192,10 +217,31 @@ export function createFleetService(deps: FleetServiceDeps): FleetService {
         });
     },
 
-    async statuses(account, serials) {
+    async statuses(account, serials, options = {}) {
+      const reuseWithinMs = Math.min(options.reuseWithinMs ?? 0, STATUS_MEMORY_MS);
       return access.withAccount(account, async (client) => {
-        const entries = await readStatuses(client, [...new Set(serials)]);
-        return { accountId: account.id, entries, fetchedAt: now() };
+        const at = now();
+        const recent = recentReads(account.id, at);
+        const unique = [...new Set(serials)];
+        const reused = new Map<string, { read: Promise<StatusRead>; at: number }>();
+        for (const serial of unique) {
+          const known = recent.get(serial);
+          if (known !== undefined && reuseWithinMs > 0 && at - known.at <= reuseWithinMs)
+            reused.set(serial, known);
+        }
+        const asked = unique.filter((serial) => !reused.has(serial));
+        const fresh = readStatuses(client, asked);
+        const freshRead = (serial: string) => fresh.then((reads) => reads.find((r) => r.serial === serial)!);
+        // Only a plain read (the rows') is remembered: one that reuses is a follower, and its own
+        // reads must not stand in for the next, which asks to see what changed since.
+        if (reuseWithinMs === 0)
+          for (const serial of asked) recent.set(serial, { read: freshRead(serial), at });
+        const entries = await Promise.all(
+          unique.map((serial) => reused.get(serial)?.read ?? freshRead(serial)),
+        );
+        // A status answered again is as old as its read: the answer's time is its oldest's.
+        const fetchedAt = Math.min(at, ...[...reused.values()].map((known) => known.at));
+        return { accountId: account.id, entries, fetchedAt };
       });
     },
 
@@ -239,6 +285,7 @@ export function createFleetService(deps: FleetServiceDeps): FleetService {
     },
 
     forget(accountId) {
+      statusReads.delete(accountId);
       listedKinds.delete(accountId);
       knownFleets.forget(accountId);
     },

@@ -29,6 +29,8 @@ import type { KnownHealth } from './known-health';
 const STATS_WINDOW_ONLINE_MS = 60 * 60_000;
 const STATS_WINDOW_OFFLINE_MS = 48 * 60 * 60_000;
 
+/** A status read this recently (for the list's rows) is the health's too, not asked again. */
+const STATUS_REUSE_MS = 15_000;
 export interface HealthService {
   /** Reads the serials' health from the service (the last known where it cannot be reached) and keeps it. */
   read(account: StoredAccount, serials: readonly string[]): Promise<InstrumentHealthRead>;
@@ -131,7 +133,8 @@ export function createHealthService(deps: HealthServiceDeps): HealthService {
       const unique = [...new Set(serials)];
       let statuses;
       try {
-        statuses = await fleet.statuses(account, unique);
+        // The rows on screen read their statuses moments before their health: those are used again.
+        statuses = await fleet.statuses(account, unique, { reuseWithinMs: STATUS_REUSE_MS });
       } catch (error) {
         if (!(error instanceof FieldDeskError) || !isUnreachable(error)) throw error;
         return {
