@@ -137,7 +137,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
   log.info('FieldDesk backend starting', { version: options.appInfo.version, shell: options.appInfo.shell });
   // The files inside stay 0600 each, so FieldDesk goes on; the log says what was left open.
   if (folderProblem !== null) log.warn(folderProblem);
-  const events = createEventHub({ redact: secrets.redactValue });
+  const events = createEventHub({ redact: secrets.redactValue, log: log.child('events') });
   const notices = createNoticeBoard(events, now);
   const store = await openAccountStore(dataDir, { now, log: log.child('accounts') });
   const settings = await openSettingsStore(dataDir, now, log.child('settings'));

@@ -182,8 +182,9 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
     if (snapshot === null) return;
     try {
       options.emit(snapshot);
-    } catch {
+    } catch (error) {
       // A failing receiver must not stop the download.
+      log.warn('a download’s progress could not be passed on', { id, error });
     }
   }
 
@@ -569,8 +570,9 @@ export function createDownloadManager(options: DownloadManagerOptions): Download
       for (const snapshot of snapshots) {
         try {
           options.emit(snapshot);
-        } catch {
+        } catch (error) {
           // A failing receiver must not stop the queue.
+          log.warn('a download’s progress could not be passed on', { id: snapshot.id, error });
         }
       }
       for (const id of toRun) schedule(id, priority);
