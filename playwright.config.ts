@@ -13,8 +13,9 @@ export default defineConfig({
   timeout: 120_000,
   expect: { timeout: 0 },
   // Each test starts its own harness, backend and demo service; a worker a core. (One more worker
-  // than cores was a minute quicker, but the year's test then measured main-thread blocks twice
-  // its budget: its page shared two cores with three browsers.)
+  // than cores, or the year's tests started first, was a minute quicker, but the year's test then
+  // measured its page's main-thread blocks while other browsers shared the cores: twice its budget.
+  // Its file turns traces off, which gives it workers of its own, started after the others.)
   workers: Math.max(2, cpus().length),
   fullyParallel: true,
   retries: 0,
@@ -27,11 +28,4 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: chromiumLaunchOptions(),
   },
-  projects: [
-    // First, so the longest tests (a year of data, minutes each) start at once rather than last:
-    // a worker without traces (their DOM snapshots would be measured as the app's main-thread
-    // blocks) is a worker of its own, which the runner would otherwise only start at the end.
-    { name: 'year', testMatch: 'assessment-year.spec.ts', use: { trace: 'off' } },
-    { name: 'app', testIgnore: 'assessment-year.spec.ts' },
-  ],
 });

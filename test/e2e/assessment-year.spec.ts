@@ -71,8 +71,8 @@ async function expectNoBlockOver200ms(
   return factor;
 }
 
-// No trace here: its DOM snapshots run on the page's main thread, and only the app's own work is
-// measured (the 'year' project of playwright.config.ts turns it off).
+// The trace's DOM snapshots run on the page's main thread: off, so only the app's own work is measured.
+test.use({ trace: 'off' });
 
 const elementsOnPage = (page: Page) => page.evaluate<number>("document.getElementsByTagName('*').length");
 
