@@ -3,6 +3,7 @@ export { createDemo, createDemoApp, type Demo } from './app';
 export { DemoCliError, parseDemoCliArgs } from './cli-args';
 export { FAULT_KINDS, RATE_LIMIT_STORM_LENGTH, SLOW_ANSWER_MS, createFaultPlan } from './faults';
 export type { FaultKind } from './faults';
+export { inOutageAt } from './data/availability';
 export { generateDemoFleet, isQuantumModel } from './fleet';
 export type { DemoInstrument } from './fleet';
 export {

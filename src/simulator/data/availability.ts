@@ -4,7 +4,7 @@
  * hours ago. Outages are aligned to the 15-minute measurement grid so that every measurement
  * interval is either wholly recorded or wholly missing.
  */
-import { STREAM, unit } from './hash';
+import { hashString, STREAM, unit } from './hash';
 
 export const GRID_MS = 15 * 60_000;
 const DAY_MS = 86_400_000;
@@ -67,4 +67,13 @@ export function createAvailability(key: number, nowMs: number, stoppedAtMs: numb
 export function stoppedAt(key: number, nowMs: number): number {
   const hoursAgo = 2 + unit(key, STREAM.stopped, 0) * 46;
   return Math.floor((nowMs - hoursAgo * 3_600_000) / GRID_MS) * GRID_MS;
+}
+
+/**
+ * Whether an instrument is in one of its outages at a time: its status may still say online, but
+ * it records nothing and the service has no current state for it (tests pick a connected one).
+ */
+export function inOutageAt(serial: string, seed: number, atMs: number): boolean {
+  const key = hashString(serial, seed);
+  return !createAvailability(key, atMs + GRID_MS, null).recorded(Math.floor(atMs / GRID_MS));
 }

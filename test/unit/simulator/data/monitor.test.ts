@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WireErrorBody } from '../../../../src/shared/service/wire';
 import { DAY, NOW, demo, iso, type Fleet } from './data-helpers';
-import { createDemoApp, DEFAULT_DEMO_KEY } from '../../../../src/simulator';
+import { createDemoApp, DEFAULT_DEMO_KEY, inOutageAt } from '../../../../src/simulator';
 
 type Row = Record<string, number | string | null>;
 let get: Awaited<ReturnType<typeof demo>>['get'];
@@ -89,6 +89,26 @@ describe('system monitor', () => {
       );
       expect((await response.json()) as Row[], `${minutes} min past`).toHaveLength(online.length);
     }
+  });
+
+  it('current: an online monitor in one of its outages has none, as `inOutageAt` tells tests', async () => {
+    const online = fleet.quantum.filter((i) => fleet.status.get(i.serialNumber)?.online);
+    // The first quarter hour within 60 days at which one online monitor is in an outage.
+    let found: { serial: string; atMs: number } | null = null;
+    for (let atMs = NOW; found === null && atMs > NOW - 60 * DAY; atMs -= 15 * 60_000) {
+      const serial = online.find((i) => inOutageAt(i.serialNumber, 1, atMs))?.serialNumber;
+      if (serial !== undefined) found = { serial, atMs };
+    }
+    if (found === null) throw new Error('no outage of an online demo monitor in 60 days');
+    const at = createDemoApp({ now: () => found.atMs, seed: 1, rateLimit: 100_000 });
+    const response = await at.request(
+      `/v1/data/monitor/current?instruments=${online.map((i) => i.serialNumber).join(',')}`,
+      { headers: { 'X-Api-Key': DEFAULT_DEMO_KEY } },
+    );
+    const answered = ((await response.json()) as Row[]).map((row) => row.instrument);
+    const connected = online.filter((i) => !inOutageAt(i.serialNumber, 1, found.atMs));
+    expect(answered.sort()).toEqual(connected.map((i) => i.serialNumber).sort());
+    expect(answered).not.toContain(found.serial);
   });
 
   it('events: restarts after outages and weekly, with time, instrument, type and message', async () => {
