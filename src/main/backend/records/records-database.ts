@@ -48,6 +48,7 @@ import {
 } from '../core/backups';
 import { legacyImportComplete, recordsMigrations, type LegacyImport } from './records-migrations';
 import { captureChanges, type ChangeCapture } from './change-capture';
+import { createRecordRows, replayChanges, type RecordRows, type Replay } from './record-rows';
 import {
   CHANGE_JOURNAL_FILE_NAME,
   openChangeJournal,
@@ -59,7 +60,6 @@ import {
   readTables,
   RECORD_TABLES,
   type RecordTable,
-  type Row,
   type SalvageReport,
 } from './records-salvage';
 
@@ -89,6 +89,8 @@ export interface RecordParts {
   audio: AudioRecords;
   visits: VisitStore;
   calibrators: CalibratorStore;
+  /** Whole records by table, for the team's replication (team/team-replica.ts). */
+  rows: RecordRows;
 }
 
 export interface RecordsDatabase extends Omit<ManagedDatabase<RecordParts>, 'close'> {
@@ -96,6 +98,11 @@ export interface RecordsDatabase extends Omit<ManagedDatabase<RecordParts>, 'clo
   legacyImported(): boolean;
   /** Takes the pending backup now (tests; close). */
   backupNow(): Promise<void>;
+  /**
+   * Tells `listener` of every change once it has committed (the team's replication mirrors them);
+   * returns the function that stops it.
+   */
+  onCommitted(listener: (changes: readonly RecordChange[]) => void): () => void;
   /** Takes a last backup of unsaved changes, then closes. */
   close(): Promise<void>;
 }
@@ -179,56 +186,6 @@ function copySeq(path: string): number | null {
   } finally {
     db?.close();
   }
-}
-
-interface Replay {
-  /** The changes applied, in order. */
-  applied: RecordChange[];
-  /** Changes that did not fit the table (a journal written by something else). */
-  refused: number;
-}
-
-/** Applies journalled changes to a records file in one transaction: each record put whole or deleted. */
-function replayChanges(db: SqliteDatabase, changes: readonly RecordChange[]): Replay {
-  const replay: Replay = { applied: [], refused: 0 };
-  const columns = new Map<RecordTable, string[]>();
-  const columnsOf = (table: RecordTable): string[] => {
-    let list = columns.get(table);
-    if (list === undefined) {
-      list = (db.prepare(`PRAGMA table_info("${table}")`).all() as Array<{ name: string }>).map(
-        (c) => c.name,
-      );
-      columns.set(table, list);
-    }
-    return list;
-  };
-  db.transaction(() => {
-    for (const change of changes) {
-      const key: readonly string[] = RECORD_TABLES[change.table].key;
-      try {
-        if (change.op === 'delete') {
-          db.prepare(`DELETE FROM "${change.table}" WHERE ${key.map((c) => `"${c}" = ?`).join(' AND ')}`).run(
-            ...key.map((column) => change.key[column] ?? null),
-          );
-        } else {
-          const row: Row = change.row ?? {};
-          const names = columnsOf(change.table).filter((column) => Object.hasOwn(row, column));
-          db.prepare(
-            `INSERT OR REPLACE INTO "${change.table}" (${names.map((c) => `"${c}"`).join(', ')})
-             VALUES (${names.map(() => '?').join(', ')})`,
-          ).run(...names.map((column) => row[column] ?? null));
-        }
-        replay.applied.push(change);
-      } catch (error) {
-        if (error instanceof Error && /constraint|datatype|cannot store|no such/i.test(error.message)) {
-          replay.refused++;
-          continue;
-        }
-        throw error;
-      }
-    }
-  }).immediate();
-  return replay;
 }
 
 /** "2 sites saved and 1 site visit deleted": what a replay did, each record once, by its last change. */
@@ -378,7 +335,7 @@ export function openRecordsDatabase(options: RecordsDatabaseOptions): RecordsDat
     const after = reached?.seq ?? Number.NEGATIVE_INFINITY;
     const target = openFile();
     let holds: string;
-    let replay: Replay;
+    let replay: Replay<RecordChange>;
     try {
       replay = replayChanges(
         target.db,
@@ -533,6 +490,7 @@ export function openRecordsDatabase(options: RecordsDatabaseOptions): RecordsDat
       }
       lastSeq = first + changes.length - 1;
       pendingRange = [first, lastSeq];
+      committing = changes;
       setSeqStatement.run(SEQ_NAME, String(lastSeq));
       return result;
     });
@@ -541,13 +499,30 @@ export function openRecordsDatabase(options: RecordsDatabaseOptions): RecordsDat
 
   /** The numbers journalled by the transaction now committing, voided if its commit fails. */
   let pendingRange: [number, number] | null = null;
+  /** Its changes, told to the listeners once it has committed. */
+  let committing: RecordChange[] | null = null;
+  const committedListeners = new Set<(changes: readonly RecordChange[]) => void>();
+  function tellCommitted(changes: readonly RecordChange[]): void {
+    for (const listener of committedListeners) {
+      try {
+        listener(changes);
+      } catch (error) {
+        log.error('a listener of committed record changes failed', { error });
+      }
+    }
+  }
 
   function journalled<T>(database: FieldDeskDatabase, work: () => T): T {
     const connection = connections.get(database.db);
     if (connection === undefined || database.db.inTransaction) return work();
     pendingRange = null;
+    committing = null;
     try {
-      return connection.run(work) as T;
+      const result = connection.run(work) as T;
+      const committed = committing as RecordChange[] | null;
+      committing = null;
+      if (committed !== null) tellCommitted(committed);
+      return result;
     } catch (error) {
       const range = pendingRange as [number, number] | null;
       if (range !== null) {
@@ -654,6 +629,7 @@ export function openRecordsDatabase(options: RecordsDatabaseOptions): RecordsDat
         audio: createAudioRecords(database.db),
         visits: createVisitStore(database.db),
         calibrators: createCalibratorStore(database.db, now),
+        rows: createRecordRows(database.db),
       };
     },
     around: journalled,
@@ -720,6 +696,10 @@ export function openRecordsDatabase(options: RecordsDatabaseOptions): RecordsDat
     legacyImported() {
       const database = managed.current();
       return database !== null && legacyImportComplete(database.db);
+    },
+    onCommitted(listener) {
+      committedListeners.add(listener);
+      return () => committedListeners.delete(listener);
     },
     backupNow() {
       if (backupTimer !== null) clearTimeout(backupTimer);
