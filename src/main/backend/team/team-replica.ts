@@ -1,0 +1,561 @@
+/**
+ * The team's records on this laptop: a local PouchDB database (in the data folder) that mirrors the
+ * shared tables of records.db and replicates with the team's CouchDB database whenever it can be
+ * reached. records.db stays what every screen reads; this is the bridge between the two:
+ *
+ * - out: every committed change of a shared record (records-database.ts `onCommitted`) becomes a new
+ *   revision, or a tombstone that keeps the record's kind and site; at start the tables and the
+ *   documents are compared, so what changed while the bridge was not running is sent too, and a
+ *   record a restore brought back after the team deleted it is deleted again, never resurrected;
+ * - in: every change of the local database (a colleague's, arriving by replication) is written into
+ *   records.db — journalled and backed up like the user's own — unless it is in conflict;
+ * - conflicts: two versions of one record are merged where safe (three-way-merge.ts) or shown with
+ *   both versions and who made them; a deletion on one laptop while another edited the record is a
+ *   conflict too (CouchDB's rule would let the edit win silently), until the user chooses.
+ *
+ * One queue orders all local writes and applies, so a record is never written from two sides at once.
+ */
+import PouchDB from 'pouchdb-node';
+import { FieldDeskError } from '../../../shared/errors';
+import type { Logger } from '../core/log';
+import type { RecordChange } from '../records/change-journal';
+import type { RecordRows } from '../records/record-rows';
+import {
+  changedAtOf,
+  documentId,
+  kindOfTable,
+  recordOfRow,
+  rowKey,
+  rowOfRecord,
+  sameRecord,
+  TEAM_KINDS,
+  TEAM_TABLES,
+  type JsonRecord,
+  type TeamDocument,
+  type TeamKind,
+} from './team-documents';
+import {
+  checkedDatabaseName,
+  checkedServerUrl,
+  checkTeamAccess,
+  databaseUrl,
+  FOLLOWED_FILTER,
+  type TeamServer,
+} from './team-server';
+import { mergeThreeWay } from './three-way-merge';
+
+type Doc = PouchDB.Existing<TeamDocument>;
+/** A tombstone written when a conflict was resolved (not a user's deletion of the record). */
+type Tombstone = Omit<TeamDocument, 'record'> & { record: null; _deleted: true; resolved?: boolean };
+
+export interface TeamVersion {
+  rev: string;
+  deleted: boolean;
+  record: JsonRecord | null;
+  changedBy: string;
+  changedAt: number;
+}
+
+export interface TeamConflict {
+  /** The document's id: `<kind>:<record id>`. */
+  id: string;
+  kind: TeamKind;
+  recordId: string;
+  site: string | null;
+  /** Edited on two laptops, or deleted on one while edited on another. */
+  type: 'edited' | 'deleted';
+  /** Each version, the one shown in the records first. */
+  versions: TeamVersion[];
+}
+
+export type TeamSyncPhase = 'local' | 'connecting' | 'upToDate' | 'sending' | 'unreachable' | 'refused';
+
+export interface TeamSyncState {
+  phase: TeamSyncPhase;
+  /** Local changes not yet on the team's server. */
+  waiting: number;
+  /** When the server last had everything (epoch ms). */
+  syncedAt: number | null;
+  /** Since when the server could not be reached. */
+  unreachableSince: number | null;
+  /** Why the server refused (wrong password, not a member), in words. */
+  refusal: string | null;
+}
+
+export interface TeamReplicaOptions {
+  /** Where the local database lives (a folder of its own). */
+  folder: string;
+  rows: RecordRows;
+  onCommitted(listener: (changes: readonly RecordChange[]) => void): () => void;
+  /** The laptop's account the team's records are kept under. */
+  accountId: string;
+  engineer(): string;
+  /** Sites whose records this laptop receives; 'all' for every site of the team. */
+  follow: 'all' | readonly string[];
+  log: Logger;
+  now: () => number;
+  onState?(state: TeamSyncState): void;
+  fetch?: typeof fetch;
+}
+
+export interface TeamReplica {
+  /** Replicates with the team's server until `disconnect`; throws when the server refuses. */
+  connect(server: TeamServer): Promise<void>;
+  disconnect(): Promise<void>;
+  state(): TeamSyncState;
+  conflicts(): Promise<TeamConflict[]>;
+  /** Keeps one version of a conflict (for a deletion conflict, `null` keeps the deletion). */
+  resolve(id: string, keepRev: string | null): Promise<void>;
+  /** Resolves once everything queued so far has been written (tests). */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const isNotFound = (error: unknown): boolean => (error as { status?: number } | null)?.status === 404;
+
+export async function openTeamReplica(options: TeamReplicaOptions): Promise<TeamReplica> {
+  const { rows, accountId, log, now } = options;
+  const db = new PouchDB<TeamDocument>(options.folder);
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work);
+    queue = next.catch((error: unknown) => log.error('a team record could not be kept', { error }));
+    return next;
+  };
+
+  const PENDING = '_local/waiting';
+  const pending = new Set<string>(
+    await db.get<{ ids: string[] }>(PENDING).then(
+      (doc) => doc.ids,
+      () => [],
+    ),
+  );
+  async function savePending(): Promise<void> {
+    const doc = await db.get<{ ids: string[] }>(PENDING).catch(() => null);
+    await db.put({ _id: PENDING, ...(doc === null ? {} : { _rev: doc._rev }), ids: [...pending] });
+  }
+
+  let state: TeamSyncState = {
+    phase: 'local',
+    waiting: pending.size,
+    syncedAt: null,
+    unreachableSince: null,
+    refusal: null,
+  };
+  const setState = (change: Partial<TeamSyncState>): void => {
+    state = { ...state, ...change, waiting: pending.size };
+    options.onState?.(state);
+  };
+
+  const tableOf = (kind: TeamKind) => TEAM_TABLES[kind];
+  const parseId = (id: string): { kind: TeamKind; recordId: string } | null => {
+    const at = id.indexOf(':');
+    const kind = id.slice(0, at) as TeamKind;
+    return at > 0 && TEAM_KINDS.includes(kind) ? { kind, recordId: id.slice(at + 1) } : null;
+  };
+
+  async function leaves(id: string): Promise<Array<Doc | (Tombstone & { _rev: string })>> {
+    const answer = await db.get(id, { open_revs: 'all' });
+    return answer.flatMap((leaf) => (leaf.ok === undefined ? [] : [leaf.ok]));
+  }
+
+  async function winnerOf(id: string): Promise<Doc | null> {
+    try {
+      return await db.get(id, { conflicts: true });
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  /** Deletions a user made that the live version was not chosen over: a deletion conflict. */
+  const openDeletions = (all: Awaited<ReturnType<typeof leaves>>, winner: Doc) =>
+    all.filter(
+      (leaf) =>
+        leaf._deleted === true &&
+        (leaf as Tombstone).resolved !== true &&
+        !(winner.keptOver ?? []).includes(leaf._rev),
+    );
+
+  async function markWaiting(ids: readonly string[]): Promise<void> {
+    for (const id of ids) pending.add(id);
+    await savePending();
+    setState(state.phase === 'upToDate' ? { phase: 'sending' } : {});
+  }
+
+  /** Writes a record's new version from this laptop's records. */
+  async function sendRecord(kind: TeamKind, id: string, site: string | null, record: JsonRecord) {
+    const docId = documentId(kind, id);
+    const winner = await winnerOf(docId);
+    if (winner !== null && sameRecord(winner.record, record)) return;
+    await db.put({
+      _id: docId,
+      ...(winner === null ? {} : { _rev: winner._rev }),
+      kind,
+      site,
+      record,
+      changedBy: options.engineer(),
+      changedAt: now(),
+      ...(winner?.keptOver === undefined ? {} : { keptOver: winner.keptOver }),
+    });
+    await markWaiting([docId]);
+  }
+
+  /** Deletes a record from the team: every live version of it, each a tombstone keeping kind and site. */
+  async function sendDeletion(kind: TeamKind, id: string): Promise<void> {
+    const docId = documentId(kind, id);
+    const live = (await leaves(docId)).filter((leaf): leaf is Doc => leaf._deleted !== true);
+    if (live.length === 0) return;
+    await db.bulkDocs(
+      live.map((leaf): Tombstone & { _rev: string } => ({
+        _id: docId,
+        _rev: leaf._rev,
+        _deleted: true,
+        kind,
+        site: leaf.site,
+        record: null,
+        changedBy: options.engineer(),
+        changedAt: now(),
+      })),
+    );
+    await markWaiting([docId]);
+  }
+
+  function mirror(changes: readonly RecordChange[]): void {
+    for (const change of changes) {
+      const kind = kindOfTable(change.table);
+      if (kind === null) continue;
+      if (change.op === 'delete') {
+        if (kind !== 'calibrator' && change.key['account_id'] !== accountId) continue;
+        const id = String(change.key['id']);
+        void serial(() => sendDeletion(kind, id));
+      } else if (change.row !== undefined) {
+        const shared = recordOfRow(kind, change.row, accountId);
+        if (shared !== null) void serial(() => sendRecord(kind, shared.id, shared.site, shared.record));
+      }
+    }
+  }
+
+  /** Makes records.db hold what the team's database holds for one record. */
+  async function receive(docId: string): Promise<void> {
+    const parsed = parseId(docId);
+    if (parsed === null) return;
+    const { kind, recordId } = parsed;
+    const key = rowKey(kind, recordId, accountId);
+    const all = await leaves(docId);
+    const live = all.filter((leaf): leaf is Doc => leaf._deleted !== true);
+    if (live.length === 0) {
+      if (rows.get(tableOf(kind), key) !== undefined)
+        rows.apply([{ table: tableOf(kind), key, op: 'delete' }]);
+      return;
+    }
+    const winner = await winnerOf(docId);
+    if (winner === null || winner.record === null) return;
+    if (openDeletions(all, winner).length > 0) return; // shown as a conflict; records stay as they are
+    if (live.length > 1 && (await mergeVersions(docId, winner, live))) return; // the merge comes back here
+    const current = rows.get(tableOf(kind), key);
+    const currentRecord = current === undefined ? null : recordOfRow(kind, current, accountId)?.record;
+    if (sameRecord(currentRecord, winner.record)) return;
+    rows.apply([
+      {
+        table: tableOf(kind),
+        key,
+        op: 'put',
+        row: rowOfRecord(kind, recordId, winner.record, accountId, current),
+      },
+    ]);
+  }
+
+  /**
+   * Two or more live versions merged from the version they share, when that is safe. The merge is
+   * deterministic (the winner's side first, the later time, both names), so laptops merging the same
+   * conflict at once write the same revisions and do not make a new conflict.
+   */
+  async function mergeVersions(docId: string, winner: Doc, live: Doc[]): Promise<boolean> {
+    let merged = winner.record as JsonRecord;
+    for (const other of live.filter((leaf) => leaf._rev !== winner._rev)) {
+      const base = await commonAncestor(docId, winner._rev, other._rev);
+      if (base === null || other.record === null) return false;
+      const result = mergeThreeWay(base, merged, other.record);
+      if (result === null) return false;
+      merged = result;
+    }
+    const names = [...new Set(live.map((leaf) => leaf.changedBy))].sort();
+    const changedAt = Math.max(...live.map((leaf) => leaf.changedAt));
+    await db.bulkDocs([
+      { ...winner, _conflicts: undefined, record: merged, changedBy: names.join(' and '), changedAt },
+      ...live
+        .filter((leaf) => leaf._rev !== winner._rev)
+        .map((leaf): Tombstone & { _rev: string } => ({
+          _id: docId,
+          _rev: leaf._rev,
+          _deleted: true,
+          kind: leaf.kind,
+          site: leaf.site,
+          record: null,
+          changedBy: names.join(' and '),
+          changedAt,
+          resolved: true,
+        })),
+    ]);
+    await markWaiting([docId]);
+    log.info('merged two versions of a team record', { id: docId });
+    return true;
+  }
+
+  async function commonAncestor(docId: string, a: string, b: string): Promise<JsonRecord | null> {
+    const history = async (rev: string): Promise<string[]> => {
+      const doc = await db.get(docId, { rev, revs: true });
+      const revisions = doc._revisions;
+      return revisions === undefined ? [] : revisions.ids.map((hash, i) => `${revisions.start - i}-${hash}`);
+    };
+    const ofB = new Set(await history(b));
+    for (const rev of await history(a)) {
+      if (!ofB.has(rev)) continue;
+      try {
+        const base = await db.get(docId, { rev });
+        return base.record;
+      } catch {
+        return null; // the shared version's content is not on this laptop: the user chooses
+      }
+    }
+    return null;
+  }
+
+  /** At start: what changed on either side while the bridge was not running. */
+  async function reconcile(): Promise<void> {
+    for (const kind of TEAM_KINDS) {
+      const table = tableOf(kind);
+      const docs = await db.allDocs({ startkey: `${kind}:`, endkey: `${kind}:\uffff`, include_docs: true });
+      const live = new Map(
+        docs.rows.flatMap((row) => (row.doc === undefined ? [] : [[row.id, row.doc] as const])),
+      );
+      const seen = new Set<string>();
+      for (const row of rows.all(table)) {
+        const shared = recordOfRow(kind, row, accountId);
+        if (shared === null) continue;
+        const docId = documentId(kind, shared.id);
+        seen.add(docId);
+        const doc = live.get(docId);
+        if (doc !== undefined) {
+          if (!sameRecord(doc.record, shared.record) && changedAtOf(shared.record) > doc.changedAt)
+            await sendRecord(kind, shared.id, shared.site, shared.record);
+          else await receive(docId);
+          continue;
+        }
+        // No live version: new here, or deleted by the team after this copy of the record was made
+        // (a restore brought it back) — then it goes again.
+        const deletedAfter = (await leaves(docId).catch(() => [])).some(
+          (leaf) => leaf._deleted === true && leaf.changedAt >= changedAtOf(shared.record),
+        );
+        if (deletedAfter) rows.apply([{ table, key: rowKey(kind, shared.id, accountId), op: 'delete' }]);
+        else await sendRecord(kind, shared.id, shared.site, shared.record);
+      }
+      for (const docId of live.keys()) if (!seen.has(docId)) await receive(docId);
+    }
+  }
+
+  await serial(reconcile);
+  const stopMirror = options.onCommitted(mirror);
+  const feed = db
+    .changes({ since: 'now', live: true, style: 'all_docs' })
+    .on('change', (change) => void serial(() => receive(change.id)))
+    .on('error', (error) => log.error('the team records feed stopped', { error }));
+
+  let sync: PouchDB.Emitter<PouchDB.SyncEvents<TeamDocument>> | null = null;
+
+  async function connect(given: TeamServer): Promise<void> {
+    const server = {
+      ...given,
+      url: checkedServerUrl(given.url),
+      database: checkedDatabaseName(given.database),
+    };
+    await disconnect();
+    setState({ phase: 'connecting', refusal: null });
+    try {
+      await checkTeamAccess(server, options.fetch);
+    } catch (error) {
+      const refused = error instanceof FieldDeskError && error.code !== 'offline';
+      setState(
+        refused
+          ? { phase: 'refused', refusal: error.message }
+          : { phase: 'unreachable', unreachableSince: state.unreachableSince ?? now() },
+      );
+      if (refused) throw error;
+    }
+    const remote = new PouchDB<TeamDocument>(databaseUrl(server), {
+      skip_setup: true,
+      auth: { username: server.username, password: server.password },
+    });
+    const pull =
+      options.follow === 'all'
+        ? {}
+        : { filter: FOLLOWED_FILTER, query_params: { sites: options.follow.join(',') } };
+    const running = db.sync(remote, {
+      live: true,
+      retry: true,
+      back_off_function: (delay) => (delay === 0 ? 500 : Math.min(delay * 2, 30_000)),
+      pull,
+    });
+    sync = running;
+    running
+      .on('change', (info) => {
+        if (info.direction !== 'push') return;
+        for (const doc of info.change.docs) pending.delete(doc._id);
+        void serial(savePending);
+        setState({});
+      })
+      // PouchDB pauses between its retries without saying why: the server is asked whether it answers.
+      .on('paused', () => void settle(running, server, remote))
+      .on('active', () => {
+        if (sync === running && state.phase !== 'unreachable' && pending.size > 0)
+          setState({ phase: 'sending' });
+      })
+      .on('denied', (error) => log.warn('the team server refused a record', { error }))
+      .on('error', (error) => {
+        if (sync !== running) return;
+        log.error('team replication stopped', { error });
+        setState({
+          phase: 'refused',
+          refusal: `The team's server stopped the replication (${String(error)}).`,
+        });
+      });
+  }
+
+  /** After a pause: caught up, still sending, or the server unreachable. */
+  async function settle(
+    running: NonNullable<typeof sync>,
+    server: TeamServer,
+    remote: PouchDB.Database<TeamDocument>,
+  ): Promise<void> {
+    const answers = await (options.fetch ?? fetch)(`${server.url}/`, {
+      signal: AbortSignal.timeout(5_000),
+    }).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (sync !== running) return;
+    // A change the server already has from another laptop (the same merge) is never pushed: asked.
+    if (answers && pending.size > 0) await serial(() => confirmSent(remote)).catch(() => undefined);
+    if (!answers) setState({ phase: 'unreachable', unreachableSince: state.unreachableSince ?? now() });
+    else if (pending.size === 0) setState({ phase: 'upToDate', syncedAt: now(), unreachableSince: null });
+    else setState({ phase: 'sending', unreachableSince: null });
+  }
+
+  /** Forgets the waiting changes whose every version the server holds. */
+  async function confirmSent(remote: PouchDB.Database<TeamDocument>): Promise<void> {
+    const asked: Record<string, string[]> = {};
+    for (const id of pending) asked[id] = (await leaves(id).catch(() => [])).map((leaf) => leaf._rev);
+    const missing = await remote.revsDiff(asked);
+    for (const id of Object.keys(asked)) if (missing[id] === undefined) pending.delete(id);
+    await savePending();
+  }
+
+  async function disconnect(): Promise<void> {
+    const running = sync;
+    sync = null;
+    if (running === null) return;
+    running.cancel();
+    setState({ phase: 'local', unreachableSince: null });
+  }
+
+  async function conflicts(): Promise<TeamConflict[]> {
+    await queue;
+    const found: TeamConflict[] = [];
+    const all = await db.allDocs({ include_docs: true, conflicts: true, startkey: 'a', endkey: '\uffff' });
+    for (const row of all.rows) {
+      const parsed = parseId(row.id);
+      const winner = row.doc as (Doc & { _conflicts?: string[] }) | undefined;
+      if (parsed === null || winner === undefined) continue;
+      const versions = await leaves(row.id);
+      const deletions = openDeletions(versions, winner);
+      if (deletions.length === 0 && (winner._conflicts ?? []).length === 0) continue;
+      const shown = [
+        winner,
+        ...versions.filter((v) => v._rev !== winner._rev && (v._deleted !== true || deletions.includes(v))),
+      ];
+      found.push({
+        id: row.id,
+        kind: parsed.kind,
+        recordId: parsed.recordId,
+        site: winner.site,
+        type: deletions.length > 0 ? 'deleted' : 'edited',
+        versions: shown.map((v) => ({
+          rev: v._rev,
+          deleted: v._deleted === true,
+          record: v.record,
+          changedBy: v.changedBy,
+          changedAt: v.changedAt,
+        })),
+      });
+    }
+    return found;
+  }
+
+  async function resolve(id: string, keepRev: string | null): Promise<void> {
+    await serial(async () => {
+      const winner = await winnerOf(id);
+      if (winner === null) throw new FieldDeskError('notFound', 'That record is no longer in conflict.');
+      const all = await leaves(id);
+      const live = all.filter((leaf): leaf is Doc => leaf._deleted !== true);
+      const deletions = openDeletions(all, winner);
+      const kept = keepRev === null ? null : live.find((leaf) => leaf._rev === keepRev);
+      if (keepRev !== null && kept === undefined)
+        throw new FieldDeskError(
+          'conflict',
+          'That version is no longer one of the record’s versions; look again.',
+        );
+      const tombstone = (leaf: Doc, resolved: boolean): Tombstone & { _rev: string } => ({
+        _id: id,
+        _rev: leaf._rev,
+        _deleted: true,
+        kind: leaf.kind,
+        site: leaf.site,
+        record: null,
+        changedBy: options.engineer(),
+        changedAt: now(),
+        ...(resolved ? { resolved: true } : {}),
+      });
+      if (kept === null || kept === undefined) {
+        await db.bulkDocs(live.map((leaf) => tombstone(leaf, false)));
+      } else {
+        await db.bulkDocs([
+          {
+            ...winner,
+            _conflicts: undefined,
+            record: kept.record,
+            changedBy: options.engineer(),
+            changedAt: now(),
+            keptOver: [...(winner.keptOver ?? []), ...deletions.map((leaf) => leaf._rev)],
+          },
+          ...live.filter((leaf) => leaf._rev !== winner._rev).map((leaf) => tombstone(leaf, true)),
+        ]);
+      }
+      await markWaiting([id]);
+    });
+  }
+
+  return {
+    connect,
+    disconnect,
+    state: () => state,
+    conflicts,
+    resolve,
+    async settled() {
+      // A write may queue a receive, which may queue another write: until nothing new was queued.
+      let seen: Promise<unknown> | null = null;
+      while (seen !== queue) {
+        seen = queue;
+        await seen;
+        await new Promise((done) => setTimeout(done, 20));
+      }
+    },
+    async close() {
+      stopMirror();
+      await disconnect();
+      feed.cancel();
+      await queue;
+      await db.close();
+    },
+  };
+}
