@@ -61,6 +61,8 @@ import type { DataSource } from './service/data-source';
 import { settingsHandlers, SETTINGS_NOTICE_ID } from './settings/handlers';
 import { openSettingsStore } from './settings/settings-store';
 import { syncHandlers } from './sync/handlers';
+import { teamHandlers } from './team/handlers';
+import { openTeamService } from './team/team-service';
 import { openSyncProfileStore } from './sync/sync-profiles';
 import { webhookHandlers } from './webhooks/handlers';
 import type { HostLookup } from './webhooks/webhook-target';
@@ -258,6 +260,20 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     ...(options.audioConcurrency === undefined ? {} : { concurrency: options.audioConcurrency }),
   });
 
+  const team = await openTeamService({
+    dataDir,
+    vault,
+    secrets,
+    events,
+    rows: records.view('rows'),
+    onCommitted: (listener) => records.onCommitted(listener),
+    activeAccountId: () => accounts.requireActive().id,
+    log: log.child('team'),
+    now,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  });
+  if (team.warning !== null) notices.raise({ id: 'team-file', tone: 'warning', message: team.warning });
+
   const chooseExportPath = options.chooseExportPath ?? exportsFolder(dataDir);
   const handlers: BackendHandlers = {
     ...appHandlers({ appInfo: options.appInfo, notices, log }),
@@ -353,6 +369,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       now,
       unfinished,
     }),
+    ...teamHandlers({ team }),
     ...visitHandlers({
       accounts,
       visits: records.view('visits'),
@@ -404,6 +421,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       operations.cancelAll();
       await downloads.close();
       kept.close();
+      await team.close();
       await cacheDatabase.close();
       await records.close();
       events.clear();

@@ -87,6 +87,12 @@ export function createAppRouter(pinia: Pinia): Router {
         meta: { title: 'Calibrators' },
       },
       {
+        path: '/team',
+        name: 'team',
+        component: () => import('./features/team/TeamView.vue'),
+        meta: { title: 'Team' },
+      },
+      {
         path: '/accounts',
         name: 'accounts',
         component: () => import('./features/accounts/AccountsView.vue'),

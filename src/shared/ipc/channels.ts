@@ -99,6 +99,11 @@ export const REQUEST_CHANNELS = [
   'calibrators.save',
   'calibrators.retire',
   'calibrators.remove',
+  'team.status',
+  'team.join',
+  'team.leave',
+  'team.conflicts',
+  'team.resolve',
 ] as const;
 
 export const EVENT_CHANNELS = [
@@ -112,6 +117,7 @@ export const EVENT_CHANNELS = [
   'assessment.reportProgress',
   'assessment.progress',
   'instruments.urgent',
+  'team.changed',
 ] as const;
 
 export type RequestChannel = (typeof REQUEST_CHANNELS)[number];

@@ -14,6 +14,8 @@ import { AUDIO_REQUESTS } from './audio-requests';
 import { ASSESSMENT_REQUESTS } from './assessment-requests';
 import { VISIT_REQUESTS } from './visit-requests';
 import { CALIBRATOR_REQUESTS, calibratorIdSchema } from './calibrator-requests';
+import { TEAM_REQUESTS } from './team-requests';
+import type { TeamStatus } from '../team';
 import type { AssessmentProgress, ReportProgress } from '../assessment';
 import {
   ATTENTION_THRESHOLD_KEYS,
@@ -321,6 +323,7 @@ export const REQUESTS = {
   ...ASSESSMENT_REQUESTS,
   ...VISIT_REQUESTS,
   ...CALIBRATOR_REQUESTS,
+  ...TEAM_REQUESTS,
 } satisfies Record<RequestChannel, RequestSpec<z.ZodType, unknown>>;
 
 export interface EventPayloads {
@@ -341,6 +344,8 @@ export interface EventPayloads {
   'assessment.progress': AssessmentProgress;
   /** A new urgent attention reason, for the desktop notice while the window is in the background. */
   'instruments.urgent': UrgentReason;
+  /** The team replication's state, after every change (waiting count, reachability, conflicts). */
+  'team.changed': TeamStatus;
 }
 
 export interface UrgentReason {

@@ -107,6 +107,9 @@ const NO_ARGUMENT_REQUESTS = [
   'audio.chooseFolder',
   'assessment.sites',
   'calibrators.list',
+  'team.status',
+  'team.leave',
+  'team.conflicts',
   // Every field optional: "clear everything", and a change of nothing.
   'cache.clear',
   'settings.update',

@@ -24,7 +24,7 @@
 export type Redact = (text: string) => string;
 
 /** What a secret is, as its replacement says it: `[API key]`, `[webhook secret]`. */
-export type SecretKind = 'API key' | 'webhook secret';
+export type SecretKind = 'API key' | 'webhook secret' | 'team password';
 
 /**
  * Secrets shorter than this are not redacted: no service issues one, and replacing every occurrence

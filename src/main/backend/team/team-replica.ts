@@ -15,8 +15,11 @@
  *
  * One queue orders all local writes and applies, so a record is never written from two sides at once.
  */
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import PouchDB from 'pouchdb-node';
 import { FieldDeskError } from '../../../shared/errors';
+import type { TeamConflict, TeamStatus } from '../../../shared/team';
 import type { Logger } from '../core/log';
 import type { RecordChange } from '../records/change-journal';
 import type { RecordRows } from '../records/record-rows';
@@ -48,39 +51,8 @@ type Doc = PouchDB.Existing<TeamDocument>;
 /** A tombstone written when a conflict was resolved (not a user's deletion of the record). */
 type Tombstone = Omit<TeamDocument, 'record'> & { record: null; _deleted: true; resolved?: boolean };
 
-export interface TeamVersion {
-  rev: string;
-  deleted: boolean;
-  record: JsonRecord | null;
-  changedBy: string;
-  changedAt: number;
-}
-
-export interface TeamConflict {
-  /** The document's id: `<kind>:<record id>`. */
-  id: string;
-  kind: TeamKind;
-  recordId: string;
-  site: string | null;
-  /** Edited on two laptops, or deleted on one while edited on another. */
-  type: 'edited' | 'deleted';
-  /** Each version, the one shown in the records first. */
-  versions: TeamVersion[];
-}
-
-export type TeamSyncPhase = 'local' | 'connecting' | 'upToDate' | 'sending' | 'unreachable' | 'refused';
-
-export interface TeamSyncState {
-  phase: TeamSyncPhase;
-  /** Local changes not yet on the team's server. */
-  waiting: number;
-  /** When the server last had everything (epoch ms). */
-  syncedAt: number | null;
-  /** Since when the server could not be reached. */
-  unreachableSince: number | null;
-  /** Why the server refused (wrong password, not a member), in words. */
-  refusal: string | null;
-}
+/** The replication's own state; the service adds the membership and the conflict count. */
+export type TeamSyncState = Omit<TeamStatus, 'membership' | 'conflicts'>;
 
 export interface TeamReplicaOptions {
   /** Where the local database lives (a folder of its own). */
@@ -115,6 +87,8 @@ const isNotFound = (error: unknown): boolean => (error as { status?: number } | 
 
 export async function openTeamReplica(options: TeamReplicaOptions): Promise<TeamReplica> {
   const { rows, accountId, log, now } = options;
+  // LevelDB makes its own folder, not the folders above it.
+  await mkdir(dirname(options.folder), { recursive: true });
   const db = new PouchDB<TeamDocument>(options.folder);
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {

@@ -1,0 +1,56 @@
+/**
+ * features/team — team.*: this laptop's membership of a team, the replication's state (pushed as
+ * `team.changed`) and the records in conflict.
+ */
+import { defineStore } from 'pinia';
+import { ref, shallowRef } from 'vue';
+import { api } from '../../api';
+import type { TeamConflict, TeamStatus } from '../../../../shared/team';
+import type { RequestArg } from '../../../../shared/ipc/contract';
+import { errorMessage } from '../../errors';
+
+export type TeamJoin = RequestArg<'team.join'>;
+
+export const useTeamStore = defineStore('team', () => {
+  const status = shallowRef<TeamStatus | null>(null);
+  const conflicts = shallowRef<TeamConflict[]>([]);
+  const error = ref<string | null>(null);
+  let unsubscribe: (() => void) | null = null;
+
+  async function loadConflicts(): Promise<void> {
+    conflicts.value = status.value?.membership === null ? [] : await api.team.conflicts();
+  }
+
+  async function load(): Promise<void> {
+    unsubscribe ??= api.team.onChanged((changed) => {
+      const before = status.value?.conflicts;
+      status.value = changed;
+      if (changed.conflicts !== before || changed.conflicts > 0) void loadConflicts().catch(() => undefined);
+    });
+    try {
+      status.value = await api.team.status();
+      await loadConflicts();
+      error.value = null;
+    } catch (failure) {
+      error.value = errorMessage(failure);
+    }
+  }
+
+  /** Joins; throws the backend's reason (the form shows it). */
+  async function join(request: TeamJoin): Promise<void> {
+    status.value = await api.team.join(request);
+    await loadConflicts();
+  }
+
+  async function leave(): Promise<void> {
+    status.value = await api.team.leave();
+    conflicts.value = [];
+  }
+
+  async function resolve(id: string, keepRev: string | null): Promise<void> {
+    conflicts.value = await api.team.resolve({ id, keepRev });
+    status.value = await api.team.status();
+  }
+
+  return { status, conflicts, error, load, join, leave, resolve };
+});

@@ -1,0 +1,84 @@
+/**
+ * A team's shared records as the screens see them: whether this laptop has joined a team, the
+ * replication's state in words (one wording for every screen), and the conflicts to resolve.
+ */
+import { agoText } from './attention';
+
+export type TeamPhase = 'local' | 'connecting' | 'upToDate' | 'sending' | 'unreachable' | 'refused';
+
+export interface TeamMembership {
+  /** The team's name as the user gave it, e.g. "Team North". */
+  teamName: string;
+  url: string;
+  database: string;
+  username: string;
+  /** The engineer's name colleagues see on each change. */
+  engineer: string;
+  /** Sites whose records this laptop receives; 'all' for every site of the team. */
+  follow: 'all' | string[];
+}
+
+export interface TeamStatus {
+  /** Null until the laptop joins a team. */
+  membership: TeamMembership | null;
+  phase: TeamPhase;
+  /** Local changes not yet on the team's server. */
+  waiting: number;
+  syncedAt: number | null;
+  unreachableSince: number | null;
+  /** Why the server refused, in words. */
+  refusal: string | null;
+  /** Records in conflict, waiting for a user's choice. */
+  conflicts: number;
+}
+
+export type TeamRecordKind = 'site' | 'visit' | 'calibrator';
+
+export interface TeamVersion {
+  rev: string;
+  deleted: boolean;
+  record: Record<string, unknown> | null;
+  changedBy: string;
+  changedAt: number;
+}
+
+export interface TeamConflict {
+  id: string;
+  kind: TeamRecordKind;
+  recordId: string;
+  site: string | null;
+  /** Edited on two laptops, or deleted on one while edited on another. */
+  type: 'edited' | 'deleted';
+  /** The version the records show first, then the others. */
+  versions: TeamVersion[];
+}
+
+const clock = (epochMs: number): string => {
+  const date = new Date(epochMs);
+  return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+};
+
+const changes = (n: number): string => `${n} ${n === 1 ? 'change' : 'changes'}`;
+
+/** "Up to date with Team North, 2 min ago", "3 changes waiting to be sent", "Server unreachable since 09:12". */
+export function teamStateText(status: TeamStatus, now: number): string {
+  const team = status.membership?.teamName ?? 'the team';
+  if (status.membership === null)
+    return status.waiting > 0 ? `Not in a team; ${changes(status.waiting)} kept here` : 'Not in a team';
+  switch (status.phase) {
+    case 'upToDate':
+      return `Up to date with ${team}${status.syncedAt === null ? '' : `, ${agoText(status.syncedAt, now)}`}`;
+    case 'sending':
+      return `${changes(status.waiting)} waiting to be sent to ${team}`;
+    case 'unreachable':
+      return `Server unreachable since ${status.unreachableSince === null ? 'now' : clock(status.unreachableSince)}${
+        status.waiting > 0 ? ` · ${changes(status.waiting)} waiting to be sent` : ''
+      }`;
+    case 'refused':
+      return status.refusal ?? `${team}'s server refused this laptop`;
+    case 'connecting':
+      return `Connecting to ${team}…`;
+    case 'local':
+      return `Not replicating with ${team}${status.waiting > 0 ? ` · ${changes(status.waiting)} waiting` : ''}`;
+  }
+}
