@@ -37,6 +37,10 @@ const EXPORT_DIALOGS: Record<ExportKind, { title: string; filter: { name: string
     pdf: { title: 'Save report', filter: { name: 'PDF document', extensions: ['pdf'] } },
     xlsx: { title: 'Save report tables', filter: { name: 'Excel workbook', extensions: ['xlsx'] } },
     zip: { title: 'Save diagnostics', filter: { name: 'Zip archive', extensions: ['zip'] } },
+    site: {
+      title: 'Save the site as one file',
+      filter: { name: 'FieldDesk site', extensions: ['fielddesk-site'] },
+    },
   };
 
 let mainWindow: BrowserWindow | null = null;

@@ -5,7 +5,7 @@ import { DATASET_LABELS, type DatasetQuery } from './data';
  * What is exported: data or report tables (csv), a chart image (png), a report (pdf, xlsx), the
  * diagnostics for support (zip).
  */
-export type ExportKind = 'csv' | 'png' | 'pdf' | 'xlsx' | 'zip';
+export type ExportKind = 'csv' | 'png' | 'pdf' | 'xlsx' | 'zip' | 'site';
 
 /** "QT930998 Noise time history 2026-11-23T0900Z–2026-11-24T0900Z.csv": what, which, when. */
 export function exportFileName(

@@ -82,3 +82,37 @@ export function teamStateText(status: TeamStatus, now: number): string {
       return `Not replicating with ${team}${status.waiting > 0 ? ` · ${changes(status.waiting)} waiting` : ''}`;
   }
 }
+
+// ---- a site as one file ---------------------------------------------------------------------------
+
+/** The largest site file FieldDesk imports (it crosses to the backend whole). */
+export const SITE_FILE_MAX_BYTES = 256 * 1024 * 1024;
+
+/** Records of a kind in a site file: new here, changed since (the file's is newer), the same, or changed here since the file's. */
+export interface TransferCounts {
+  new: number;
+  changed: number;
+  same: number;
+  conflict: number;
+}
+
+export interface SiteImportPreview {
+  /** Names this preview for the import that follows it. */
+  token: string;
+  fileName: string;
+  siteName: string;
+  exportedBy: string;
+  exportedAt: number;
+  site: keyof TransferCounts;
+  visits: TransferCounts;
+  calibrators: TransferCounts;
+  photos: number;
+}
+
+export interface SiteImportResult {
+  /** Records written. */
+  imported: number;
+  /** Records changed here since the file's version, kept as they are here. */
+  keptHere: number;
+  siteId: string;
+}

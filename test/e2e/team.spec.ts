@@ -2,8 +2,15 @@
  * The team screen at 1366x768 against a real CouchDB-compatible server (pouchdb-server on loopback,
  * started here): joining (a wrong password refused in its own words, then joined and up to date),
  * a colleague's calibrator arriving, and a conflict two colleagues made — both versions with who made
- * them and what differs — resolved by keeping one.
+ * them and what differs — resolved by keeping one; and a site handed over as one file between two
+ * laptops (two harnesses), previewed before it is imported.
  */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startHarness } from '../../src/harness/server';
+import { generateDemoFleet } from '../../src/simulator';
 import { startCouchServer, type CouchServer } from '../unit/backend/couch-server';
 import { expect, keepScreenshot, test, tryTheDemo } from './fixtures';
 
@@ -123,4 +130,65 @@ test('join a team, see its state, and resolve a conflict two colleagues made', a
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
   await page.getByTestId('calibrators-link').click();
   await expect(page.getByTestId('calibrator-table')).toContainText('054433');
+});
+
+test('hand a site over as one file: saved on one laptop, previewed and imported on another', async ({
+  page,
+  harness,
+  browser,
+}, testInfo) => {
+  await tryTheDemo(page, harness);
+  // The site made through the backend's own request, as the assessment screen makes it.
+  const made = await fetch(new URL('api/invoke/assessment.saveSite', harness.origin), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${harness.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Mill Lane',
+      timeZone: 'Europe/London',
+      serials: [generateDemoFleet(1, Date.now())[0]!.wire.serialNumber],
+    }),
+  });
+  expect(((await made.json()) as { ok: boolean }).ok).toBe(true);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Team' }).click();
+  const card = page.getByTestId('site-file');
+  await card.getByLabel('Site', { exact: true }).selectOption({ label: 'Mill Lane' });
+  await card.getByTestId('site-file-save').click();
+  await expect(card.getByRole('status')).toContainText('Saved Mill Lane.fielddesk-site');
+  const saved = (await card.getByRole('status').textContent()) ?? '';
+  const folder = /in (.*)$/.exec(saved.trim())?.[1] ?? '';
+
+  // The other laptop: its own harness and data folder.
+  const dataDir = await mkdtemp(join(tmpdir(), 'fielddesk-e2e-other-'));
+  const other = await startHarness({
+    port: 0,
+    dataDir,
+    staticDir: 'out/web',
+    keychainService: `FieldDesk-e2e-${randomUUID()}`,
+  });
+  const otherPage = await browser.newPage();
+  try {
+    await tryTheDemo(otherPage, other);
+    await otherPage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Team' }).click();
+    await otherPage.getByTestId('site-file-choose').setInputFiles(join(folder, 'Mill Lane.fielddesk-site'));
+    const preview = otherPage.getByTestId('site-file-preview');
+    await expect(preview).toContainText('Mill Lane — new here');
+    await expect(preview).toContainText('Visits');
+    await keepScreenshot(otherPage, testInfo, 'team-site-file-preview');
+    await otherPage.getByTestId('site-file-import').click();
+    await expect(otherPage.getByTestId('site-file-imported')).toContainText(
+      'Imported 1 record(s) of Mill Lane.',
+    );
+
+    // A file that is not a site file is refused with its reason.
+    await otherPage.getByTestId('site-file-choose').setInputFiles({
+      name: 'notes.fielddesk-site',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from('not a zip at all'),
+    });
+    await expect(otherPage.getByTestId('site-file-error')).toContainText('it is not a zip file');
+  } finally {
+    await otherPage.close();
+    await other.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
 });

@@ -62,6 +62,7 @@ import { settingsHandlers, SETTINGS_NOTICE_ID } from './settings/handlers';
 import { openSettingsStore } from './settings/settings-store';
 import { syncHandlers } from './sync/handlers';
 import { teamHandlers } from './team/handlers';
+import { createSiteTransfer } from './team/site-transfer';
 import { openTeamService } from './team/team-service';
 import { openSyncProfileStore } from './sync/sync-profiles';
 import { webhookHandlers } from './webhooks/handlers';
@@ -369,7 +370,22 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       now,
       unfinished,
     }),
-    ...teamHandlers({ team }),
+    ...teamHandlers({
+      team,
+      transfer: createSiteTransfer({
+        dataDir,
+        sites: records.view('sites'),
+        visits: records.view('visits'),
+        calibrators: records.view('calibrators'),
+        rows: records.view('rows'),
+        actionHistory: (accountId, serial) => kept.history(accountId, serial),
+        activeAccountId: () => accounts.requireActive().id,
+        engineer: () => records.view('visits').lastEngineer(),
+        chooseExportPath,
+        unfinished,
+        now,
+      }),
+    }),
     ...visitHandlers({
       accounts,
       visits: records.view('visits'),

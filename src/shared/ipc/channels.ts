@@ -104,6 +104,9 @@ export const REQUEST_CHANNELS = [
   'team.leave',
   'team.conflicts',
   'team.resolve',
+  'team.exportSite',
+  'team.previewSite',
+  'team.importSite',
 ] as const;
 
 export const EVENT_CHANNELS = [

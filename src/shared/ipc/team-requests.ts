@@ -1,7 +1,13 @@
 /** The requests of a team's shared records (see docs/team.md). */
 import { z } from 'zod';
-import type { TeamConflict, TeamStatus } from '../team';
-import { noArgs, request } from './request-spec';
+import {
+  SITE_FILE_MAX_BYTES,
+  type SiteImportPreview,
+  type SiteImportResult,
+  type TeamConflict,
+  type TeamStatus,
+} from '../team';
+import { base64TextSchema, noArgs, request } from './request-spec';
 
 const text = (what: string, max: number) =>
   z
@@ -39,6 +45,26 @@ export const TEAM_REQUESTS = {
   /** The records two laptops changed differently, each with its versions. */
   'team.conflicts': request<TeamConflict[]>()(noArgs),
   /** Keeps one version of a record in conflict (`keepRev` null: keeps its deletion). */
+  /** Writes the site, its visits with their photos and the calibrators they named as one file. */
+  'team.exportSite': request<
+    { saved: false } | { saved: true; path: string; fileName: string; bytes: number }
+  >()(z.object({ siteId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Unknown site.') }).strict()),
+  /** Reads a site file and says what importing it would add or change; writes nothing. */
+  'team.previewSite': request<SiteImportPreview>()(
+    z
+      .object({
+        fileName: z.string().max(500),
+        data: base64TextSchema(Math.ceil(SITE_FILE_MAX_BYTES / 3) * 4, {
+          tooLarge: `A site file may be at most ${SITE_FILE_MAX_BYTES / 1024 / 1024} MB.`,
+          notBase64: 'The site file did not arrive whole; choose it again.',
+        }),
+      })
+      .strict(),
+  ),
+  /** Imports the file previewed; records changed here since are kept unless `takeTheFiles`. */
+  'team.importSite': request<SiteImportResult>()(
+    z.object({ token: z.string().uuid('Choose the site file again.'), takeTheFiles: z.boolean() }).strict(),
+  ),
   'team.resolve': request<TeamConflict[]>()(
     z.object({ id: z.string().min(3).max(200), keepRev: z.string().min(3).max(200).nullable() }).strict(),
   ),

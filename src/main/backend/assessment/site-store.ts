@@ -26,7 +26,7 @@ import {
 } from '../../../shared/ipc/assessment-requests';
 import type { SqliteDatabase } from '../core/database';
 
-const storedSiteSchema = z.object({
+export const storedSiteSchema = z.object({
   id: z.string(),
   accountId: z.string(),
   name: z.string(),

@@ -20,7 +20,7 @@ import type { SqliteDatabase } from '../core/database';
 const calendarDate = z.string().refine(isCalendarDate);
 
 /** What is kept in `calibrator_json` (`lastUsedAt` lives in its own column). */
-const storedCalibratorSchema = z.object({
+export const storedCalibratorSchema = z.object({
   id: z.string(),
   model: z.string(),
   serial: z.string(),

@@ -1,9 +1,19 @@
 /** A team's shared records (`team.*`): a thin binding of the team service (team-service.ts). */
 import type { HandlersOf } from '../core/handler-types';
+import type { SiteTransfer } from './site-transfer';
 import type { TeamService } from './team-service';
 
-export function teamHandlers({ team }: { team: TeamService }): HandlersOf<'team'> {
+export function teamHandlers({
+  team,
+  transfer,
+}: {
+  team: TeamService;
+  transfer: SiteTransfer;
+}): HandlersOf<'team'> {
   return {
+    'team.exportSite': ({ siteId }) => transfer.exportSite(siteId),
+    'team.previewSite': async ({ fileName, data }) => transfer.preview(Buffer.from(data, 'base64'), fileName),
+    'team.importSite': ({ token, takeTheFiles }) => transfer.apply(token, takeTheFiles),
     'team.status': () => team.status(),
     'team.join': (request) => team.join(request),
     'team.leave': () => team.leave(),

@@ -17,7 +17,7 @@ import {
 import type { ChecklistTemplates } from '../../../shared/ipc/visit-requests';
 import type { SqliteDatabase } from '../core/database';
 
-const storedVisitSchema: z.ZodType<SiteVisit> = z.object({
+export const storedVisitSchema: z.ZodType<SiteVisit> = z.object({
   id: z.string(),
   accountId: z.string(),
   site: z.object({ id: z.string(), name: z.string() }).nullable(),

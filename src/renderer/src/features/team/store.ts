@@ -5,7 +5,9 @@
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
 import { api } from '../../api';
-import type { TeamConflict, TeamStatus } from '../../../../shared/team';
+import type { SiteImportPreview, SiteImportResult, TeamConflict, TeamStatus } from '../../../../shared/team';
+import type { Site } from '../../../../shared/assessment';
+import { fileBase64 } from '../visits/thumbnail';
 import type { RequestArg } from '../../../../shared/ipc/contract';
 import { errorMessage } from '../../errors';
 
@@ -52,5 +54,37 @@ export const useTeamStore = defineStore('team', () => {
     status.value = await api.team.status();
   }
 
-  return { status, conflicts, error, load, join, leave, resolve };
+  /** The sites that may be handed over as one file. */
+  const sites = shallowRef<Site[]>([]);
+  async function loadSites(): Promise<void> {
+    sites.value = (await api.assessment.sites()).sites;
+  }
+
+  const exportSite = (siteId: string) => api.team.exportSite({ siteId });
+
+  /** Reads a chosen site file and says what importing it would do; writes nothing. */
+  async function previewSite(file: File): Promise<SiteImportPreview> {
+    return api.team.previewSite({ fileName: file.name, data: await fileBase64(file) });
+  }
+
+  async function importSite(token: string, takeTheFiles: boolean): Promise<SiteImportResult> {
+    const result = await api.team.importSite({ token, takeTheFiles });
+    await loadSites();
+    return result;
+  }
+
+  return {
+    status,
+    conflicts,
+    error,
+    sites,
+    load,
+    join,
+    leave,
+    resolve,
+    loadSites,
+    exportSite,
+    previewSite,
+    importSite,
+  };
 });
