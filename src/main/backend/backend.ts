@@ -271,6 +271,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     activeAccountId: () => accounts.requireActive().id,
     log: log.child('team'),
     now,
+    unfinished,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
   if (team.warning !== null) notices.raise({ id: 'team-file', tone: 'warning', message: team.warning });

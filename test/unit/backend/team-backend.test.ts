@@ -5,6 +5,7 @@
  * words, and a laptop that joined replicates again after a restart, its password from the keychain.
  */
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryVault } from '../../../src/main/backend/accounts/vault';
@@ -14,6 +15,7 @@ import { teamStateText, type TeamStatus } from '../../../src/shared/team';
 import { demoBackendsWithNetwork, startDemoBackend } from './backend-helpers';
 import { startCouchServer, type CouchServer } from './couch-server';
 
+const PHOTO = join(__dirname, '../../fixtures/site-photo-mast.jpg');
 let couch: CouchServer;
 beforeAll(async () => {
   couch = await startCouchServer();
@@ -84,6 +86,36 @@ describe('joining a team from two laptops', () => {
     expect(pushed.some((s) => s.phase === 'upToDate')).toBe(true);
     // Never the password in a pushed state.
     expect(JSON.stringify(pushed)).not.toContain('ann-pw');
+  }, 120_000);
+
+  it('sends a visit with its photo: the other laptop shows the same picture', async () => {
+    const ann = await startDemoBackend();
+    const bob = await startDemoBackend();
+    await ann.handlers['team.join'](joining('ann'));
+    await bob.handlers['team.join'](joining('bob'));
+    const { entries } = await ann.handlers['instruments.list']({});
+    const serial = entries[0]!.instrument.serialNumber;
+    const { visit } = await ann.handlers['visits.start']({ serials: [serial], engineer: 'Ann Field' });
+    const photo = (await readFile(PHOTO)).toString('base64');
+    const added = await ann.handlers['visits.addPhoto']({
+      visitId: visit.id,
+      fileName: 'mast.jpg',
+      caption: 'Mast',
+      imageBase64: photo,
+      thumbnailBase64: photo,
+    });
+    const photoId = added.visit.photos[0]!.id;
+    await until(
+      async () =>
+        (await bob.handlers['visits.list']({})).visits.some((v) => v.id === visit.id && v.photos === 1),
+      'the visit with its photo on Bob’s laptop',
+    );
+    expect(await bob.handlers['visits.photo']({ visitId: visit.id, photoId })).toBe(
+      `data:image/jpeg;base64,${photo}`,
+    );
+    expect(await bob.handlers['visits.thumbnail']({ visitId: visit.id, photoId })).toBe(
+      `data:image/jpeg;base64,${photo}`,
+    );
   }, 120_000);
 
   const network = demoBackendsWithNetwork();

@@ -10,6 +10,11 @@ declare module 'pouchdb-node' {
       _deleted?: boolean;
       _conflicts?: string[];
       _revisions?: { start: number; ids: string[] };
+      /** Stubs (`stub: true`, digest, length) unless asked with their data. */
+      _attachments?: Record<
+        string,
+        { stub?: boolean; content_type: string; digest?: string; length?: number }
+      >;
     }
     type Existing<T> = T & Meta;
     interface GetOptions {
@@ -73,6 +78,7 @@ declare module 'pouchdb-node' {
       allDocs(options?: AllDocsOptions): Promise<AllDocs<T>>;
       changes(options: { since: 'now' | number; live: true; style?: 'all_docs' }): Emitter<ChangesEvents>;
       sync(remote: Database<T>, options: SyncOptions): Emitter<SyncEvents<T>>;
+      getAttachment(id: string, name: string, options?: { rev?: string }): Promise<Buffer>;
       /** Of the revisions given per document, those the database does not have. */
       revsDiff(revs: Record<string, string[]>): Promise<Record<string, { missing: string[] }>>;
       info(): Promise<{ doc_count: number; update_seq: number | string }>;

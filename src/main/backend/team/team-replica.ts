@@ -67,8 +67,36 @@ export interface TeamReplicaOptions {
   log: Logger;
   now: () => number;
   onState?(state: TeamSyncState): void;
+  /** A visit's photo files in the data folder, sent and received as attachments. */
+  photos?: VisitPhotoFiles;
   fetch?: typeof fetch;
 }
+
+export interface VisitPhotoFiles {
+  has(visitId: string, name: string): Promise<boolean>;
+  read(visitId: string, name: string): Promise<Uint8Array | null>;
+  /** Writes a photo file whole (never half-written under its name). */
+  write(visitId: string, name: string, bytes: Uint8Array): Promise<void>;
+}
+
+/** The files of a visit's photos: each picture and its thumbnail. */
+function photoFiles(record: JsonRecord): string[] {
+  const photos = Array.isArray(record['photos']) ? (record['photos'] as Array<Record<string, unknown>>) : [];
+  return photos.flatMap((photo) =>
+    typeof photo['storedName'] === 'string' && typeof photo['id'] === 'string'
+      ? [photo['storedName'], `${photo['id']}-thumb.jpg`]
+      : [],
+  );
+}
+
+const PICTURE_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
+const pictureTypeOf = (name: string): string =>
+  PICTURE_TYPES[name.slice(name.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
 
 export interface TeamReplica {
   /** Replicates with the team's server until `disconnect`; throws when the server refuses. */
@@ -162,6 +190,7 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
     const docId = documentId(kind, id);
     const winner = await winnerOf(docId);
     if (winner !== null && sameRecord(winner.record, record)) return;
+    const attachments = kind === 'visit' ? await photoAttachments(id, record, winner) : undefined;
     await db.put({
       _id: docId,
       ...(winner === null ? {} : { _rev: winner._rev }),
@@ -171,8 +200,47 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
       changedBy: options.engineer(),
       changedAt: now(),
       ...(winner?.keptOver === undefined ? {} : { keptOver: winner.keptOver }),
+      ...(attachments === undefined ? {} : { _attachments: attachments }),
     });
     await markWaiting([docId]);
+  }
+
+  /** A visit's photo files (`photoFiles`), each an attachment: those already attached kept as stubs. */
+  async function photoAttachments(visitId: string, record: JsonRecord, winner: Doc | null) {
+    const photos = options.photos;
+    if (photos === undefined) return undefined;
+    const attachments: Record<string, unknown> = {};
+    for (const name of photoFiles(record)) {
+      const attached = winner?._attachments?.[name];
+      if (attached !== undefined) {
+        attachments[name] = attached;
+        continue;
+      }
+      const bytes = await photos.read(visitId, name);
+      if (bytes === null)
+        log.warn('a visit photo to send is missing from the data folder', { visitId, name });
+      else attachments[name] = { content_type: pictureTypeOf(name), data: Buffer.from(bytes) };
+    }
+    return attachments;
+  }
+
+  /** Writes the photo files a received visit names that this laptop does not have yet. */
+  async function receivePhotos(
+    docId: string,
+    visitId: string,
+    record: JsonRecord,
+    winner: Doc,
+  ): Promise<void> {
+    const photos = options.photos;
+    if (photos === undefined) return;
+    for (const name of photoFiles(record)) {
+      if (await photos.has(visitId, name)) continue;
+      if (winner._attachments?.[name] === undefined) {
+        log.warn('a received visit names a photo that did not come with it', { visitId, name });
+        continue;
+      }
+      await photos.write(visitId, name, await db.getAttachment(docId, name, { rev: winner._rev }));
+    }
   }
 
   /** Deletes a record from the team: every live version of it, each a tombstone keeping kind and site. */
@@ -227,6 +295,8 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
     if (winner === null || winner.record === null) return;
     if (openDeletions(all, winner).length > 0) return; // shown as a conflict; records stay as they are
     if (live.length > 1 && (await mergeVersions(docId, winner, live))) return; // the merge comes back here
+    // The photos first: a visit never names a picture that is not on this laptop.
+    if (kind === 'visit') await receivePhotos(docId, recordId, winner.record, winner);
     const current = rows.get(tableOf(kind), key);
     const currentRecord = current === undefined ? null : recordOfRow(kind, current, accountId)?.record;
     if (sameRecord(currentRecord, winner.record)) return;

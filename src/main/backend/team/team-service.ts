@@ -5,7 +5,9 @@
  * Joining checks the name, the password and the membership before anything is kept; a laptop that
  * joined replicates again at every start, offline first.
  */
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { FieldDeskError } from '../../../shared/errors';
 import type { TeamConflict, TeamMembership, TeamStatus } from '../../../shared/team';
@@ -16,7 +18,9 @@ import type { Logger } from '../core/log';
 import type { SecretRegistry } from '../core/secrets';
 import type { RecordChange } from '../records/change-journal';
 import type { RecordRows } from '../records/record-rows';
-import { openTeamReplica, type TeamReplica, type TeamSyncState } from './team-replica';
+import { writeThroughPart, type UnfinishedFiles } from '../core/unfinished-files';
+import { photoFolder } from '../visits/visit-photos';
+import { openTeamReplica, type TeamReplica, type TeamSyncState, type VisitPhotoFiles } from './team-replica';
 import { checkedDatabaseName, checkedServerUrl, checkTeamAccess } from './team-server';
 
 export const TEAM_FILE_NAME = 'team.json';
@@ -48,6 +52,7 @@ export interface TeamServiceDeps {
   log: Logger;
   now: () => number;
   fetch?: typeof fetch;
+  unfinished: UnfinishedFiles;
 }
 
 export interface TeamService {
@@ -60,6 +65,38 @@ export interface TeamService {
   settled(): Promise<void>;
   readonly warning: string | null;
   close(): Promise<void>;
+}
+
+/** Only the names FieldDesk gives a visit and its photo files: a colleague's record names no other path. */
+const SAFE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const SAFE_PHOTO_FILE = /^[A-Za-z0-9_-]{1,64}(-thumb\.jpg|\.(jpg|png|gif|webp))$/;
+
+function visitPhotoFiles(dataDir: string, accountId: string, unfinished: UnfinishedFiles): VisitPhotoFiles {
+  const pathOf = (visitId: string, name: string): string => {
+    if (!SAFE_ID.test(visitId) || !SAFE_PHOTO_FILE.test(name))
+      throw new FieldDeskError(
+        'invalidInput',
+        `A team record names a photo file FieldDesk does not write (${name}).`,
+      );
+    return join(photoFolder(dataDir, accountId, visitId), name);
+  };
+  return {
+    has: async (visitId, name) => existsSync(pathOf(visitId, name)),
+    async read(visitId, name) {
+      try {
+        return await readFile(pathOf(visitId, name));
+      } catch {
+        return null;
+      }
+    },
+    async write(visitId, name, bytes) {
+      const path = pathOf(visitId, name);
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      await writeThroughPart({ path, what: 'a visit photo from the team', unfinished }, (handle) =>
+        handle.writeFile(bytes),
+      );
+    },
+  };
 }
 
 export async function openTeamService(deps: TeamServiceDeps): Promise<TeamService> {
@@ -114,6 +151,7 @@ export async function openTeamService(deps: TeamServiceDeps): Promise<TeamServic
       log,
       now: deps.now,
       ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
+      photos: visitPhotoFiles(deps.dataDir, stored.accountId, deps.unfinished),
       onState(state) {
         syncState = state;
         // A pause after a change may have brought or settled a conflict: counted before it is said.
