@@ -116,3 +116,44 @@ export interface SiteImportResult {
   keptHere: number;
   siteId: string;
 }
+
+// ---- who did what ---------------------------------------------------------------------------------
+
+/** One change of a shared record, as the team's database keeps its versions. */
+export interface TeamChange {
+  kind: TeamRecordKind;
+  recordId: string;
+  /** The record as its screens name it: "Site “Mill Lane”", "Visit to Mill Lane, 30 Nov 2026, 09:12". */
+  title: string;
+  change: 'added' | 'changed' | 'deleted';
+  changedBy: string;
+  changedAt: number;
+}
+
+const named = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+/** A shared record named as its screens name it. */
+export function teamRecordTitle(
+  kind: TeamRecordKind,
+  recordId: string,
+  record: Record<string, unknown>,
+): string {
+  switch (kind) {
+    case 'site':
+      return `Site “${named(record['name']) ?? recordId}”`;
+    case 'visit': {
+      const site = named((record['site'] as { name?: unknown } | null | undefined)?.name);
+      const arrived = typeof record['arrivedAt'] === 'number' ? new Date(record['arrivedAt']) : null;
+      return `Visit${site === null ? '' : ` to ${site}`}${
+        arrived === null
+          ? ''
+          : `, ${arrived.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}`
+      }`;
+    }
+    case 'calibrator':
+      return `Calibrator ${named(record['model']) ?? ''} #${named(record['serial']) ?? recordId}`.replace(
+        '  ',
+        ' ',
+      );
+  }
+}

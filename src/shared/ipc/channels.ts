@@ -107,6 +107,7 @@ export const REQUEST_CHANNELS = [
   'team.exportSite',
   'team.previewSite',
   'team.importSite',
+  'team.siteChanges',
 ] as const;
 
 export const EVENT_CHANNELS = [

@@ -4,6 +4,7 @@ import {
   SITE_FILE_MAX_BYTES,
   type SiteImportPreview,
   type SiteImportResult,
+  type TeamChange,
   type TeamConflict,
   type TeamStatus,
 } from '../team';
@@ -45,6 +46,10 @@ export const TEAM_REQUESTS = {
   /** The records two laptops changed differently, each with its versions. */
   'team.conflicts': request<TeamConflict[]>()(noArgs),
   /** Keeps one version of a record in conflict (`keepRev` null: keeps its deletion). */
+  /** Who changed a site's records and when, newest first (the site and its visits). */
+  'team.siteChanges': request<TeamChange[]>()(
+    z.object({ siteId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Unknown site.') }).strict(),
+  ),
   /** Writes the site, its visits with their photos and the calibrators they named as one file. */
   'team.exportSite': request<
     { saved: false } | { saved: true; path: string; fileName: string; bytes: number }

@@ -86,6 +86,30 @@ describe('joining a team from two laptops', () => {
     expect(pushed.some((s) => s.phase === 'upToDate')).toBe(true);
     // Never the password in a pushed state.
     expect(JSON.stringify(pushed)).not.toContain('ann-pw');
+
+    // Who did what: Bob renames the site; both laptops list both changes, newest first.
+    await until(upToDate(bob.handlers), 'Bob up to date');
+    await bob.handlers['assessment.saveSite']({
+      id: site.id,
+      name: 'Mill Lane East',
+      timeZone: 'Europe/London',
+      serials: [],
+    });
+    await until(
+      async () => (await ann.handlers['assessment.sites']({})).sites.some((s) => s.name === 'Mill Lane East'),
+      'the rename on Ann’s laptop',
+    );
+    for (const laptop of [ann, bob])
+      expect(
+        (await laptop.handlers['team.siteChanges']({ siteId: site.id })).map((c) => [
+          c.change,
+          c.changedBy,
+          c.title,
+        ]),
+      ).toEqual([
+        ['changed', 'Bob Meter', 'Site “Mill Lane East”'],
+        ['added', 'Ann Field', 'Site “Mill Lane”'],
+      ]);
   }, 120_000);
 
   it('sends a visit with its photo: the other laptop shows the same picture', async () => {

@@ -15,6 +15,7 @@ export function teamHandlers({
     'team.previewSite': async ({ fileName, data }) => transfer.preview(Buffer.from(data, 'base64'), fileName),
     'team.importSite': ({ token, takeTheFiles }) => transfer.apply(token, takeTheFiles),
     'team.status': () => team.status(),
+    'team.siteChanges': ({ siteId }) => team.siteChanges(siteId),
     'team.join': (request) => team.join(request),
     'team.leave': () => team.leave(),
     'team.conflicts': () => team.conflicts(),

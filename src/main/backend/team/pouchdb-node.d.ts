@@ -10,6 +10,7 @@ declare module 'pouchdb-node' {
       _deleted?: boolean;
       _conflicts?: string[];
       _revisions?: { start: number; ids: string[] };
+      _revs_info?: Array<{ rev: string; status: 'available' | 'missing' | 'deleted' }>;
       /** Stubs (`stub: true`, digest, length) unless asked with their data. */
       _attachments?: Record<
         string,
@@ -19,6 +20,7 @@ declare module 'pouchdb-node' {
     type Existing<T> = T & Meta;
     interface GetOptions {
       rev?: string;
+      revs_info?: boolean;
       revs?: boolean;
       conflicts?: boolean;
     }
@@ -77,6 +79,9 @@ declare module 'pouchdb-node' {
       bulkDocs(docs: readonly object[]): Promise<Written[]>;
       allDocs(options?: AllDocsOptions): Promise<AllDocs<T>>;
       changes(options: { since: 'now' | number; live: true; style?: 'all_docs' }): Emitter<ChangesEvents>;
+      changes(options: { since: number; include_docs: true }): Promise<{
+        results: Array<Change & { doc?: Existing<T> }>;
+      }>;
       sync(remote: Database<T>, options: SyncOptions): Emitter<SyncEvents<T>>;
       getAttachment(id: string, name: string, options?: { rev?: string }): Promise<Buffer>;
       /** Of the revisions given per document, those the database does not have. */

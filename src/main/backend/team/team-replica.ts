@@ -19,7 +19,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import PouchDB from 'pouchdb-node';
 import { FieldDeskError } from '../../../shared/errors';
-import type { TeamConflict, TeamStatus } from '../../../shared/team';
+import { teamRecordTitle, type TeamChange, type TeamConflict, type TeamStatus } from '../../../shared/team';
 import type { Logger } from '../core/log';
 import type { RecordChange } from '../records/change-journal';
 import type { RecordRows } from '../records/record-rows';
@@ -106,6 +106,8 @@ export interface TeamReplica {
   conflicts(): Promise<TeamConflict[]>;
   /** Keeps one version of a conflict (for a deletion conflict, `null` keeps the deletion). */
   resolve(id: string, keepRev: string | null): Promise<void>;
+  /** The newest changes of a site's records (the site and its visits), newest first. */
+  siteChanges(siteId: string, limit: number): Promise<TeamChange[]>;
   /** Resolves once everything queued so far has been written (tests). */
   settled(): Promise<void>;
   close(): Promise<void>;
@@ -579,9 +581,51 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
     });
   }
 
+  /** Versions of a record kept on this laptop, newest first, each as a change (up to `perRecord`). */
+  async function versionsOf(docId: string, perRecord: number): Promise<TeamChange[]> {
+    const parsed = parseId(docId);
+    if (parsed === null) return [];
+    const latest = await db.get(docId, { revs_info: true }).catch(() => null);
+    const available = (latest?._revs_info ?? [])
+      .filter((info) => info.status === 'available')
+      .slice(0, perRecord);
+    const changes: Array<TeamChange & { named: boolean }> = [];
+    for (const info of available) {
+      const version = await db.get(docId, { rev: info.rev }).catch(() => null);
+      if (version === null) continue;
+      changes.push({
+        kind: parsed.kind,
+        recordId: parsed.recordId,
+        title: teamRecordTitle(parsed.kind, parsed.recordId, version.record ?? {}),
+        named: version.record !== null,
+        change: version._deleted === true ? 'deleted' : info.rev.startsWith('1-') ? 'added' : 'changed',
+        changedBy: version.changedBy,
+        changedAt: version.changedAt,
+      });
+    }
+    // A deletion is named as the record was before it.
+    return changes.map(({ named, ...change }, index) => ({
+      ...change,
+      title: named
+        ? change.title
+        : (changes.slice(index + 1).find((older) => older.named)?.title ?? change.title),
+    }));
+  }
+
+  async function siteChanges(siteId: string, limit: number): Promise<TeamChange[]> {
+    await queue;
+    const ids = new Set<string>();
+    // Deleted records too: the feed holds every record's newest version, tombstones included.
+    const feed = await db.changes({ since: 0, include_docs: true });
+    for (const row of feed.results) if (row.doc?.site === siteId) ids.add(row.id);
+    const all = (await Promise.all([...ids].map((id) => versionsOf(id, 5)))).flat();
+    return all.sort((a, b) => b.changedAt - a.changedAt).slice(0, limit);
+  }
+
   return {
     connect,
     disconnect,
+    siteChanges,
     state: () => state,
     conflicts,
     resolve,

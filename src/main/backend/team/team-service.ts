@@ -10,7 +10,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { FieldDeskError } from '../../../shared/errors';
-import type { TeamConflict, TeamMembership, TeamStatus } from '../../../shared/team';
+import type { TeamChange, TeamConflict, TeamMembership, TeamStatus } from '../../../shared/team';
 import type { KeyVault } from '../accounts/vault';
 import type { EventHub } from '../core/events';
 import { openJsonFile, type JsonFile } from '../core/json-file-store';
@@ -61,6 +61,8 @@ export interface TeamService {
   leave(): Promise<TeamStatus>;
   conflicts(): Promise<TeamConflict[]>;
   resolve(id: string, keepRev: string | null): Promise<TeamConflict[]>;
+  /** The newest changes of a site's records by the team (none while not in a team). */
+  siteChanges(siteId: string): Promise<TeamChange[]>;
   /** Waits for the replica's queued writes (tests). */
   settled(): Promise<void>;
   readonly warning: string | null;
@@ -248,6 +250,9 @@ export async function openTeamService(deps: TeamServiceDeps): Promise<TeamServic
       conflictCount = left.length;
       publish();
       return left;
+    },
+    async siteChanges(siteId) {
+      return replica === null ? [] : replica.siteChanges(siteId, 20);
     },
     async settled() {
       await replica?.settled();

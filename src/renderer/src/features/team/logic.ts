@@ -1,5 +1,10 @@
 /** What the team screen says of its state and of a conflict: titles, tones and the fields that differ. */
-import type { TeamConflict, TeamPhase, TeamVersion } from '../../../../shared/team';
+import {
+  teamRecordTitle,
+  type TeamConflict,
+  type TeamPhase,
+  type TeamVersion,
+} from '../../../../shared/team';
 import type { IconName } from '../../ui/Icon.vue';
 import type { Tone } from '../../ui/tone';
 
@@ -12,26 +17,10 @@ export const PHASE_LOOK: Record<TeamPhase, { tone: Tone; icon: IconName; label: 
   local: { tone: 'neutral', icon: 'idle', label: 'Not replicating' },
 };
 
-const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
-
 /** The record a conflict is about, named as its screens name it. */
 export function conflictTitle(conflict: TeamConflict): string {
   const record = conflict.versions.find((v) => v.record !== null)?.record ?? {};
-  switch (conflict.kind) {
-    case 'site':
-      return `Site “${str(record['name']) ?? conflict.recordId}”`;
-    case 'visit': {
-      const site = (record['site'] as { name?: unknown } | null | undefined)?.name;
-      const arrived = typeof record['arrivedAt'] === 'number' ? new Date(record['arrivedAt']) : null;
-      return `Visit${str(site) === null ? '' : ` to ${String(site)}`}${
-        arrived === null
-          ? ''
-          : `, ${arrived.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}`
-      }`;
-    }
-    case 'calibrator':
-      return `Calibrator ${str(record['model']) ?? ''} #${str(record['serial']) ?? conflict.recordId}`.trim();
-  }
+  return teamRecordTitle(conflict.kind, conflict.recordId, record);
 }
 
 /** "Edited on two laptops" or "Deleted by Bob Meter while Ann Field edited it". */

@@ -61,6 +61,7 @@ export const useTeamStore = defineStore('team', () => {
   }
 
   const exportSite = (siteId: string) => api.team.exportSite({ siteId });
+  const siteChanges = (siteId: string) => api.team.siteChanges({ siteId });
 
   /** Reads a chosen site file and says what importing it would do; writes nothing. */
   async function previewSite(file: File): Promise<SiteImportPreview> {
@@ -84,6 +85,7 @@ export const useTeamStore = defineStore('team', () => {
     resolve,
     loadSites,
     exportSite,
+    siteChanges,
     previewSite,
     importSite,
   };
