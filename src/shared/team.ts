@@ -32,7 +32,7 @@ export interface TeamStatus {
   conflicts: number;
 }
 
-export type TeamRecordKind = 'site' | 'visit' | 'calibrator';
+export type TeamRecordKind = 'site' | 'visit' | 'calibrator' | 'checklist';
 
 export interface TeamVersion {
   rev: string;
@@ -150,6 +150,8 @@ export function teamRecordTitle(
           : `, ${arrived.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}`
       }`;
     }
+    case 'checklist':
+      return `Checklist for ${recordId} instruments`;
     case 'calibrator':
       return `Calibrator ${named(record['model']) ?? ''} #${named(record['serial']) ?? recordId}`.replace(
         '  ',

@@ -339,6 +339,25 @@ describe('a team’s records through a CouchDB server', () => {
     expect(visits(bob)).toEqual([]);
   }, 120_000);
 
+  it('a checklist template changed on one laptop is the template on the other; the last engineer stays each one’s own', async () => {
+    const ann = await open('ann');
+    const bob = await open('bob', { follow: [] });
+    ann.records
+      .view('visits')
+      .setTemplate('Noise', ['Windshield intact', 'Mast secure', 'Battery above 12 V']);
+    ann.records.view('visits').setLastEngineer('Ann Field');
+    await until(
+      () => bob.records.view('visits').templates()['Noise'].includes('Mast secure'),
+      'the template on Bob’s laptop (following no site)',
+    );
+    expect(bob.records.view('visits').templates()['Noise']).toEqual([
+      'Windshield intact',
+      'Mast secure',
+      'Battery above 12 V',
+    ]);
+    expect(bob.records.view('visits').lastEngineer()).toBe('');
+  }, 60_000);
+
   it('a wrong password and a name that is not a member each get their own message', async () => {
     const ann = await open('ann', { connect: false });
     await expect(ann.replica.connect(server('ann', 'not-the-password'))).rejects.toThrow(

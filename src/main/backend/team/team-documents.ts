@@ -1,5 +1,6 @@
 /**
- * The shared records as CouchDB documents and back: a site, a visit or a calibrator is one document
+ * The shared records as CouchDB documents and back: a site, a visit, a calibrator or a checklist
+ * template (per kind of instrument) is one document
  * `<kind>:<id>` holding the record as FieldDesk keeps it (without the laptop's own account id: an
  * account is each laptop's own key to the service), the site it belongs to (so a laptop can follow
  * some sites only), and who changed it last and when. A deletion is a tombstone that keeps `kind` and
@@ -7,7 +8,7 @@
  */
 import type { RecordTable, Row } from '../records/records-salvage';
 
-export const TEAM_KINDS = ['site', 'visit', 'calibrator'] as const;
+export const TEAM_KINDS = ['site', 'visit', 'calibrator', 'checklist'] as const;
 export type TeamKind = (typeof TEAM_KINDS)[number];
 
 /** The records tables replicated with the team, by kind. */
@@ -15,7 +16,11 @@ export const TEAM_TABLES: Record<TeamKind, RecordTable> = {
   site: 'assessment_sites',
   visit: 'site_visits',
   calibrator: 'calibrators',
+  // Only the `checklist:<kind of instrument>` rows: the templates (the last engineer named stays here).
+  checklist: 'visit_settings',
 };
+
+const CHECKLIST_PREFIX = 'checklist:';
 
 export type JsonRecord = Record<string, unknown>;
 
@@ -79,6 +84,15 @@ export function recordOfRow(
     case 'calibrator':
       // When it was last chosen stays each laptop's own (it orders the wizard's list).
       return { id: String(row['id']), site: null, record: parseObject(row['calibrator_json']) };
+    case 'checklist': {
+      const name = String(row['name']);
+      if (!name.startsWith(CHECKLIST_PREFIX)) return null;
+      return {
+        id: name.slice(CHECKLIST_PREFIX.length),
+        site: null,
+        record: { items: JSON.parse(String(row['value'])) },
+      };
+    }
   }
 }
 
@@ -112,6 +126,8 @@ export function rowOfRecord(
         updated_at: timeOf(record, 'updatedAt'),
         visit_json: JSON.stringify({ ...record, id, accountId }),
       };
+    case 'checklist':
+      return { name: `${CHECKLIST_PREFIX}${id}`, value: JSON.stringify(record['items'] ?? []) };
     case 'calibrator':
       return {
         id,
@@ -124,11 +140,30 @@ export function rowOfRecord(
 
 /** The key columns of a shared record's row on this laptop. */
 export function rowKey(kind: TeamKind, id: string, accountId: string): Row {
+  if (kind === 'checklist') return { name: `${CHECKLIST_PREFIX}${id}` };
   return kind === 'calibrator' ? { id } : { account_id: accountId, id };
 }
 
-/** When a record was last changed, by its own clock. */
-export const changedAtOf = (record: JsonRecord): number => timeOf(record, 'updatedAt');
+/** The shared record a row's key names, or null for another account's row or one not shared. */
+export function recordIdOfKey(kind: TeamKind, key: Row, accountId: string): string | null {
+  switch (kind) {
+    case 'checklist': {
+      const name = String(key['name']);
+      return name.startsWith(CHECKLIST_PREFIX) ? name.slice(CHECKLIST_PREFIX.length) : null;
+    }
+    case 'calibrator':
+      return String(key['id']);
+    default:
+      return key['account_id'] === accountId ? String(key['id']) : null;
+  }
+}
+
+/**
+ * When a record was last changed, by its own clock; a checklist template keeps none (0: the team's
+ * version is taken over one changed before joining).
+ */
+export const changedAtOf = (record: JsonRecord): number =>
+  typeof record['updatedAt'] === 'number' ? record['updatedAt'] : 0;
 
 /** Equal as JSON, whatever the order of the keys. */
 export function sameRecord(a: unknown, b: unknown): boolean {

@@ -27,6 +27,7 @@ import {
   changedAtOf,
   documentId,
   kindOfTable,
+  recordIdOfKey,
   recordOfRow,
   rowKey,
   rowOfRecord,
@@ -270,8 +271,8 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
       const kind = kindOfTable(change.table);
       if (kind === null) continue;
       if (change.op === 'delete') {
-        if (kind !== 'calibrator' && change.key['account_id'] !== accountId) continue;
-        const id = String(change.key['id']);
+        const id = recordIdOfKey(kind, change.key, accountId);
+        if (id === null) continue;
         void serial(() => sendDeletion(kind, id));
       } else if (change.row !== undefined) {
         const shared = recordOfRow(kind, change.row, accountId);

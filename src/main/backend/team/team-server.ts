@@ -114,7 +114,7 @@ export const TEAM_DESIGN = {
   filters: {
     followed:
       "function (doc, req) { var sites = String(req.query.sites || '').split(','); " +
-      "return doc.kind === 'calibrator' || (doc.site !== null && sites.indexOf(doc.site) >= 0); }",
+      "return doc.kind === 'calibrator' || doc.kind === 'checklist' || (doc.site !== null && sites.indexOf(doc.site) >= 0); }",
   },
 };
 
