@@ -339,6 +339,35 @@ describe('a team’s records through a CouchDB server', () => {
     expect(visits(bob)).toEqual([]);
   }, 120_000);
 
+  it('a laptop whose team folder was lost takes the team’s records again without a conflict for each', async () => {
+    const ann = await open('ann');
+    const bob = await open('bob');
+    const site = ann.records
+      .view('sites')
+      .save(ann.accountId, { name: 'Reservoir', timeZone: 'UTC', serials: [] })!;
+    ann.records
+      .view('sites')
+      .save(ann.accountId, { id: site.id, name: 'Reservoir North', timeZone: 'UTC', serials: [] });
+    await until(
+      () => sites(bob).some((s) => s.name === 'Reservoir North'),
+      'the renamed site on Bob’s laptop',
+    );
+
+    await shut(ann);
+    await rm(join(ann.folder, 'team'), { recursive: true, force: true });
+    const again = await open('ann', { folder: ann.folder });
+    await until(() => again.replica.state().phase === 'upToDate', 'Ann up to date again');
+    expect(await again.replica.conflicts()).toEqual([]);
+    await bob.replica.settled();
+    expect(await bob.replica.conflicts()).toEqual([]);
+    expect(sites(again).map((s) => s.name)).toEqual(['Reservoir North']);
+    // A site made after is sent as ever.
+    const later = again.records
+      .view('sites')
+      .save(again.accountId, { name: 'Weir', timeZone: 'UTC', serials: [] })!;
+    await until(() => sites(bob).some((s) => s.id === later.id), 'the new site on Bob’s laptop');
+  }, 120_000);
+
   it('a checklist template changed on one laptop is the template on the other; the last engineer stays each one’s own', async () => {
     const ann = await open('ann');
     const bob = await open('bob', { follow: [] });

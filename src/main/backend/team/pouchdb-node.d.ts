@@ -83,6 +83,7 @@ declare module 'pouchdb-node' {
         results: Array<Change & { doc?: Existing<T> }>;
       }>;
       sync(remote: Database<T>, options: SyncOptions): Emitter<SyncEvents<T>>;
+      replicate: { from(remote: Database<T>, options: SyncOptions['pull']): Promise<unknown> };
       getAttachment(id: string, name: string, options?: { rev?: string }): Promise<Buffer>;
       /** Of the revisions given per document, those the database does not have. */
       revsDiff(revs: Record<string, string[]>): Promise<Record<string, { missing: string[] }>>;

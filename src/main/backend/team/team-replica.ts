@@ -369,8 +369,12 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
     return null;
   }
 
-  /** At start: what changed on either side while the bridge was not running. */
-  async function reconcile(): Promise<void> {
+  /**
+   * At start: what changed on either side while the bridge was not running. `sendNew` false while
+   * the database has never taken the team's records (a first join, a team folder lost): records it
+   * lacks wait until it has, or each would go again as a new version beside the team's own.
+   */
+  async function reconcile(sendNew: boolean): Promise<void> {
     for (const kind of TEAM_KINDS) {
       const table = tableOf(kind);
       const docs = await db.allDocs({ startkey: `${kind}:`, endkey: `${kind}:\uffff`, include_docs: true });
@@ -390,6 +394,7 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
           else await receive(docId);
           continue;
         }
+        if (!sendNew) continue;
         // No live version: new here, or deleted by the team after this copy of the record was made
         // (a restore brought it back) — then it goes again.
         const deletedAfter = (await leaves(docId).catch(() => [])).some(
@@ -402,7 +407,33 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
     }
   }
 
-  await serial(reconcile);
+  const INITIALISED = '_local/initialised';
+  let initialised = await db.get<{ at: number }>(INITIALISED).then(
+    () => true,
+    () => false,
+  );
+  await serial(() => reconcile(initialised));
+
+  /** What this laptop pulls: every site's records, or those of the sites it follows. */
+  const pullOf = (): PouchDB.SyncOptions['pull'] =>
+    options.follow === 'all'
+      ? {}
+      : { filter: FOLLOWED_FILTER, query_params: { sites: options.follow.join(',') } };
+
+  /** Takes the team's records once, then sends what this laptop has that the team lacks. */
+  async function initialise(
+    remote: PouchDB.Database<TeamDocument>,
+    pull: PouchDB.SyncOptions['pull'],
+  ): Promise<void> {
+    if (initialised) return;
+    await db.replicate.from(remote, pull ?? {});
+    await serial(async () => {
+      if (initialised) return;
+      await reconcile(true);
+      await db.put({ _id: INITIALISED, at: now() });
+      initialised = true;
+    });
+  }
   const stopMirror = options.onCommitted(mirror);
   const feed = db
     .changes({ since: 'now', live: true, style: 'all_docs' })
@@ -434,10 +465,10 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
       skip_setup: true,
       auth: { username: server.username, password: server.password },
     });
-    const pull =
-      options.follow === 'all'
-        ? {}
-        : { filter: FOLLOWED_FILTER, query_params: { sites: options.follow.join(',') } };
+    const pull = pullOf();
+    await initialise(remote, pull).catch((error: unknown) =>
+      log.warn('the team’s records could not be taken yet; tried again when the server answers', { error }),
+    );
     const running = db.sync(remote, {
       live: true,
       retry: true,
@@ -482,6 +513,7 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
       () => false,
     );
     if (sync !== running) return;
+    if (answers && !initialised) await initialise(remote, pullOf()).catch(() => undefined);
     // A change the server already has from another laptop (the same merge) is never pushed: asked.
     if (answers && pending.size > 0) await serial(() => confirmSent(remote)).catch(() => undefined);
     if (!answers) setState({ phase: 'unreachable', unreachableSince: state.unreachableSince ?? now() });
