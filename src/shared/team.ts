@@ -32,6 +32,12 @@ export interface TeamStatus {
   conflicts: number;
 }
 
+/** The team's sites as its server holds them, and which this laptop follows. */
+export interface TeamSites {
+  follow: 'all' | string[];
+  sites: Array<{ id: string; name: string; followed: boolean }>;
+}
+
 export type TeamRecordKind = 'site' | 'visit' | 'calibrator' | 'checklist';
 
 export interface TeamVersion {

@@ -127,6 +127,15 @@ test('join a team, see its state, and resolve a conflict two colleagues made', a
       return `${doc.record?.dueDate} ${doc._conflicts?.length ?? 0}`;
     })
     .toBe('2027-03-01 0');
+
+  // Following only some of the team's sites (its list from the server).
+  await page.getByTestId('follow-choose').click();
+  const follow = page.getByTestId('follow-sites');
+  await follow.getByLabel(/Only the sites ticked/).check();
+  await keepScreenshot(page, testInfo, 'team-follow-sites');
+  await follow.getByTestId('follow-save').click();
+  await expect(page.getByText('0 site(s) you follow')).toBeVisible();
+
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
   await page.getByTestId('calibrators-link').click();
   await expect(page.getByTestId('calibrator-table')).toContainText('054433');

@@ -108,6 +108,8 @@ export const REQUEST_CHANNELS = [
   'team.previewSite',
   'team.importSite',
   'team.siteChanges',
+  'team.sites',
+  'team.follow',
 ] as const;
 
 export const EVENT_CHANNELS = [

@@ -5,6 +5,7 @@ import {
   type SiteImportPreview,
   type SiteImportResult,
   type TeamChange,
+  type TeamSites,
   type TeamConflict,
   type TeamStatus,
 } from '../team';
@@ -17,6 +18,13 @@ const text = (what: string, max: number) =>
     .min(1, `Give ${what}.`)
     .max(max, `Keep ${what} to ${max} characters or fewer.`);
 
+const followSchema = z.union([
+  z.literal('all'),
+  z
+    .array(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Unknown site.'))
+    .max(5_000, 'Follow at most 5,000 sites.'),
+]);
+
 export const teamJoinSchema = z
   .object({
     teamName: text('the team’s name', 60),
@@ -28,7 +36,7 @@ export const teamJoinSchema = z
       .min(1, 'Give your password on the server.')
       .max(1_000),
     engineer: text('your name as colleagues see it', 80),
-    follow: z.union([z.literal('all'), z.array(z.string().min(1).max(100)).max(5_000)]).default('all'),
+    follow: followSchema.default('all'),
   })
   .strict();
 
@@ -46,6 +54,10 @@ export const TEAM_REQUESTS = {
   /** The records two laptops changed differently, each with its versions. */
   'team.conflicts': request<TeamConflict[]>()(noArgs),
   /** Keeps one version of a record in conflict (`keepRev` null: keeps its deletion). */
+  /** The team's sites from its server, each with whether this laptop follows it. */
+  'team.sites': request<TeamSites>()(noArgs),
+  /** Follows every site of the team, or only those given (the records of others stop coming). */
+  'team.follow': request<TeamStatus>()(z.object({ follow: followSchema }).strict()),
   /** Who changed a site's records and when, newest first (the site and its visits). */
   'team.siteChanges': request<TeamChange[]>()(
     z.object({ siteId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Unknown site.') }).strict(),

@@ -142,6 +142,52 @@ describe('joining a team from two laptops', () => {
     );
   }, 120_000);
 
+  it('follows only the sites chosen, lists the team’s sites from its server, and follows a site it makes', async () => {
+    const ann = await startDemoBackend();
+    const bob = await startDemoBackend();
+    await ann.handlers['team.join'](joining('ann'));
+    const north = await ann.handlers['assessment.saveSite']({ name: 'North', timeZone: 'UTC', serials: [] });
+    const south = await ann.handlers['assessment.saveSite']({ name: 'South', timeZone: 'UTC', serials: [] });
+    await until(upToDate(ann.handlers), 'Ann sent both');
+
+    await bob.handlers['team.join']({ ...joining('bob'), follow: [north.id] });
+    await until(upToDate(bob.handlers), 'Bob up to date');
+    const listed = await bob.handlers['team.sites']({});
+    expect(listed.sites.filter((s) => [north.id, south.id].includes(s.id))).toEqual([
+      { id: north.id, name: 'North', followed: true },
+      { id: south.id, name: 'South', followed: false },
+    ]);
+    expect((await bob.handlers['assessment.sites']({})).sites.map((s) => s.name)).toEqual(['North']);
+
+    // A site Bob makes is one he follows: Ann's change to it reaches him.
+    const east = await bob.handlers['assessment.saveSite']({ name: 'East', timeZone: 'UTC', serials: [] });
+    await until(
+      async () => ((await bob.handlers['team.status']({})).membership?.follow ?? []).includes(east.id),
+      'East followed',
+    );
+    await until(
+      async () => (await ann.handlers['assessment.sites']({})).sites.some((s) => s.id === east.id),
+      'East on Ann’s laptop',
+    );
+    await ann.handlers['assessment.saveSite']({
+      id: east.id,
+      name: 'East Gate',
+      timeZone: 'UTC',
+      serials: [],
+    });
+    await until(
+      async () => (await bob.handlers['assessment.sites']({})).sites.some((s) => s.name === 'East Gate'),
+      'Ann’s rename on Bob’s laptop',
+    );
+
+    // Following South from now brings its records.
+    await bob.handlers['team.follow']({ follow: [north.id, east.id, south.id] });
+    await until(
+      async () => (await bob.handlers['assessment.sites']({})).sites.some((s) => s.id === south.id),
+      'South on Bob’s laptop',
+    );
+  }, 120_000);
+
   const network = demoBackendsWithNetwork();
 
   it('replicates again after a restart, with the password from the keychain, and leaving stops it', async () => {

@@ -110,6 +110,7 @@ const NO_ARGUMENT_REQUESTS = [
   'team.status',
   'team.leave',
   'team.conflicts',
+  'team.sites',
   // Every field optional: "clear everything", and a change of nothing.
   'cache.clear',
   'settings.update',

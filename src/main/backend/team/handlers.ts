@@ -16,6 +16,8 @@ export function teamHandlers({
     'team.importSite': ({ token, takeTheFiles }) => transfer.apply(token, takeTheFiles),
     'team.status': () => team.status(),
     'team.siteChanges': ({ siteId }) => team.siteChanges(siteId),
+    'team.sites': () => team.teamSites(),
+    'team.follow': ({ follow }) => team.follow(follow),
     'team.join': (request) => team.join(request),
     'team.leave': () => team.leave(),
     'team.conflicts': () => team.conflicts(),

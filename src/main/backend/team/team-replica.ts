@@ -70,6 +70,8 @@ export interface TeamReplicaOptions {
   onState?(state: TeamSyncState): void;
   /** A visit's photo files in the data folder, sent and received as attachments. */
   photos?: VisitPhotoFiles;
+  /** The sites followed changed here (a site made on this laptop is followed), to be kept. */
+  onFollow?(follow: readonly string[]): void;
   fetch?: typeof fetch;
 }
 
@@ -107,6 +109,8 @@ export interface TeamReplica {
   conflicts(): Promise<TeamConflict[]>;
   /** Keeps one version of a conflict (for a deletion conflict, `null` keeps the deletion). */
   resolve(id: string, keepRev: string | null): Promise<void>;
+  setFollow(follow: 'all' | readonly string[]): Promise<void>;
+  teamSites(): Promise<Array<{ id: string; name: string }>>;
   /** The newest changes of a site's records (the site and its visits), newest first. */
   siteChanges(siteId: string, limit: number): Promise<TeamChange[]>;
   /** Resolves once everything queued so far has been written (tests). */
@@ -128,6 +132,7 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
     return next;
   };
 
+  let follow = options.follow;
   const PENDING = '_local/waiting';
   const pending = new Set<string>(
     await db.get<{ ids: string[] }>(PENDING).then(
@@ -193,6 +198,12 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
     const docId = documentId(kind, id);
     const winner = await winnerOf(docId);
     if (winner !== null && sameRecord(winner.record, record)) return;
+    // A site made here is one this laptop follows.
+    if (kind === 'site' && winner === null && follow !== 'all' && !follow.includes(id)) {
+      follow = [...follow, id];
+      options.onFollow?.(follow);
+      if (connectedTo !== null) void connect(connectedTo).catch(() => undefined);
+    }
     const attachments = kind === 'visit' ? await photoAttachments(id, record, winner) : undefined;
     await db.put({
       _id: docId,
@@ -416,9 +427,7 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
 
   /** What this laptop pulls: every site's records, or those of the sites it follows. */
   const pullOf = (): PouchDB.SyncOptions['pull'] =>
-    options.follow === 'all'
-      ? {}
-      : { filter: FOLLOWED_FILTER, query_params: { sites: options.follow.join(',') } };
+    follow === 'all' ? {} : { filter: FOLLOWED_FILTER, query_params: { sites: follow.join(',') } };
 
   /** Takes the team's records once, then sends what this laptop has that the team lacks. */
   async function initialise(
@@ -441,6 +450,27 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
     .on('error', (error) => log.error('the team records feed stopped', { error }));
 
   let sync: PouchDB.Emitter<PouchDB.SyncEvents<TeamDocument>> | null = null;
+  /** The team's database while connected (for its list of sites). */
+  let remoteDb: PouchDB.Database<TeamDocument> | null = null;
+  let connectedTo: TeamServer | null = null;
+
+  /** Follows other sites from now: replicates again with the new filter when connected. */
+  async function setFollow(next: 'all' | readonly string[]): Promise<void> {
+    follow = next;
+    if (connectedTo !== null) await connect(connectedTo);
+  }
+
+  /** The team's sites as its database holds them (needs the server). */
+  async function teamSites(): Promise<Array<{ id: string; name: string }>> {
+    if (remoteDb === null)
+      throw new FieldDeskError('offline', 'The team’s list of sites needs its server; connect to it first.');
+    const answer = await remoteDb.allDocs({ startkey: 'site:', endkey: 'site:\uffff', include_docs: true });
+    return answer.rows.flatMap((row) =>
+      row.doc?.record === null || row.doc === undefined
+        ? []
+        : [{ id: row.id.slice('site:'.length), name: String(row.doc.record['name'] ?? row.id) }],
+    );
+  }
 
   async function connect(given: TeamServer): Promise<void> {
     const server = {
@@ -476,6 +506,8 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
       pull,
     });
     sync = running;
+    remoteDb = remote;
+    connectedTo = given;
     running
       .on('change', (info) => {
         if (info.direction !== 'push') return;
@@ -533,6 +565,8 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
   async function disconnect(): Promise<void> {
     const running = sync;
     sync = null;
+    remoteDb = null;
+    connectedTo = null;
     if (running === null) return;
     running.cancel();
     setState({ phase: 'local', unreachableSince: null });
@@ -659,6 +693,8 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
     connect,
     disconnect,
     siteChanges,
+    setFollow,
+    teamSites,
     state: () => state,
     conflicts,
     resolve,

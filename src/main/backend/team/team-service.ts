@@ -10,7 +10,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { FieldDeskError } from '../../../shared/errors';
-import type { TeamChange, TeamConflict, TeamMembership, TeamStatus } from '../../../shared/team';
+import type { TeamChange, TeamConflict, TeamMembership, TeamSites, TeamStatus } from '../../../shared/team';
 import type { KeyVault } from '../accounts/vault';
 import type { EventHub } from '../core/events';
 import { openJsonFile, type JsonFile } from '../core/json-file-store';
@@ -61,6 +61,10 @@ export interface TeamService {
   leave(): Promise<TeamStatus>;
   conflicts(): Promise<TeamConflict[]>;
   resolve(id: string, keepRev: string | null): Promise<TeamConflict[]>;
+  /** The team's sites (from its server), each with whether this laptop follows it. */
+  teamSites(): Promise<TeamSites>;
+  /** Follows every site, or only those given, from now. */
+  follow(follow: 'all' | string[]): Promise<TeamStatus>;
   /** The newest changes of a site's records by the team (none while not in a team). */
   siteChanges(siteId: string): Promise<TeamChange[]>;
   /** Waits for the replica's queued writes (tests). */
@@ -154,6 +158,13 @@ export async function openTeamService(deps: TeamServiceDeps): Promise<TeamServic
       now: deps.now,
       ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
       photos: visitPhotoFiles(deps.dataDir, stored.accountId, deps.unfinished),
+      onFollow(follow) {
+        if (membership === null) return;
+        membership = { ...membership, follow: [...follow] };
+        void file
+          .save({ membership })
+          .catch((error: unknown) => log.warn('followed sites not kept', { error }));
+      },
       onState(state) {
         syncState = state;
         // A pause after a change may have brought or settled a conflict: counted before it is said.
@@ -250,6 +261,28 @@ export async function openTeamService(deps: TeamServiceDeps): Promise<TeamServic
       conflictCount = left.length;
       publish();
       return left;
+    },
+    async teamSites() {
+      if (replica === null || membership === null)
+        throw new FieldDeskError('invalidRequest', 'This laptop is not in a team.');
+      const follow = membership.follow;
+      const sites = await replica.teamSites();
+      return {
+        follow,
+        sites: sites
+          .map((site) => ({ ...site, followed: follow === 'all' || follow.includes(site.id) }))
+          .sort((a, b) => a.name.localeCompare(b.name)),
+      };
+    },
+    async follow(follow) {
+      if (replica === null || membership === null)
+        throw new FieldDeskError('invalidRequest', 'This laptop is not in a team.');
+      const next: StoredMembership = { ...membership, follow };
+      await file.save({ membership: next });
+      membership = next;
+      await replica.setFollow(follow);
+      publish();
+      return snapshot();
     },
     async siteChanges(siteId) {
       return replica === null ? [] : replica.siteChanges(siteId, 20);

@@ -62,6 +62,10 @@ export const useTeamStore = defineStore('team', () => {
 
   const exportSite = (siteId: string) => api.team.exportSite({ siteId });
   const siteChanges = (siteId: string) => api.team.siteChanges({ siteId });
+  const teamSites = () => api.team.sites();
+  async function follow(sites: 'all' | string[]): Promise<void> {
+    status.value = await api.team.follow({ follow: sites });
+  }
 
   /** Reads a chosen site file and says what importing it would do; writes nothing. */
   async function previewSite(file: File): Promise<SiteImportPreview> {
@@ -86,6 +90,8 @@ export const useTeamStore = defineStore('team', () => {
     loadSites,
     exportSite,
     siteChanges,
+    teamSites,
+    follow,
     previewSite,
     importSite,
   };
