@@ -137,6 +137,10 @@ async function start(): Promise<void> {
       return { baseUrl: demo.baseUrl, apiKey: demo.defaultKey, close: demo.close };
     },
   });
+  // A failure no code awaited (inside a library) is logged, never left to end the app.
+  process.on('unhandledRejection', (reason) =>
+    backend?.log.error('a failure that nothing was waiting for', { error: reason }),
+  );
   unregisterIpc = registerIpc(backend, () => mainWindow, origins);
   const notifyInBackground = createBackgroundNotifier(
     () => mainWindow?.isFocused() ?? false,

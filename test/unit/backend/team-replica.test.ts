@@ -368,6 +368,38 @@ describe('a team’s records through a CouchDB server', () => {
     await until(() => sites(bob).some((s) => s.id === later.id), 'the new site on Bob’s laptop');
   }, 120_000);
 
+  it('a record from the team that does not fit, or names a path, is left out; the ones after it still come', async () => {
+    const ann = await open('ann');
+    const post = (docs: object[]) =>
+      fetch(`${couch.url}/${database}/_bulk_docs`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Basic ${Buffer.from(`bob:${PASSWORDS.bob}`).toString('base64')}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ docs }),
+      });
+    const from = { changedBy: 'Someone', changedAt: Date.now() };
+    await post([
+      { _id: 'site:bad-site', kind: 'site', site: 'bad-site', record: { id: 'bad-site', name: 42 }, ...from },
+      { _id: 'visit:../../outside', kind: 'visit', site: null, record: { id: '../../outside' }, ...from },
+    ]);
+    const good = ann.records
+      .view('sites')
+      .save('elsewhere', { name: 'Probe', timeZone: 'UTC', serials: [] })!;
+    const { accountId: _elsewhere, ...record } = good;
+    await post([{ _id: `site:${good.id}`, kind: 'site', site: good.id, record, ...from }]);
+    await until(() => sites(ann).some((s) => s.id === good.id), 'the good site after the bad ones');
+    expect(sites(ann).map((s) => s.id)).not.toContain('bad-site');
+    expect(
+      ann.records
+        .view('rows')
+        .all('assessment_sites')
+        .map((row) => row['id']),
+    ).not.toContain('bad-site');
+    expect(ann.records.view('rows').all('site_visits')).toEqual([]);
+  }, 60_000);
+
   it('a checklist template changed on one laptop is the template on the other; the last engineer stays each one’s own', async () => {
     const ann = await open('ann');
     const bob = await open('bob', { follow: [] });

@@ -46,6 +46,7 @@ import {
   FOLLOWED_FILTER,
   type TeamServer,
 } from './team-server';
+import { recordProblem, SAFE_RECORD_ID } from './record-check';
 import { mergeThreeWay } from './three-way-merge';
 
 type Doc = PouchDB.Existing<TeamDocument>;
@@ -161,7 +162,8 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
   const parseId = (id: string): { kind: TeamKind; recordId: string } | null => {
     const at = id.indexOf(':');
     const kind = id.slice(0, at) as TeamKind;
-    return at > 0 && TEAM_KINDS.includes(kind) ? { kind, recordId: id.slice(at + 1) } : null;
+    const recordId = id.slice(at + 1);
+    return at > 0 && TEAM_KINDS.includes(kind) && SAFE_RECORD_ID.test(recordId) ? { kind, recordId } : null;
   };
 
   async function leaves(id: string): Promise<Array<Doc | (Tombstone & { _rev: string })>> {
@@ -308,6 +310,11 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
     const winner = await winnerOf(docId);
     if (winner === null || winner.record === null) return;
     if (openDeletions(all, winner).length > 0) return; // shown as a conflict; records stay as they are
+    const problem = recordProblem(kind, recordId, winner.record);
+    if (problem !== null) {
+      log.warn('a team record that does not fit was left out', { id: docId, by: winner.changedBy, problem });
+      return;
+    }
     if (live.length > 1 && (await mergeVersions(docId, winner, live))) return; // the merge comes back here
     // The photos first: a visit never names a picture that is not on this laptop.
     if (kind === 'visit') await receivePhotos(docId, recordId, winner.record, winner);
@@ -495,6 +502,14 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
       skip_setup: true,
       auth: { username: server.username, password: server.password },
     });
+    // PouchDB 9's replication asks the source's `info()` after each batch and leaves a failure
+    // unhandled: a server lost at that moment would end the process. Every call here has a handler.
+    const info = remote.info.bind(remote);
+    remote.info = () => {
+      const asked = info();
+      asked.catch(() => undefined);
+      return asked;
+    };
     const pull = pullOf();
     await initialise(remote, pull).catch((error: unknown) =>
       log.warn('the team’s records could not be taken yet; tried again when the server answers', { error }),
