@@ -502,14 +502,12 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
       skip_setup: true,
       auth: { username: server.username, password: server.password },
     });
-    // PouchDB 9's replication asks the source's `info()` after each batch and leaves a failure
-    // unhandled: a server lost at that moment would end the process. Every call here has a handler.
+    // PouchDB 9's replication asks the source's `info()` after each batch, only to count progress,
+    // and leaves a failure unhandled (`src.info().then(…)`): a server lost at that moment would end
+    // the process. Here a failed `info()` answers empty counts; the replication's own requests
+    // still fail and are retried.
     const info = remote.info.bind(remote);
-    remote.info = () => {
-      const asked = info();
-      asked.catch(() => undefined);
-      return asked;
-    };
+    remote.info = () => info().catch(() => ({ doc_count: 0, update_seq: 0 }));
     const pull = pullOf();
     await initialise(remote, pull).catch((error: unknown) =>
       log.warn('the team’s records could not be taken yet; tried again when the server answers', { error }),
