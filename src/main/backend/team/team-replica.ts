@@ -134,6 +134,20 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
   };
 
   let follow = options.follow;
+  // The records that may be in conflict, kept up to date as each change is received, so listing
+  // the conflicts reads those few and not every record of the team.
+  const SUSPECTS = '_local/conflicts';
+  const suspectsDoc = await db.get<{ ids: string[] }>(SUSPECTS).catch(() => null);
+  const suspects = new Set<string>(suspectsDoc?.ids ?? []);
+  let suspectsKnown = suspectsDoc !== null;
+  async function noteSuspect(id: string, inConflict: boolean): Promise<void> {
+    if (inConflict === suspects.has(id)) return;
+    if (inConflict) suspects.add(id);
+    else suspects.delete(id);
+    const doc = await db.get<{ ids: string[] }>(SUSPECTS).catch(() => null);
+    await db.put({ _id: SUSPECTS, ...(doc === null ? {} : { _rev: doc._rev }), ids: [...suspects] });
+  }
+
   const PENDING = '_local/waiting';
   const pending = new Set<string>(
     await db.get<{ ids: string[] }>(PENDING).then(
@@ -303,13 +317,16 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
     const all = await leaves(docId);
     const live = all.filter((leaf): leaf is Doc => leaf._deleted !== true);
     if (live.length === 0) {
+      await noteSuspect(docId, false);
       if (rows.get(tableOf(kind), key) !== undefined)
         rows.apply([{ table: tableOf(kind), key, op: 'delete' }]);
       return;
     }
     const winner = await winnerOf(docId);
     if (winner === null || winner.record === null) return;
-    if (openDeletions(all, winner).length > 0) return; // shown as a conflict; records stay as they are
+    const inDeletionConflict = openDeletions(all, winner).length > 0;
+    await noteSuspect(docId, inDeletionConflict || live.length > 1);
+    if (inDeletionConflict) return; // shown as a conflict; records stay as they are
     const problem = recordProblem(kind, recordId, winner.record);
     if (problem !== null) {
       log.warn('a team record that does not fit was left out', { id: docId, by: winner.changedBy, problem });
@@ -588,20 +605,30 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
   async function conflicts(): Promise<TeamConflict[]> {
     await queue;
     const found: TeamConflict[] = [];
-    const all = await db.allDocs({ include_docs: true, conflicts: true, startkey: 'a', endkey: '\uffff' });
-    for (const row of all.rows) {
-      const parsed = parseId(row.id);
-      const winner = row.doc as (Doc & { _conflicts?: string[] }) | undefined;
-      if (parsed === null || winner === undefined) continue;
-      const versions = await leaves(row.id);
+    if (!suspectsKnown) {
+      const all = await db.allDocs({ startkey: 'a', endkey: '\uffff' });
+      for (const row of all.rows) suspects.add(row.id);
+      suspectsKnown = true;
+    }
+    for (const id of [...suspects]) {
+      const parsed = parseId(id);
+      const winner = await winnerOf(id);
+      if (parsed === null || winner === null) {
+        await serial(() => noteSuspect(id, false));
+        continue;
+      }
+      const versions = await leaves(id);
       const deletions = openDeletions(versions, winner);
-      if (deletions.length === 0 && (winner._conflicts ?? []).length === 0) continue;
+      if (deletions.length === 0 && (winner._conflicts ?? []).length === 0) {
+        await serial(() => noteSuspect(id, false));
+        continue;
+      }
       const shown = [
         winner,
         ...versions.filter((v) => v._rev !== winner._rev && (v._deleted !== true || deletions.includes(v))),
       ];
       found.push({
-        id: row.id,
+        id,
         kind: parsed.kind,
         recordId: parsed.recordId,
         site: winner.site,
