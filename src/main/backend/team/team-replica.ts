@@ -19,7 +19,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import PouchDB from 'pouchdb-node';
 import { FieldDeskError } from '../../../shared/errors';
-import { teamRecordTitle, type TeamChange, type TeamConflict, type TeamStatus } from '../../../shared/team';
+import type { TeamChange, TeamConflict, TeamStatus } from '../../../shared/team';
 import type { Logger } from '../core/log';
 import type { RecordChange } from '../records/change-journal';
 import type { RecordRows } from '../records/record-rows';
@@ -46,12 +46,20 @@ import {
   FOLLOWED_FILTER,
   type TeamServer,
 } from './team-server';
-import { recordProblem, SAFE_RECORD_ID } from './record-check';
+import { recordProblem } from './record-check';
+import { openConflictDesk } from './team-conflicts';
+import { photoAttachments, receivePhotos, type VisitPhotoFiles } from './team-photos';
+import {
+  commonAncestor,
+  leavesOf,
+  openDeletions,
+  parseDocumentId,
+  siteChangesOf,
+  winnerOf,
+  type Doc,
+  type Tombstone,
+} from './team-revisions';
 import { mergeThreeWay } from './three-way-merge';
-
-type Doc = PouchDB.Existing<TeamDocument>;
-/** A tombstone written when a conflict was resolved (not a user's deletion of the record). */
-type Tombstone = Omit<TeamDocument, 'record'> & { record: null; _deleted: true; resolved?: boolean };
 
 /** The replication's own state; the service adds the membership and the conflict count. */
 export type TeamSyncState = Omit<TeamStatus, 'membership' | 'conflicts'>;
@@ -76,32 +84,6 @@ export interface TeamReplicaOptions {
   fetch?: typeof fetch;
 }
 
-export interface VisitPhotoFiles {
-  has(visitId: string, name: string): Promise<boolean>;
-  read(visitId: string, name: string): Promise<Uint8Array | null>;
-  /** Writes a photo file whole (never half-written under its name). */
-  write(visitId: string, name: string, bytes: Uint8Array): Promise<void>;
-}
-
-/** The files of a visit's photos: each picture and its thumbnail. */
-function photoFiles(record: JsonRecord): string[] {
-  const photos = Array.isArray(record['photos']) ? (record['photos'] as Array<Record<string, unknown>>) : [];
-  return photos.flatMap((photo) =>
-    typeof photo['storedName'] === 'string' && typeof photo['id'] === 'string'
-      ? [photo['storedName'], `${photo['id']}-thumb.jpg`]
-      : [],
-  );
-}
-
-const PICTURE_TYPES: Record<string, string> = {
-  jpg: 'image/jpeg',
-  png: 'image/png',
-  gif: 'image/gif',
-  webp: 'image/webp',
-};
-const pictureTypeOf = (name: string): string =>
-  PICTURE_TYPES[name.slice(name.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
-
 export interface TeamReplica {
   /** Replicates with the team's server until `disconnect`; throws when the server refuses. */
   connect(server: TeamServer): Promise<void>;
@@ -119,8 +101,6 @@ export interface TeamReplica {
   close(): Promise<void>;
 }
 
-const isNotFound = (error: unknown): boolean => (error as { status?: number } | null)?.status === 404;
-
 export async function openTeamReplica(options: TeamReplicaOptions): Promise<TeamReplica> {
   const { rows, accountId, log, now } = options;
   // LevelDB makes its own folder, not the folders above it.
@@ -134,19 +114,14 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
   };
 
   let follow = options.follow;
-  // The records that may be in conflict, kept up to date as each change is received, so listing
-  // the conflicts reads those few and not every record of the team.
-  const SUSPECTS = '_local/conflicts';
-  const suspectsDoc = await db.get<{ ids: string[] }>(SUSPECTS).catch(() => null);
-  const suspects = new Set<string>(suspectsDoc?.ids ?? []);
-  let suspectsKnown = suspectsDoc !== null;
-  async function noteSuspect(id: string, inConflict: boolean): Promise<void> {
-    if (inConflict === suspects.has(id)) return;
-    if (inConflict) suspects.add(id);
-    else suspects.delete(id);
-    const doc = await db.get<{ ids: string[] }>(SUSPECTS).catch(() => null);
-    await db.put({ _id: SUSPECTS, ...(doc === null ? {} : { _rev: doc._rev }), ids: [...suspects] });
-  }
+  const conflictDesk = await openConflictDesk({
+    db,
+    serial,
+    engineer: () => options.engineer(),
+    now,
+    markWaiting: (ids) => markWaiting(ids),
+  });
+  const noteSuspect = conflictDesk.note;
 
   const PENDING = '_local/waiting';
   const pending = new Set<string>(
@@ -173,35 +148,8 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
   };
 
   const tableOf = (kind: TeamKind) => TEAM_TABLES[kind];
-  const parseId = (id: string): { kind: TeamKind; recordId: string } | null => {
-    const at = id.indexOf(':');
-    const kind = id.slice(0, at) as TeamKind;
-    const recordId = id.slice(at + 1);
-    return at > 0 && TEAM_KINDS.includes(kind) && SAFE_RECORD_ID.test(recordId) ? { kind, recordId } : null;
-  };
-
-  async function leaves(id: string): Promise<Array<Doc | (Tombstone & { _rev: string })>> {
-    const answer = await db.get(id, { open_revs: 'all' });
-    return answer.flatMap((leaf) => (leaf.ok === undefined ? [] : [leaf.ok]));
-  }
-
-  async function winnerOf(id: string): Promise<Doc | null> {
-    try {
-      return await db.get(id, { conflicts: true });
-    } catch (error) {
-      if (isNotFound(error)) return null;
-      throw error;
-    }
-  }
-
-  /** Deletions a user made that the live version was not chosen over: a deletion conflict. */
-  const openDeletions = (all: Awaited<ReturnType<typeof leaves>>, winner: Doc) =>
-    all.filter(
-      (leaf) =>
-        leaf._deleted === true &&
-        (leaf as Tombstone).resolved !== true &&
-        !(winner.keptOver ?? []).includes(leaf._rev),
-    );
+  const parseId = parseDocumentId;
+  const leaves = (id: string) => leavesOf(db, id);
 
   async function markWaiting(ids: readonly string[]): Promise<void> {
     for (const id of ids) pending.add(id);
@@ -212,7 +160,7 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
   /** Writes a record's new version from this laptop's records. */
   async function sendRecord(kind: TeamKind, id: string, site: string | null, record: JsonRecord) {
     const docId = documentId(kind, id);
-    const winner = await winnerOf(docId);
+    const winner = await winnerOf(db, docId);
     if (winner !== null && sameRecord(winner.record, record)) return;
     // A site made here is one this laptop follows.
     if (kind === 'site' && winner === null && follow !== 'all' && !follow.includes(id)) {
@@ -220,7 +168,10 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
       options.onFollow?.(follow);
       if (connectedTo !== null) void connect(connectedTo).catch(() => undefined);
     }
-    const attachments = kind === 'visit' ? await photoAttachments(id, record, winner) : undefined;
+    const attachments =
+      kind === 'visit' && options.photos !== undefined
+        ? await photoAttachments(options.photos, log, id, record, winner)
+        : undefined;
     await db.put({
       _id: docId,
       ...(winner === null ? {} : { _rev: winner._rev }),
@@ -233,44 +184,6 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
       ...(attachments === undefined ? {} : { _attachments: attachments }),
     });
     await markWaiting([docId]);
-  }
-
-  /** A visit's photo files (`photoFiles`), each an attachment: those already attached kept as stubs. */
-  async function photoAttachments(visitId: string, record: JsonRecord, winner: Doc | null) {
-    const photos = options.photos;
-    if (photos === undefined) return undefined;
-    const attachments: Record<string, unknown> = {};
-    for (const name of photoFiles(record)) {
-      const attached = winner?._attachments?.[name];
-      if (attached !== undefined) {
-        attachments[name] = attached;
-        continue;
-      }
-      const bytes = await photos.read(visitId, name);
-      if (bytes === null)
-        log.warn('a visit photo to send is missing from the data folder', { visitId, name });
-      else attachments[name] = { content_type: pictureTypeOf(name), data: Buffer.from(bytes) };
-    }
-    return attachments;
-  }
-
-  /** Writes the photo files a received visit names that this laptop does not have yet. */
-  async function receivePhotos(
-    docId: string,
-    visitId: string,
-    record: JsonRecord,
-    winner: Doc,
-  ): Promise<void> {
-    const photos = options.photos;
-    if (photos === undefined) return;
-    for (const name of photoFiles(record)) {
-      if (await photos.has(visitId, name)) continue;
-      if (winner._attachments?.[name] === undefined) {
-        log.warn('a received visit names a photo that did not come with it', { visitId, name });
-        continue;
-      }
-      await photos.write(visitId, name, await db.getAttachment(docId, name, { rev: winner._rev }));
-    }
   }
 
   /** Deletes a record from the team: every live version of it, each a tombstone keeping kind and site. */
@@ -322,7 +235,7 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
         rows.apply([{ table: tableOf(kind), key, op: 'delete' }]);
       return;
     }
-    const winner = await winnerOf(docId);
+    const winner = await winnerOf(db, docId);
     if (winner === null || winner.record === null) return;
     const inDeletionConflict = openDeletions(all, winner).length > 0;
     await noteSuspect(docId, inDeletionConflict || live.length > 1);
@@ -334,7 +247,8 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
     }
     if (live.length > 1 && (await mergeVersions(docId, winner, live))) return; // the merge comes back here
     // The photos first: a visit never names a picture that is not on this laptop.
-    if (kind === 'visit') await receivePhotos(docId, recordId, winner.record, winner);
+    if (kind === 'visit' && options.photos !== undefined)
+      await receivePhotos(db, options.photos, log, docId, recordId, winner);
     const current = rows.get(tableOf(kind), key);
     const currentRecord = current === undefined ? null : recordOfRow(kind, current, accountId)?.record;
     if (sameRecord(currentRecord, winner.record)) return;
@@ -356,7 +270,7 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
   async function mergeVersions(docId: string, winner: Doc, live: Doc[]): Promise<boolean> {
     let merged = winner.record as JsonRecord;
     for (const other of live.filter((leaf) => leaf._rev !== winner._rev)) {
-      const base = await commonAncestor(docId, winner._rev, other._rev);
+      const base = await commonAncestor(db, docId, winner._rev, other._rev);
       if (base === null || other.record === null) return false;
       const result = mergeThreeWay(base, merged, other.record);
       if (result === null) return false;
@@ -383,25 +297,6 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
     await markWaiting([docId]);
     log.info('merged two versions of a team record', { id: docId });
     return true;
-  }
-
-  async function commonAncestor(docId: string, a: string, b: string): Promise<JsonRecord | null> {
-    const history = async (rev: string): Promise<string[]> => {
-      const doc = await db.get(docId, { rev, revs: true });
-      const revisions = doc._revisions;
-      return revisions === undefined ? [] : revisions.ids.map((hash, i) => `${revisions.start - i}-${hash}`);
-    };
-    const ofB = new Set(await history(b));
-    for (const rev of await history(a)) {
-      if (!ofB.has(rev)) continue;
-      try {
-        const base = await db.get(docId, { rev });
-        return base.record;
-      } catch {
-        return null; // the shared version's content is not on this laptop: the user chooses
-      }
-    }
-    return null;
   }
 
   /**
@@ -602,142 +497,21 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
     setState({ phase: 'local', unreachableSince: null });
   }
 
-  async function conflicts(): Promise<TeamConflict[]> {
-    await queue;
-    const found: TeamConflict[] = [];
-    if (!suspectsKnown) {
-      const all = await db.allDocs({ startkey: 'a', endkey: '\uffff' });
-      for (const row of all.rows) suspects.add(row.id);
-      suspectsKnown = true;
-    }
-    for (const id of [...suspects]) {
-      const parsed = parseId(id);
-      const winner = await winnerOf(id);
-      if (parsed === null || winner === null) {
-        await serial(() => noteSuspect(id, false));
-        continue;
-      }
-      const versions = await leaves(id);
-      const deletions = openDeletions(versions, winner);
-      if (deletions.length === 0 && (winner._conflicts ?? []).length === 0) {
-        await serial(() => noteSuspect(id, false));
-        continue;
-      }
-      const shown = [
-        winner,
-        ...versions.filter((v) => v._rev !== winner._rev && (v._deleted !== true || deletions.includes(v))),
-      ];
-      found.push({
-        id,
-        kind: parsed.kind,
-        recordId: parsed.recordId,
-        site: winner.site,
-        type: deletions.length > 0 ? 'deleted' : 'edited',
-        versions: shown.map((v) => ({
-          rev: v._rev,
-          deleted: v._deleted === true,
-          record: v.record,
-          changedBy: v.changedBy,
-          changedAt: v.changedAt,
-        })),
-      });
-    }
-    return found;
-  }
-
-  async function resolve(id: string, keepRev: string | null): Promise<void> {
-    await serial(async () => {
-      const winner = await winnerOf(id);
-      if (winner === null) throw new FieldDeskError('notFound', 'That record is no longer in conflict.');
-      const all = await leaves(id);
-      const live = all.filter((leaf): leaf is Doc => leaf._deleted !== true);
-      const deletions = openDeletions(all, winner);
-      const kept = keepRev === null ? null : live.find((leaf) => leaf._rev === keepRev);
-      if (keepRev !== null && kept === undefined)
-        throw new FieldDeskError(
-          'conflict',
-          'That version is no longer one of the record’s versions; look again.',
-        );
-      const tombstone = (leaf: Doc, resolved: boolean): Tombstone & { _rev: string } => ({
-        _id: id,
-        _rev: leaf._rev,
-        _deleted: true,
-        kind: leaf.kind,
-        site: leaf.site,
-        record: null,
-        changedBy: options.engineer(),
-        changedAt: now(),
-        ...(resolved ? { resolved: true } : {}),
-      });
-      if (kept === null || kept === undefined) {
-        await db.bulkDocs(live.map((leaf) => tombstone(leaf, false)));
-      } else {
-        await db.bulkDocs([
-          {
-            ...winner,
-            _conflicts: undefined,
-            record: kept.record,
-            changedBy: options.engineer(),
-            changedAt: now(),
-            keptOver: [...(winner.keptOver ?? []), ...deletions.map((leaf) => leaf._rev)],
-          },
-          ...live.filter((leaf) => leaf._rev !== winner._rev).map((leaf) => tombstone(leaf, true)),
-        ]);
-      }
-      await markWaiting([id]);
-    });
-  }
-
-  /** Versions of a record kept on this laptop, newest first, each as a change (up to `perRecord`). */
-  async function versionsOf(docId: string, perRecord: number): Promise<TeamChange[]> {
-    const parsed = parseId(docId);
-    if (parsed === null) return [];
-    const latest = await db.get(docId, { revs_info: true }).catch(() => null);
-    const available = (latest?._revs_info ?? [])
-      .filter((info) => info.status === 'available')
-      .slice(0, perRecord);
-    const changes: Array<TeamChange & { named: boolean }> = [];
-    for (const info of available) {
-      const version = await db.get(docId, { rev: info.rev }).catch(() => null);
-      if (version === null) continue;
-      changes.push({
-        kind: parsed.kind,
-        recordId: parsed.recordId,
-        title: teamRecordTitle(parsed.kind, parsed.recordId, version.record ?? {}),
-        named: version.record !== null,
-        change: version._deleted === true ? 'deleted' : info.rev.startsWith('1-') ? 'added' : 'changed',
-        changedBy: version.changedBy,
-        changedAt: version.changedAt,
-      });
-    }
-    // A deletion is named as the record was before it.
-    return changes.map(({ named, ...change }, index) => ({
-      ...change,
-      title: named
-        ? change.title
-        : (changes.slice(index + 1).find((older) => older.named)?.title ?? change.title),
-    }));
-  }
-
-  async function siteChanges(siteId: string, limit: number): Promise<TeamChange[]> {
-    await queue;
-    const ids = new Set<string>();
-    // Deleted records too: the feed holds every record's newest version, tombstones included.
-    const feed = await db.changes({ since: 0, include_docs: true });
-    for (const row of feed.results) if (row.doc?.site === siteId) ids.add(row.id);
-    const all = (await Promise.all([...ids].map((id) => versionsOf(id, 5)))).flat();
-    return all.sort((a, b) => b.changedAt - a.changedAt).slice(0, limit);
-  }
-
   return {
     connect,
     disconnect,
-    siteChanges,
+    async conflicts() {
+      await queue;
+      return conflictDesk.list();
+    },
+    resolve: conflictDesk.resolve,
+    async siteChanges(siteId, limit) {
+      await queue;
+      return siteChangesOf(db, siteId, limit);
+    },
     setFollow,
     teamSites,
     state: () => state,
-    conflicts,
-    resolve,
     async settled() {
       // A write may queue a receive, which may queue another write: until nothing new was queued.
       let seen: Promise<unknown> | null = null;

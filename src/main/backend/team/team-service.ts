@@ -20,7 +20,8 @@ import type { RecordChange } from '../records/change-journal';
 import type { RecordRows } from '../records/record-rows';
 import { writeThroughPart, type UnfinishedFiles } from '../core/unfinished-files';
 import { photoFolder } from '../visits/visit-photos';
-import { openTeamReplica, type TeamReplica, type TeamSyncState, type VisitPhotoFiles } from './team-replica';
+import { openTeamReplica, type TeamReplica, type TeamSyncState } from './team-replica';
+import type { VisitPhotoFiles } from './team-photos';
 import { checkedDatabaseName, checkedServerUrl, checkTeamAccess } from './team-server';
 
 export const TEAM_FILE_NAME = 'team.json';
