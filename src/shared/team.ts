@@ -30,6 +30,11 @@ export interface TeamStatus {
   refusal: string | null;
   /** Records in conflict, waiting for a user's choice. */
   conflicts: number;
+  /**
+   * Higher for a newer state: an answer to a request may arrive after a newer state pushed as
+   * `team.changed`, and must not replace it.
+   */
+  seq: number;
 }
 
 /** The team's sites as its server holds them, and which this laptop follows. */

@@ -45,7 +45,8 @@ test('add a webhook, copy its secret once, send a test to this computer, delete 
     });
     await tryTheDemo(page, harness);
 
-    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    await page.getByTestId('webhooks-link').click();
     await expect(page.getByText('No webhooks yet')).toBeVisible();
     await expect(page.getByTestId('no-test-delivery')).toHaveCount(0);
 
@@ -128,6 +129,7 @@ test('a key that may not read webhooks is told which scope it lacks', async ({
   await page.goto(harness.url);
   await addAccount(page, { name: 'Harbour works', baseUrl: service.baseUrl, apiKey: 'fleet-only' });
   await expect(page.getByTestId('instrument-count')).toHaveText('10 instruments');
-  await page.getByRole('link', { name: 'Webhooks' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+  await page.getByTestId('webhooks-link').click();
   await expect(page.getByText('This key cannot list webhooks: it lacks webhooks:read.')).toBeVisible();
 });

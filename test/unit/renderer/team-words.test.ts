@@ -26,6 +26,7 @@ const member: TeamStatus = {
   unreachableSince: null,
   refusal: null,
   conflicts: 0,
+  seq: 1,
 };
 
 describe('the team’s state in words', () => {

@@ -62,7 +62,7 @@ import {
 import { mergeThreeWay } from './three-way-merge';
 
 /** The replication's own state; the service adds the membership and the conflict count. */
-export type TeamSyncState = Omit<TeamStatus, 'membership' | 'conflicts'>;
+export type TeamSyncState = Omit<TeamStatus, 'membership' | 'conflicts' | 'seq'>;
 
 export interface TeamReplicaOptions {
   /** Where the local database lives (a folder of its own). */

@@ -137,10 +137,13 @@ export async function openTeamService(deps: TeamServiceDeps): Promise<TeamServic
     const { accountId: _accountId, ...shown } = stored;
     return shown;
   };
+  /** Numbers each state told, so a screen keeps the newest whichever way it came. */
+  let told = 0;
   const snapshot = (): TeamStatus => ({
     membership: publicMembership(membership),
     ...syncState,
     conflicts: conflictCount,
+    seq: ++told,
   });
   async function countConflicts(): Promise<void> {
     conflictCount = replica === null ? 0 : (await replica.conflicts()).length;

@@ -18,6 +18,10 @@ export const useTeamStore = defineStore('team', () => {
   const conflicts = shallowRef<TeamConflict[]>([]);
   const error = ref<string | null>(null);
   let unsubscribe: (() => void) | null = null;
+  /** The newest state wins, pushed or answered (an answer may arrive after a newer push). */
+  function accept(next: TeamStatus): void {
+    if (status.value === null || next.seq >= status.value.seq) status.value = next;
+  }
 
   async function loadConflicts(): Promise<void> {
     conflicts.value = status.value?.membership === null ? [] : await api.team.conflicts();
@@ -26,11 +30,11 @@ export const useTeamStore = defineStore('team', () => {
   async function load(): Promise<void> {
     unsubscribe ??= api.team.onChanged((changed) => {
       const before = status.value?.conflicts;
-      status.value = changed;
+      accept(changed);
       if (changed.conflicts !== before || changed.conflicts > 0) void loadConflicts().catch(() => undefined);
     });
     try {
-      status.value = await api.team.status();
+      accept(await api.team.status());
       await loadConflicts();
       error.value = null;
     } catch (failure) {
@@ -40,18 +44,18 @@ export const useTeamStore = defineStore('team', () => {
 
   /** Joins; throws the backend's reason (the form shows it). */
   async function join(request: TeamJoin): Promise<void> {
-    status.value = await api.team.join(request);
+    accept(await api.team.join(request));
     await loadConflicts();
   }
 
   async function leave(): Promise<void> {
-    status.value = await api.team.leave();
+    accept(await api.team.leave());
     conflicts.value = [];
   }
 
   async function resolve(id: string, keepRev: string | null): Promise<void> {
     conflicts.value = await api.team.resolve({ id, keepRev });
-    status.value = await api.team.status();
+    accept(await api.team.status());
   }
 
   /** The sites that may be handed over as one file. */
@@ -64,7 +68,7 @@ export const useTeamStore = defineStore('team', () => {
   const siteChanges = (siteId: string) => api.team.siteChanges({ siteId });
   const teamSites = () => api.team.sites();
   async function follow(sites: 'all' | string[]): Promise<void> {
-    status.value = await api.team.follow({ follow: sites });
+    accept(await api.team.follow({ follow: sites }));
   }
 
   /** Reads a chosen site file and says what importing it would do; writes nothing. */
