@@ -30,7 +30,8 @@ const BACKEND_PATTERNS = [
   },
   {
     group: ['**/handlers'],
-    message: "Only the composition root (backend.ts) merges the domains' handlers; share a service instead.",
+    message:
+      "Only the composition root (backend.ts and its backend-*.ts parts) merges the domains' handlers; share a service instead.",
   },
 ];
 
@@ -95,7 +96,7 @@ export default withVueTs(
   },
   {
     files: ['src/main/backend/**'],
-    ignores: ['src/main/backend/core/**', 'src/main/backend/backend.ts'],
+    ignores: ['src/main/backend/core/**', 'src/main/backend/backend.ts', 'src/main/backend/backend-*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: BACKEND_PATTERNS }] },
   },
   {
@@ -123,7 +124,7 @@ export default withVueTs(
     },
   },
   {
-    files: ['src/main/backend/backend.ts'],
+    files: ['src/main/backend/backend.ts', 'src/main/backend/backend-*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: BACKEND_PATTERNS.slice(0, 2) }] },
   },
   {
