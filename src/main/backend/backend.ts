@@ -16,7 +16,7 @@ import type { DemoService } from './accounts/demo';
 import type { KeyVault } from './accounts/vault';
 import type { PollingOptions } from './actions/action-progress';
 import type { Logger, LogWriter } from './core/log';
-import { withRequestLog } from './core/request-log';
+import { trackInFlight, withRequestLog } from './core/request-log';
 import type { ChooseAudioFolder, RevealInFileManager } from './audio/handlers';
 import { serveLibraryFile, type PlayRequest } from './audio/serve-library';
 import type { ChooseExportPath } from './core/export-path';
@@ -81,17 +81,21 @@ export interface Backend {
   close(): Promise<void>;
 }
 
+/** How long a close waits for the requests already running (a long report is not waited for). */
+const CLOSE_WAITS_FOR_REQUESTS_MS = 3_000;
+
 export async function createBackend(options: BackendOptions): Promise<Backend> {
   const foundation = await openFoundation(options);
   const services = await createServices(options, foundation);
-  const handlers = bindHandlers(options, foundation, services);
+  // Counted, so a close lets the requests already running finish before the databases close.
+  const requests = trackInFlight(bindHandlers(options, foundation, services));
   await settleAtStart(foundation, services);
   const { log, events, store, settings, syncProfiles, unfinished, records, cacheDatabase } = foundation;
   const { connectivity, operations, downloads, kept, team, demo, audioLibrary } = services;
   const audioLog = log.child('audio');
 
   return {
-    handlers: withRequestLog(handlers, log.child('requests')),
+    handlers: withRequestLog(requests.handlers, log.child('requests')),
     log,
     subscribe: (sink) => events.subscribe(sink),
     audioFile: (key, request) => serveLibraryFile(audioLibrary, key, request, audioLog),
@@ -101,6 +105,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       // interrupted, resumed at the next start; the records take a last backup).
       connectivity.close();
       operations.cancelAll();
+      await requests.idle(CLOSE_WAITS_FOR_REQUESTS_MS);
       await downloads.close();
       kept.close();
       await team.close();

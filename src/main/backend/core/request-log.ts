@@ -61,3 +61,44 @@ export function withRequestLog(handlers: BackendHandlers, log: Logger): BackendH
   }
   return logged as BackendHandlers;
 }
+
+/** The handlers with the requests still running counted, so a close can wait for them. */
+export interface TrackedHandlers {
+  handlers: BackendHandlers;
+  /** Resolves once no request runs, or after `limitMs` (a long report is not waited for without end). */
+  idle(limitMs: number): Promise<void>;
+}
+
+export function trackInFlight(handlers: BackendHandlers): TrackedHandlers {
+  let running = 0;
+  let wake: (() => void) | null = null;
+  const tracked: Record<string, (arg: never) => Promise<unknown>> = {};
+  for (const [channel, handler] of Object.entries(handlers) as Array<
+    [string, (arg: never) => Promise<unknown>]
+  >) {
+    tracked[channel] = async (arg) => {
+      running++;
+      try {
+        return await handler(arg);
+      } finally {
+        running--;
+        if (running === 0) wake?.();
+      }
+    };
+  }
+  return {
+    handlers: tracked as BackendHandlers,
+    async idle(limitMs) {
+      if (running === 0) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, limitMs);
+        timer.unref();
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = null;
+    },
+  };
+}
