@@ -43,6 +43,21 @@ const readLines = async (path: string): Promise<LogRecord[]> =>
 const noRedaction = <T>(value: T) => value;
 const posix = process.platform !== 'win32';
 
+/** A backend without the demo service, on a fresh folder, its log kept in memory. */
+async function backendWithMemoryLog() {
+  const writer = memoryLogWriter();
+  const backend = await createBackend({
+    dataDir: await tempFolder(),
+    vault: createMemoryVault('tests keep keys in memory'),
+    appInfo: TEST_APP_INFO,
+    startDemo: async () => {
+      throw new Error('no demo in this test');
+    },
+    log: writer,
+  });
+  return { writer, backend };
+}
+
 describe('the log file', () => {
   it('writes JSON lines in order to a file only the user may read, in a folder only the user may open', async () => {
     const dataDir = await tempFolder();
@@ -244,17 +259,7 @@ describe('failed requests in the log', () => {
   });
 
   it('is where the backend answers every transport: a failed request of createBackend is logged', async () => {
-    const writer = memoryLogWriter();
-    const dataDir = await tempFolder();
-    const backend = await createBackend({
-      dataDir,
-      vault: createMemoryVault('tests keep keys in memory'),
-      appInfo: TEST_APP_INFO,
-      startDemo: async () => {
-        throw new Error('no demo in this test');
-      },
-      log: writer,
-    });
+    const { writer, backend } = await backendWithMemoryLog();
     try {
       // What the harness and the Electron IPC wrapper both call.
       const envelope = await dispatchRequest(backend.handlers, 'instruments.get', { serial: 'QT1' });
@@ -281,17 +286,7 @@ describe('failed requests in the log', () => {
 
 describe('the log as the app uses it', () => {
   it('keeps the renderer’s errors beside the backend’s, redacted, and changes its level when asked', async () => {
-    const writer = memoryLogWriter();
-    const dataDir = await tempFolder();
-    const backend = await createBackend({
-      dataDir,
-      vault: createMemoryVault('tests keep keys in memory'),
-      appInfo: TEST_APP_INFO,
-      startDemo: async () => {
-        throw new Error('no demo in this test');
-      },
-      log: writer,
-    });
+    const { writer, backend } = await backendWithMemoryLog();
     const secret = 'k3y-that-must-never-be-logged-0123456789';
     try {
       // A key the backend knows (an account's) is a secret wherever it appears afterwards.
