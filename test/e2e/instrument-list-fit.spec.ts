@@ -54,7 +54,8 @@ for (const viewport of [
       /^Calibration/,
       /^SIC/,
       /^Monitor/,
-      /^Subscription/,
+      // Below 1320 px the subscription is left out by default (the Columns menu adds it).
+      ...(viewport.width >= 1320 ? [/^Subscription/] : []),
     ]);
     const scroller = page.getByTestId('instrument-scroller');
     expect(await scroller.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
@@ -75,6 +76,11 @@ for (const viewport of [
         figure.classList.add('health-danger');
         figure.querySelector('[aria-hidden="true"]').textContent = text;
       });
+      // And the widest age of a calibration or SIC: a check run minutes ago (seen cut in CI).
+      for (const column of ['calibration', 'sic']) {
+        const label = document.querySelector('[data-column="' + column + '"] .pill > span:last-child');
+        label.textContent = 'Fail · 59 min';
+      }
     })()`);
     expect(await cutCells(page)).toEqual([]);
   });

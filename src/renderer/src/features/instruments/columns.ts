@@ -27,8 +27,8 @@ export const LIST_COLUMNS: readonly ListColumn[] = [
   { key: 'model', label: 'Model', width: 170 },
   { key: 'state', label: 'State', width: 150 },
   { key: 'contact', label: 'Contact', description: 'Last contact', width: 100 },
-  { key: 'calibration', label: 'Calibration', description: 'Last calibration', width: 128 },
-  { key: 'sic', label: 'SIC', description: 'Last system integrity check', width: 128 },
+  { key: 'calibration', label: 'Calibration', description: 'Last calibration', width: 142 },
+  { key: 'sic', label: 'SIC', description: 'Last system integrity check', width: 142 },
   { key: 'monitor', label: 'Monitor', description: 'Battery, storage and signal', width: 248 },
   { key: 'subscription', label: 'Subscription', width: 156 },
 ];
@@ -45,10 +45,18 @@ export const FIXED_COLUMNS: ReadonlySet<SortKey> = new Set(['serial', 'name']);
 /** From this window width every column fits; narrower, the default leaves out the type and the model. */
 export const WIDE_LIST_PX = 1560;
 
+/**
+ * Narrower than this the default also leaves out the subscription, so the name keeps its room beside
+ * a check's age in minutes ("Pass · 15 min"); the Columns menu shows it on request.
+ */
+export const SUBSCRIPTION_LIST_PX = 1320;
+
 /** The columns shown until the user chooses, for a window `width` px wide. */
 export function defaultColumns(width: number): SortKey[] {
   return LIST_COLUMNS.map((c) => c.key).filter(
-    (key) => width >= WIDE_LIST_PX || (key !== 'type' && key !== 'model'),
+    (key) =>
+      width >= WIDE_LIST_PX ||
+      (key !== 'type' && key !== 'model' && (key !== 'subscription' || width >= SUBSCRIPTION_LIST_PX)),
   );
 }
 
