@@ -41,7 +41,6 @@ export function bindHandlers(
     log,
     events,
     notices,
-
     settings,
     syncProfiles,
     unfinished,

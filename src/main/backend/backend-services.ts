@@ -33,12 +33,10 @@ export async function createServices(options: BackendOptions, foundation: Founda
     events,
     notices,
     store,
-
     unfinished,
     records,
     cacheDatabase,
     cache,
-
     knownFleets,
     audioRecords,
   } = foundation;

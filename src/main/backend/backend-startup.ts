@@ -14,19 +14,7 @@ import type { Foundation } from './backend-foundation';
 import type { Services } from './backend-services';
 
 export async function settleAtStart(foundation: Foundation, services: Services): Promise<void> {
-  const {
-    now,
-    dataDir,
-
-    log,
-
-    notices,
-
-    unfinished,
-    records,
-
-    audioRecords,
-  } = foundation;
+  const { now, dataDir, log, notices, unfinished, records, audioRecords } = foundation;
   const { downloads } = services;
   // What a stopped FieldDesk left half-written is removed, and said, before anything new is written;
   // only a download's `.part` can still be wanted (it is continued), never an export's or a report's.

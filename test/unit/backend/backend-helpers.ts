@@ -5,6 +5,7 @@ import { createMemoryVault } from '../../../src/main/backend/accounts/vault';
 import type { EventChannel } from '../../../src/shared/ipc/channels';
 import type { EventPayloads } from '../../../src/shared/ipc/contract';
 import { startDemoService, type RunningDemoService } from '../../../src/simulator';
+import { isFinishedState, type OperationSnapshot } from '../../../src/shared/operations';
 import { makeTempDir } from './helpers';
 
 /** One event a backend pushed, with its channel. */
@@ -50,6 +51,20 @@ export async function createRecordingBackend(options: BackendOptions) {
   const backend = await createBackend(options);
   backend.subscribe((channel, payload) => events.push({ channel, payload } as RecordedEvent));
   return { backend, handlers: backend.handlers, events };
+}
+
+/** Waits for an operation's finished snapshot among the events a recording backend received. */
+export async function operationFinished(
+  made: { events: RecordedEvent[] },
+  id: string,
+): Promise<OperationSnapshot> {
+  for (;;) {
+    const done = made.events.find(
+      (e) => e.channel === 'operations.progress' && e.payload.id === id && isFinishedState(e.payload.state),
+    );
+    if (done !== undefined) return done.payload as OperationSnapshot;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** What `startDemoBackend` opened, closed after each test (newest first). */

@@ -11,12 +11,12 @@ import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDemoService, type RunningDemoService } from '../../../src/simulator';
-import { isFinishedState, type OperationSnapshot } from '../../../src/shared/operations';
 import {
   createRecordingBackend,
   DEMO_TEST_KEY,
   demoBackendOptions,
   FAST_ACTION_OPTIONS,
+  operationFinished,
 } from './backend-helpers';
 import { makeTempDir } from './helpers';
 
@@ -51,16 +51,6 @@ async function laptop() {
   return { ...made, dataDir: folder.path };
 }
 type Laptop = Awaited<ReturnType<typeof laptop>>;
-
-async function finished(made: Laptop, id: string): Promise<OperationSnapshot> {
-  for (;;) {
-    const done = made.events.find(
-      (e) => e.channel === 'operations.progress' && e.payload.id === id && isFinishedState(e.payload.state),
-    );
-    if (done !== undefined) return done.payload as OperationSnapshot;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** The demo's site with what a day on site leaves: an exclusion, a visit, a photo, a calibration. */
 async function siteWithAVisit(a: Laptop) {
@@ -97,7 +87,7 @@ async function siteWithAVisit(a: Laptop) {
     action: 'Calibration',
     calibratorId: calibrator.id,
   });
-  await finished(a, calibration.id);
+  await operationFinished(a, calibration.id);
   const photo = (await readFile(PHOTO)).toString('base64');
   await handlers['visits.addPhoto']({
     visitId: visit.id,

@@ -15,13 +15,13 @@ import { DATABASE_FILE_NAME } from '../../../src/main/backend/core/database';
 import { RECORDS_FILE_NAME, RECORDS_NOTICE } from '../../../src/main/backend/records/records-database';
 import { startDemoService, type RunningDemoService } from '../../../src/simulator';
 import { FieldDeskError } from '../../../src/shared/errors';
-import { isFinishedState, type OperationSnapshot } from '../../../src/shared/operations';
 import { DEFAULT_CHECKLISTS } from '../../../src/shared/visits';
 import {
   createRecordingBackend,
   DEMO_TEST_KEY,
   demoBackendOptions,
   FAST_ACTION_OPTIONS,
+  operationFinished,
 } from './backend-helpers';
 import { makeTempDir } from './helpers';
 
@@ -64,16 +64,6 @@ async function firstNoiseSerial(handlers: Awaited<ReturnType<typeof open>>['hand
   return entries.find((e) => e.instrument.type === 'Noise')!.instrument.serialNumber;
 }
 
-async function finished(made: Awaited<ReturnType<typeof open>>, id: string): Promise<OperationSnapshot> {
-  for (;;) {
-    const done = made.events.find(
-      (e) => e.channel === 'operations.progress' && e.payload.id === id && isFinishedState(e.payload.state),
-    );
-    if (done !== undefined) return done.payload as OperationSnapshot;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 const hasPoppler = async () => {
   try {
     await run('pdftotext', ['-v']);
@@ -91,7 +81,7 @@ describe('a site visit from start to sheet', () => {
       await handlers['accounts.tryDemo']({});
       const serial = await firstNoiseSerial(handlers);
       const before = await handlers['actions.start']({ serial, action: 'Identify' });
-      await finished(made, before.id);
+      await operationFinished(made, before.id);
 
       const started = await handlers['visits.start']({ serials: [serial], engineer: 'Asha Patel' });
       const { visit } = started;
@@ -114,7 +104,7 @@ describe('a site visit from start to sheet', () => {
         action: 'Calibration',
         calibratorId: calibrator.id,
       });
-      const outcome = await finished(made, calibration.id);
+      const outcome = await operationFinished(made, calibration.id);
       expect(outcome.result?.kind).toBe('calibration');
 
       const checklist = visit.checklist.map((item, i) =>

@@ -4,6 +4,7 @@
  * new, changed or in conflict (changed here after the file's version), then apply it — the photos
  * first, then every record in one journalled transaction, so an import is whole or not at all.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import { FieldDeskError } from '../../../shared/errors';
@@ -25,7 +26,6 @@ import {
   recordOfRow,
   rowKey,
   rowOfRecord,
-  sameRecord,
   TEAM_TABLES,
   type JsonRecord,
   type TeamKind,
@@ -100,7 +100,7 @@ export function createSiteTransfer(deps: SiteTransferDeps): SiteTransfer {
     const current = deps.rows.get(TEAM_TABLES[kind], rowKey(kind, id, accountId));
     if (current === undefined) return 'new';
     const here = recordOfRow(kind, current, accountId)?.record;
-    if (here === undefined || sameRecord(here, record)) return 'same';
+    if (here === undefined || isDeepStrictEqual(here, record)) return 'same';
     return Number(here['updatedAt']) > Number(record['updatedAt']) ? 'conflict' : 'changed';
   }
 

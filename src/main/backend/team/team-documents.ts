@@ -164,19 +164,3 @@ export function recordIdOfKey(kind: TeamKind, key: Row, accountId: string): stri
  */
 export const changedAtOf = (record: JsonRecord): number =>
   typeof record['updatedAt'] === 'number' ? record['updatedAt'] : 0;
-
-/** Equal as JSON, whatever the order of the keys. */
-export function sameRecord(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const other = b as unknown[];
-    return a.length === other.length && a.every((value, index) => sameRecord(value, other[index]));
-  }
-  const left = a as JsonRecord;
-  const right = b as JsonRecord;
-  const keys = Object.keys(left).filter((key) => left[key] !== undefined);
-  const otherKeys = Object.keys(right).filter((key) => right[key] !== undefined);
-  return keys.length === otherKeys.length && keys.every((key) => sameRecord(left[key], right[key]));
-}

@@ -15,6 +15,7 @@
  *
  * One queue orders all local writes and applies, so a record is never written from two sides at once.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import PouchDB from 'pouchdb-node';
@@ -31,7 +32,6 @@ import {
   recordOfRow,
   rowKey,
   rowOfRecord,
-  sameRecord,
   TEAM_KINDS,
   TEAM_TABLES,
   type JsonRecord,
@@ -161,7 +161,7 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
   async function sendRecord(kind: TeamKind, id: string, site: string | null, record: JsonRecord) {
     const docId = documentId(kind, id);
     const winner = await winnerOf(db, docId);
-    if (winner !== null && sameRecord(winner.record, record)) return;
+    if (winner !== null && isDeepStrictEqual(winner.record, record)) return;
     // A site made here is one this laptop follows.
     if (kind === 'site' && winner === null && follow !== 'all' && !follow.includes(id)) {
       follow = [...follow, id];
@@ -251,7 +251,7 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
       await receivePhotos(db, options.photos, log, docId, recordId, winner);
     const current = rows.get(tableOf(kind), key);
     const currentRecord = current === undefined ? null : recordOfRow(kind, current, accountId)?.record;
-    if (sameRecord(currentRecord, winner.record)) return;
+    if (isDeepStrictEqual(currentRecord, winner.record)) return;
     rows.apply([
       {
         table: tableOf(kind),
@@ -319,7 +319,7 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
         seen.add(docId);
         const doc = live.get(docId);
         if (doc !== undefined) {
-          if (!sameRecord(doc.record, shared.record) && changedAtOf(shared.record) > doc.changedAt)
+          if (!isDeepStrictEqual(doc.record, shared.record) && changedAtOf(shared.record) > doc.changedAt)
             await sendRecord(kind, shared.id, shared.site, shared.record);
           else await receive(docId);
           continue;

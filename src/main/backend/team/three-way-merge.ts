@@ -5,7 +5,8 @@
  * exclusions added on two laptops are both kept and one removed on one laptop stays removed. A field
  * or an item changed differently on both sides cannot be merged: the user chooses (null).
  */
-import { sameRecord, type JsonRecord } from './team-documents';
+import { isDeepStrictEqual } from 'node:util';
+import type { JsonRecord } from './team-documents';
 
 /** Fields whose value is a list of items with an `id`, merged item by item. */
 const LISTS_BY_ID = new Set(['exclusions', 'photos']);
@@ -21,9 +22,9 @@ const isItemList = (value: unknown): value is Item[] =>
 const NO_MERGE = Symbol('no merge');
 
 function mergeValue(base: unknown, mine: unknown, theirs: unknown): unknown {
-  if (sameRecord(mine, theirs)) return mine;
-  if (sameRecord(base, mine)) return theirs;
-  if (sameRecord(base, theirs)) return mine;
+  if (isDeepStrictEqual(mine, theirs)) return mine;
+  if (isDeepStrictEqual(base, mine)) return theirs;
+  if (isDeepStrictEqual(base, theirs)) return mine;
   return NO_MERGE;
 }
 
