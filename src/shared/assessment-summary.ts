@@ -10,14 +10,8 @@
  * (none over, but some periods could not be assessed: "met on 3 of 7 periods; 4 could not be
  * assessed") or `not assessable` (no period stated).
  */
-import {
-  figureStateWords,
-  figureValueText,
-  LIMIT_KEYS,
-  type AssessmentResult,
-  type Figure,
-  type LimitKey,
-} from './assessment';
+import { LIMIT_KEYS, type AssessmentResult, type Figure, type LimitKey } from './assessment';
+import { figureStateWords, figureValueText } from './figure-text';
 
 export type SummaryVerdict = 'exceeded' | 'met' | 'met in part' | 'not assessable';
 

@@ -15,7 +15,8 @@ import {
   parseEventId,
 } from '../data/events';
 import { hash32, STREAM } from '../data/hash';
-import { SECONDS_PER_GRID, type NoiseEvent } from '../data/noise-model';
+import { SECONDS_PER_GRID } from '../data/interval-seconds';
+import type { NoiseEvent } from '../data/noise-model';
 import type { DemoInstrument } from '../fleet';
 import { MAX_WAV_SAMPLES } from './files';
 import { SAMPLE_RATE, type Score } from './synth';

@@ -12,14 +12,9 @@ import { toEnergy, toLevel } from '../../shared/acoustics';
 import { GRID_MS } from './availability';
 import type { DataContext } from './context';
 import { hash32 } from './hash';
-import {
-  OFFSET,
-  SECONDS_PER_GRID,
-  bandEnergies,
-  weightedLevels,
-  type NoiseEvent,
-  type NoiseModel,
-} from './noise-model';
+import { SECONDS_PER_GRID, bandEnergies, weightedLevels } from './interval-seconds';
+import type { NoiseEvent, NoiseModel } from './noise-model';
+import { OFFSET } from './subsecond-patterns';
 import { bandGroups, type WireTimeHistory } from './noise';
 import { intervalSampleLevels, valueSpec } from './noise-values';
 import { failureResponse, parseDataQuery } from './params';

@@ -9,9 +9,11 @@
  *   manual trigger (about one a day);
  * - below one second, each second is split into ten 100 ms samples by one of a table of
  *   patterns normalised so that their energetic mean is exactly the 1 s level, and which also
- *   carry the F/S/I maxima and peaks. So every coarser value is derived from finer ones.
+ *   carry the F/S/I maxima and peaks (subsecond-patterns.ts). So every coarser value is derived
+ *   from finer ones.
  *
- * Everything is a pure function of (seed, serial, time).
+ * Everything is a pure function of (seed, serial, time). One recorded interval's seconds, and the
+ * levels and bands derived from them, are interval-seconds.ts.
  */
 import { toEnergy, toLevel } from '../../shared/acoustics';
 import {
@@ -28,53 +30,8 @@ import {
 import type { Availability } from './availability';
 import { GRID_MS } from './availability';
 import { STREAM, between, hash32, lattice, sampleLattice, unit, valueNoise } from './hash';
-
-export const SECONDS_PER_GRID = GRID_MS / 1000;
-export const SUBSAMPLES = 10;
-const PATTERN_COUNT = 256;
-
-/** Kinds of sub-second offsets carried by a pattern. */
-export const OFFSET = { leq: 0, fast: 1, slow: 2, impulse: 3, peakA: 4, peakCZ: 5 } as const;
-const OFFSET_KINDS = 6;
-
-export interface SubsecondPatterns {
-  /** offsets[kind][pattern * 10 + i]: dB relative to the second's Leq of the same weighting. */
-  offsets: Float64Array[];
-  /** maxima[kind][pattern]: the largest of the ten. */
-  maxima: Float64Array[];
-}
-
-export function createPatterns(key: number): SubsecondPatterns {
-  const offsets = Array.from({ length: OFFSET_KINDS }, () => new Float64Array(PATTERN_COUNT * SUBSAMPLES));
-  const maxima = Array.from({ length: OFFSET_KINDS }, () => new Float64Array(PATTERN_COUNT).fill(-Infinity));
-  for (let p = 0; p < PATTERN_COUNT; p++) {
-    const d = new Float64Array(SUBSAMPLES);
-    let walk = 0;
-    for (let i = 0; i < SUBSAMPLES; i++) {
-      walk = 0.6 * walk + between(key, STREAM.pattern, p * 64 + i, -1.6, 1.6);
-      d[i] = walk;
-    }
-    // Normalise: the energetic mean of the ten is exactly 0 dB.
-    const norm = toLevel(d.reduce((sum, x) => sum + toEnergy(x), 0) / SUBSAMPLES);
-    for (let i = 0; i < SUBSAMPLES; i++) {
-      const j = p * SUBSAMPLES + i;
-      const leq = (d[i] as number) - norm;
-      const fast = leq + between(key, STREAM.pattern, p * 64 + 20 + i, 0.3, 2.2);
-      const slow = leq + between(key, STREAM.pattern, p * 64 + 40 + i, 0, 0.3);
-      const impulse = fast + between(key, STREAM.pattern, p * 64 + 50 + i, 0.3, 1.5);
-      // Peaks sit well above the fast maximum: so LCPeak ≥ LAFMax even where LC < LA by a few dB.
-      const peakA = fast + between(key, STREAM.pattern, p * 64 + 30 + i, 4, 9);
-      const peakCZ = fast + between(key, STREAM.pattern, p * 64 + 10 + i, 7, 13);
-      const values = [leq, fast, slow, impulse, peakA, peakCZ];
-      for (let k = 0; k < OFFSET_KINDS; k++) {
-        (offsets[k] as Float64Array)[j] = values[k] as number;
-        const max = maxima[k] as Float64Array;
-        if ((values[k] as number) > (max[p] as number)) max[p] = values[k] as number;
-      }
-    }
-  }
-  return { offsets, maxima };
-}
+import { IntervalSeconds, SECONDS_PER_GRID, type IntervalEvent } from './interval-seconds';
+import { createPatterns, type SubsecondPatterns } from './subsecond-patterns';
 
 export interface Trigger {
   name: string;
@@ -361,107 +318,4 @@ export class NoiseModel {
       }
     }
   }
-}
-
-export interface IntervalEvent {
-  event: NoiseEvent;
-  /** Offset (seconds into the interval) of energy[0]. */
-  from: number;
-  /** The event's A-weighted energy per second. */
-  energy: Float64Array;
-  spectrum: SpectrumWeights;
-}
-
-/** One 15-minute grid interval of recorded seconds. */
-export class IntervalSeconds {
-  private spectrumCache: SpectrumWeights | null = null;
-
-  constructor(
-    private readonly model: NoiseModel,
-    readonly g: number,
-    readonly startSec: number,
-    /** Background LAeq per second. */
-    readonly bg: Float64Array,
-    /** LAeq per second, events included. */
-    readonly la: Float64Array,
-    /** Sub-second pattern index per second. */
-    readonly pattern: Uint8Array,
-    readonly events: IntervalEvent[],
-  ) {}
-
-  /** Spectrum of the background; only C/Z levels and bands need it, so it is made on first use. */
-  get spectrum(): SpectrumWeights {
-    this.spectrumCache ??= this.model.backgroundSpectrum(this.g);
-    return this.spectrumCache;
-  }
-}
-
-/** Per-second Leq of weighting w (0 A, 1 C, 2 Z) into `out`. */
-export function weightedLevels(iv: IntervalSeconds, w: number, out: Float64Array): Float64Array {
-  if (w === 0) {
-    out.set(iv.la);
-    return out;
-  }
-  const bgGain = toLevel(iv.spectrum.sum[w] as number);
-  for (let i = 0; i < SECONDS_PER_GRID; i++) out[i] = (iv.bg[i] as number) + bgGain;
-  if (iv.events.length > 0) {
-    // Seconds with events: mix the components' energies under the weighting.
-    const energy = new Float64Array(SECONDS_PER_GRID);
-    const touched = new Uint8Array(SECONDS_PER_GRID);
-    for (const ev of iv.events) {
-      const gain = ev.spectrum.sum[w] as number;
-      for (let j = 0; j < ev.energy.length; j++) {
-        energy[ev.from + j] = (energy[ev.from + j] as number) + (ev.energy[j] as number) * gain;
-        touched[ev.from + j] = 1;
-      }
-    }
-    for (let i = 0; i < SECONDS_PER_GRID; i++) {
-      if (touched[i]) out[i] = toLevel(toEnergy(out[i] as number) + (energy[i] as number));
-    }
-  }
-  return out;
-}
-
-/** Mean energy per band (weighting w) over the interval: what a frequency measurement records. */
-export function meanBandEnergies(
-  iv: IntervalSeconds,
-  w: number,
-  groups: readonly (readonly number[])[],
-): Float64Array {
-  let bgMean = 0;
-  for (let i = 0; i < SECONDS_PER_GRID; i++) bgMean += toEnergy(iv.bg[i] as number);
-  bgMean /= SECONDS_PER_GRID;
-  const eventMeans = iv.events.map((ev) => ev.energy.reduce((sum, e) => sum + e, 0) / SECONDS_PER_GRID);
-  return Float64Array.from(groups, (thirds) => {
-    let total = 0;
-    for (const b of thirds) {
-      total += bgMean * (iv.spectrum.rel[w]![b] as number);
-      iv.events.forEach((ev, j) => {
-        total += (eventMeans[j] as number) * (ev.spectrum.rel[w]![b] as number);
-      });
-    }
-    return total;
-  });
-}
-
-/** Per-second band energies (weighting w) for the given bands (third-octave indices grouped). */
-export function bandEnergies(
-  iv: IntervalSeconds,
-  w: number,
-  groups: readonly (readonly number[])[],
-): Float64Array[] {
-  return groups.map((thirds) => {
-    let bgRel = 0;
-    for (const b of thirds) bgRel += iv.spectrum.rel[w]![b] as number;
-    const out = new Float64Array(SECONDS_PER_GRID);
-    for (let i = 0; i < SECONDS_PER_GRID; i++) out[i] = toEnergy(iv.bg[i] as number) * bgRel;
-    for (const ev of iv.events) {
-      let rel = 0;
-      for (const b of thirds) rel += ev.spectrum.rel[w]![b] as number;
-      for (let j = 0; j < ev.energy.length; j++) {
-        out[ev.from + j] = (out[ev.from + j] as number) + (ev.energy[j] as number) * rel;
-      }
-    }
-    return out;
-  });
 }

@@ -4,14 +4,8 @@
  */
 import type { NoiseValueName } from '../../shared/service/limits';
 import { toEnergy, toLevel } from '../../shared/acoustics';
-import {
-  OFFSET,
-  SECONDS_PER_GRID,
-  SUBSAMPLES,
-  weightedLevels,
-  type IntervalSeconds,
-  type SubsecondPatterns,
-} from './noise-model';
+import { SECONDS_PER_GRID, weightedLevels, type IntervalSeconds } from './interval-seconds';
+import { OFFSET, SUBSAMPLES, type SubsecondPatterns } from './subsecond-patterns';
 
 export type ValueSpec =
   | { name: NoiseValueName; kind: 'leq' | 'exposure'; w: number }

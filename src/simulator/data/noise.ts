@@ -22,14 +22,8 @@ import { toEnergy, toLevel } from '../../shared/acoustics';
 import { OCTAVE_FIRST_THIRD, THIRD_OCTAVE_CENTRES, weightingDbAt, weightingIndex } from './acoustics';
 import { GRID_MS } from './availability';
 import { DEMO_PERIODS, type DataContext } from './context';
-import {
-  OFFSET,
-  SUBSAMPLES,
-  bandEnergies,
-  meanBandEnergies,
-  type IntervalSeconds,
-  type SubsecondPatterns,
-} from './noise-model';
+import { bandEnergies, meanBandEnergies, type IntervalSeconds } from './interval-seconds';
+import { OFFSET, SUBSAMPLES, type SubsecondPatterns } from './subsecond-patterns';
 import {
   LEQ_T1,
   LEQ_T2,

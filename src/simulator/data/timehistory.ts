@@ -8,7 +8,8 @@
 import { formatServiceTime } from '../../shared/service/time';
 import { toEnergy, toLevel } from '../../shared/acoustics';
 import { GRID_MS } from './availability';
-import type { IntervalSeconds, NoiseModel } from './noise-model';
+import type { IntervalSeconds } from './interval-seconds';
+import type { NoiseModel } from './noise-model';
 
 const HOUR_MS = 3_600_000;
 

@@ -12,8 +12,8 @@ import {
   DEFAULT_EXCLUSION_RULES,
   EMPTY_SITE_COVER,
   EMPTY_SITE_POSITIONS,
-  figureValueText,
 } from '../../../src/shared/assessment';
+import { figureValueText } from '../../../src/shared/figure-text';
 import type { DataReadResult, Dataset, RecordTable, SeriesChannel } from '../../../src/shared/data';
 import { assess } from '../../../src/main/backend/assessment/assess';
 import type {

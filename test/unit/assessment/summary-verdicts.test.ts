@@ -11,9 +11,8 @@ import {
   DEFAULT_EXCLUSION_RULES,
   EMPTY_SITE_COVER,
   EMPTY_SITE_POSITIONS,
-  figureStateWords,
-  figureValueText,
 } from '../../../src/shared/assessment';
+import { figureStateWords, figureValueText } from '../../../src/shared/figure-text';
 import {
   coverageSummary,
   limitDecimals,
@@ -32,7 +31,7 @@ import { reportDocument } from '../../../src/main/backend/assessment/report/repo
 import { reportTableViews } from '../../../src/main/backend/assessment/report/report-tables';
 import { exceedanceGroups } from '../../../src/main/backend/assessment/report/report-summary';
 import { SiteClock } from '../../../src/main/backend/assessment/report/report-format';
-import { groupedExclusions } from '../../../src/main/backend/assessment/report/evidence-tables';
+import { groupedExclusions } from '../../../src/main/backend/assessment/report/exclusion-tables';
 import { reportFixture } from './report-fixture';
 import { weekFixture } from './report-week';
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Provenance, RecordTable } from '../../../src/shared/data';
 import { combineProvenance, recordingsFrom } from '../../../src/main/backend/audio/recordings';
 import { createMemoryVault } from '../../../src/main/backend/accounts/vault';
-import { rateOf } from '../../../src/main/backend/audio/download-manager';
+import { rateOf } from '../../../src/main/backend/audio/download-progress';
 import { libraryFileName, libraryKey } from '../../../src/main/backend/audio/library';
 import { AUDIO_LIBRARY_KEY_PATTERN, audioPlayUrl } from '../../../src/shared/audio';
 import { createRecordingBackend, TEST_APP_INFO } from './backend-helpers';

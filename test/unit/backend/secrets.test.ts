@@ -10,10 +10,10 @@ import {
   apiKeyRedactor,
   createRedactor,
   createSecretRegistry,
-  MIN_FRAGMENT_LENGTH,
   MIN_SECRET_LENGTH,
   redactStrings,
 } from '../../../src/main/backend/core/secrets';
+import { MIN_FRAGMENT_LENGTH } from '../../../src/main/backend/core/secret-spellings';
 import { allSpellings, textSpellings, tracesIn, wrapped } from './secret-encodings';
 
 /**

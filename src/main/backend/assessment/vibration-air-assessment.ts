@@ -18,7 +18,7 @@ import type {
   PpvScatter,
   Site,
 } from '../../../shared/assessment';
-import { coverageText } from '../../../shared/assessment';
+import { coverageText } from '../../../shared/figure-text';
 import type { SeriesChannel, TimeInterval } from '../../../shared/data';
 import type { InstrumentInputs } from './assessment-inputs';
 import { channelOf, excludedFor, samplesOfChannel } from './exclusions';

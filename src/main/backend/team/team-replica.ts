@@ -14,52 +14,24 @@
  *   conflict too (CouchDB's rule would let the edit win silently), until the user chooses.
  *
  * One queue orders all local writes and applies, so a record is never written from two sides at once.
+ * This file opens the database and keeps the queue, the list of changes waiting to be sent, the state
+ * and the sites followed; the bridge is team-bridge.ts, the replication with the server
+ * team-replication.ts, the conflicts team-conflicts.ts.
  */
-import { isDeepStrictEqual } from 'node:util';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import PouchDB from 'pouchdb-node';
-import { FieldDeskError } from '../../../shared/errors';
 import type { TeamChange, TeamConflict, TeamStatus } from '../../../shared/team';
 import type { Logger } from '../core/log';
 import type { RecordChange } from '../records/change-journal';
 import type { RecordRows } from '../records/record-rows';
-import {
-  changedAtOf,
-  documentId,
-  kindOfTable,
-  recordIdOfKey,
-  recordOfRow,
-  rowKey,
-  rowOfRecord,
-  TEAM_KINDS,
-  TEAM_TABLES,
-  type JsonRecord,
-  type TeamDocument,
-  type TeamKind,
-} from './team-documents';
-import {
-  checkedDatabaseName,
-  checkedServerUrl,
-  checkTeamAccess,
-  databaseUrl,
-  FOLLOWED_FILTER,
-  type TeamServer,
-} from './team-server';
-import { recordProblem } from './record-check';
+import type { TeamDocument } from './team-documents';
+import { FOLLOWED_FILTER, type TeamServer } from './team-server';
+import { createTeamBridge } from './team-bridge';
 import { openConflictDesk } from './team-conflicts';
-import { photoAttachments, receivePhotos, type VisitPhotoFiles } from './team-photos';
-import {
-  commonAncestor,
-  leavesOf,
-  openDeletions,
-  parseDocumentId,
-  siteChangesOf,
-  winnerOf,
-  type Doc,
-  type Tombstone,
-} from './team-revisions';
-import { mergeThreeWay } from './three-way-merge';
+import type { VisitPhotoFiles } from './team-photos';
+import { createTeamReplication, wasInitialised } from './team-replication';
+import { siteChangesOf } from './team-revisions';
 
 /** The replication's own state; the service adds the membership and the conflict count. */
 export type TeamSyncState = Omit<TeamStatus, 'membership' | 'conflicts' | 'seq'>;
@@ -121,7 +93,6 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
     now,
     markWaiting: (ids) => markWaiting(ids),
   });
-  const noteSuspect = conflictDesk.note;
 
   const PENDING = '_local/waiting';
   const pending = new Set<string>(
@@ -147,359 +118,67 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
     options.onState?.(state);
   };
 
-  const tableOf = (kind: TeamKind) => TEAM_TABLES[kind];
-  const parseId = parseDocumentId;
-  const leaves = (id: string) => leavesOf(db, id);
-
   async function markWaiting(ids: readonly string[]): Promise<void> {
     for (const id of ids) pending.add(id);
     await savePending();
     setState(state.phase === 'upToDate' ? { phase: 'sending' } : {});
   }
 
-  /** Writes a record's new version from this laptop's records. */
-  async function sendRecord(kind: TeamKind, id: string, site: string | null, record: JsonRecord) {
-    const docId = documentId(kind, id);
-    const winner = await winnerOf(db, docId);
-    if (winner !== null && isDeepStrictEqual(winner.record, record)) return;
+  const bridge = createTeamBridge({
+    db,
+    rows,
+    accountId,
+    engineer: () => options.engineer(),
+    log,
+    now,
+    photos: options.photos,
+    serial,
+    markWaiting,
+    noteSuspect: conflictDesk.note,
     // A site made here is one this laptop follows.
-    if (kind === 'site' && winner === null && follow !== 'all' && !follow.includes(id)) {
+    siteMadeHere(id) {
+      if (follow === 'all' || follow.includes(id)) return;
       follow = [...follow, id];
       options.onFollow?.(follow);
-      if (connectedTo !== null) void connect(connectedTo).catch(() => undefined);
-    }
-    const attachments =
-      kind === 'visit' && options.photos !== undefined
-        ? await photoAttachments(options.photos, log, id, record, winner)
-        : undefined;
-    await db.put({
-      _id: docId,
-      ...(winner === null ? {} : { _rev: winner._rev }),
-      kind,
-      site,
-      record,
-      changedBy: options.engineer(),
-      changedAt: now(),
-      ...(winner?.keptOver === undefined ? {} : { keptOver: winner.keptOver }),
-      ...(attachments === undefined ? {} : { _attachments: attachments }),
-    });
-    await markWaiting([docId]);
-  }
+      const server = replication.connectedTo();
+      if (server !== null) void replication.connect(server).catch(() => undefined);
+    },
+  });
 
-  /** Deletes a record from the team: every live version of it, each a tombstone keeping kind and site. */
-  async function sendDeletion(kind: TeamKind, id: string): Promise<void> {
-    const docId = documentId(kind, id);
-    const live = (await leaves(docId)).filter((leaf): leaf is Doc => leaf._deleted !== true);
-    if (live.length === 0) return;
-    await db.bulkDocs(
-      live.map((leaf): Tombstone & { _rev: string } => ({
-        _id: docId,
-        _rev: leaf._rev,
-        _deleted: true,
-        kind,
-        site: leaf.site,
-        record: null,
-        changedBy: options.engineer(),
-        changedAt: now(),
-      })),
-    );
-    await markWaiting([docId]);
-  }
-
-  function mirror(changes: readonly RecordChange[]): void {
-    for (const change of changes) {
-      const kind = kindOfTable(change.table);
-      if (kind === null) continue;
-      if (change.op === 'delete') {
-        const id = recordIdOfKey(kind, change.key, accountId);
-        if (id === null) continue;
-        void serial(() => sendDeletion(kind, id));
-      } else if (change.row !== undefined) {
-        const shared = recordOfRow(kind, change.row, accountId);
-        if (shared !== null) void serial(() => sendRecord(kind, shared.id, shared.site, shared.record));
-      }
-    }
-  }
-
-  /** Makes records.db hold what the team's database holds for one record. */
-  async function receive(docId: string): Promise<void> {
-    const parsed = parseId(docId);
-    if (parsed === null) return;
-    const { kind, recordId } = parsed;
-    const key = rowKey(kind, recordId, accountId);
-    const all = await leaves(docId);
-    const live = all.filter((leaf): leaf is Doc => leaf._deleted !== true);
-    if (live.length === 0) {
-      await noteSuspect(docId, false);
-      if (rows.get(tableOf(kind), key) !== undefined)
-        rows.apply([{ table: tableOf(kind), key, op: 'delete' }]);
-      return;
-    }
-    const winner = await winnerOf(db, docId);
-    if (winner === null || winner.record === null) return;
-    const inDeletionConflict = openDeletions(all, winner).length > 0;
-    await noteSuspect(docId, inDeletionConflict || live.length > 1);
-    if (inDeletionConflict) return; // shown as a conflict; records stay as they are
-    const problem = recordProblem(kind, recordId, winner.record);
-    if (problem !== null) {
-      log.warn('a team record that does not fit was left out', { id: docId, by: winner.changedBy, problem });
-      return;
-    }
-    if (live.length > 1 && (await mergeVersions(docId, winner, live))) return; // the merge comes back here
-    // The photos first: a visit never names a picture that is not on this laptop.
-    if (kind === 'visit' && options.photos !== undefined)
-      await receivePhotos(db, options.photos, log, docId, recordId, winner);
-    const current = rows.get(tableOf(kind), key);
-    const currentRecord = current === undefined ? null : recordOfRow(kind, current, accountId)?.record;
-    if (isDeepStrictEqual(currentRecord, winner.record)) return;
-    rows.apply([
-      {
-        table: tableOf(kind),
-        key,
-        op: 'put',
-        row: rowOfRecord(kind, recordId, winner.record, accountId, current),
-      },
-    ]);
-  }
-
-  /**
-   * Two or more live versions merged from the version they share, when that is safe. The merge is
-   * deterministic (the winner's side first, the later time, both names), so laptops merging the same
-   * conflict at once write the same revisions and do not make a new conflict.
-   */
-  async function mergeVersions(docId: string, winner: Doc, live: Doc[]): Promise<boolean> {
-    let merged = winner.record as JsonRecord;
-    for (const other of live.filter((leaf) => leaf._rev !== winner._rev)) {
-      const base = await commonAncestor(db, docId, winner._rev, other._rev);
-      if (base === null || other.record === null) return false;
-      const result = mergeThreeWay(base, merged, other.record);
-      if (result === null) return false;
-      merged = result;
-    }
-    const names = [...new Set(live.map((leaf) => leaf.changedBy))].sort();
-    const changedAt = Math.max(...live.map((leaf) => leaf.changedAt));
-    await db.bulkDocs([
-      { ...winner, _conflicts: undefined, record: merged, changedBy: names.join(' and '), changedAt },
-      ...live
-        .filter((leaf) => leaf._rev !== winner._rev)
-        .map((leaf): Tombstone & { _rev: string } => ({
-          _id: docId,
-          _rev: leaf._rev,
-          _deleted: true,
-          kind: leaf.kind,
-          site: leaf.site,
-          record: null,
-          changedBy: names.join(' and '),
-          changedAt,
-          resolved: true,
-        })),
-    ]);
-    await markWaiting([docId]);
-    log.info('merged two versions of a team record', { id: docId });
-    return true;
-  }
-
-  /**
-   * At start: what changed on either side while the bridge was not running. `sendNew` false while
-   * the database has never taken the team's records (a first join, a team folder lost): records it
-   * lacks wait until it has, or each would go again as a new version beside the team's own.
-   */
-  async function reconcile(sendNew: boolean): Promise<void> {
-    for (const kind of TEAM_KINDS) {
-      const table = tableOf(kind);
-      const docs = await db.allDocs({ startkey: `${kind}:`, endkey: `${kind}:\uffff`, include_docs: true });
-      const live = new Map(
-        docs.rows.flatMap((row) => (row.doc === undefined ? [] : [[row.id, row.doc] as const])),
-      );
-      const seen = new Set<string>();
-      for (const row of rows.all(table)) {
-        const shared = recordOfRow(kind, row, accountId);
-        if (shared === null) continue;
-        const docId = documentId(kind, shared.id);
-        seen.add(docId);
-        const doc = live.get(docId);
-        if (doc !== undefined) {
-          if (!isDeepStrictEqual(doc.record, shared.record) && changedAtOf(shared.record) > doc.changedAt)
-            await sendRecord(kind, shared.id, shared.site, shared.record);
-          else await receive(docId);
-          continue;
-        }
-        if (!sendNew) continue;
-        // No live version: new here, or deleted by the team after this copy of the record was made
-        // (a restore brought it back) — then it goes again.
-        const deletedAfter = (await leaves(docId).catch(() => [])).some(
-          (leaf) => leaf._deleted === true && leaf.changedAt >= changedAtOf(shared.record),
-        );
-        if (deletedAfter) rows.apply([{ table, key: rowKey(kind, shared.id, accountId), op: 'delete' }]);
-        else await sendRecord(kind, shared.id, shared.site, shared.record);
-      }
-      for (const docId of live.keys()) if (!seen.has(docId)) await receive(docId);
-    }
-  }
-
-  const INITIALISED = '_local/initialised';
-  let initialised = await db.get<{ at: number }>(INITIALISED).then(
-    () => true,
-    () => false,
-  );
-  await serial(() => reconcile(initialised));
-
-  /** What this laptop pulls: every site's records, or those of the sites it follows. */
-  const pullOf = (): PouchDB.SyncOptions['pull'] =>
-    follow === 'all' ? {} : { filter: FOLLOWED_FILTER, query_params: { sites: follow.join(',') } };
-
-  /** Takes the team's records once, then sends what this laptop has that the team lacks. */
-  async function initialise(
-    remote: PouchDB.Database<TeamDocument>,
-    pull: PouchDB.SyncOptions['pull'],
-  ): Promise<void> {
-    if (initialised) return;
-    await db.replicate.from(remote, pull ?? {});
-    await serial(async () => {
-      if (initialised) return;
-      await reconcile(true);
-      await db.put({ _id: INITIALISED, at: now() });
-      initialised = true;
-    });
-  }
-  const stopMirror = options.onCommitted(mirror);
+  const initialised = await wasInitialised(db);
+  const replication = createTeamReplication({
+    db,
+    log,
+    now,
+    fetch: options.fetch,
+    serial,
+    pending,
+    savePending,
+    state: () => state,
+    setState,
+    // What this laptop pulls: every site's records, or those of the sites it follows.
+    pull: () =>
+      follow === 'all' ? {} : { filter: FOLLOWED_FILTER, query_params: { sites: follow.join(',') } },
+    initialised,
+    reconcile: bridge.reconcile,
+  });
+  await serial(() => bridge.reconcile(initialised));
+  const stopMirror = options.onCommitted(bridge.mirror);
   const feed = db
     .changes({ since: 'now', live: true, style: 'all_docs' })
-    .on('change', (change) => void serial(() => receive(change.id)))
+    .on('change', (change) => void serial(() => bridge.receive(change.id)))
     .on('error', (error) => log.error('the team records feed stopped', { error }));
-
-  let sync: PouchDB.Emitter<PouchDB.SyncEvents<TeamDocument>> | null = null;
-  /** The team's database while connected (for its list of sites). */
-  let remoteDb: PouchDB.Database<TeamDocument> | null = null;
-  let connectedTo: TeamServer | null = null;
 
   /** Follows other sites from now: replicates again with the new filter when connected. */
   async function setFollow(next: 'all' | readonly string[]): Promise<void> {
     follow = next;
-    if (connectedTo !== null) await connect(connectedTo);
-  }
-
-  /** The team's sites as its database holds them (needs the server). */
-  async function teamSites(): Promise<Array<{ id: string; name: string }>> {
-    if (remoteDb === null)
-      throw new FieldDeskError('offline', 'The team’s list of sites needs its server; connect to it first.');
-    const answer = await remoteDb.allDocs({ startkey: 'site:', endkey: 'site:\uffff', include_docs: true });
-    return answer.rows.flatMap((row) =>
-      row.doc?.record === null || row.doc === undefined
-        ? []
-        : [{ id: row.id.slice('site:'.length), name: String(row.doc.record['name'] ?? row.id) }],
-    );
-  }
-
-  async function connect(given: TeamServer): Promise<void> {
-    const server = {
-      ...given,
-      url: checkedServerUrl(given.url),
-      database: checkedDatabaseName(given.database),
-    };
-    await disconnect();
-    setState({ phase: 'connecting', refusal: null });
-    try {
-      await checkTeamAccess(server, options.fetch);
-    } catch (error) {
-      const refused = error instanceof FieldDeskError && error.code !== 'offline';
-      setState(
-        refused
-          ? { phase: 'refused', refusal: error.message }
-          : { phase: 'unreachable', unreachableSince: state.unreachableSince ?? now() },
-      );
-      if (refused) throw error;
-    }
-    const remote = new PouchDB<TeamDocument>(databaseUrl(server), {
-      skip_setup: true,
-      auth: { username: server.username, password: server.password },
-    });
-    // PouchDB 9's replication asks the source's `info()` after each batch, only to count progress,
-    // and leaves a failure unhandled (`src.info().then(…)`): a server lost at that moment would end
-    // the process. Here a failed `info()` answers empty counts; the replication's own requests
-    // still fail and are retried.
-    const info = remote.info.bind(remote);
-    remote.info = () => info().catch(() => ({ doc_count: 0, update_seq: 0 }));
-    const pull = pullOf();
-    await initialise(remote, pull).catch((error: unknown) =>
-      log.warn('the team’s records could not be taken yet; tried again when the server answers', { error }),
-    );
-    const running = db.sync(remote, {
-      live: true,
-      retry: true,
-      back_off_function: (delay) => (delay === 0 ? 500 : Math.min(delay * 2, 30_000)),
-      pull,
-    });
-    sync = running;
-    remoteDb = remote;
-    connectedTo = given;
-    running
-      .on('change', (info) => {
-        if (info.direction !== 'push') return;
-        for (const doc of info.change.docs) pending.delete(doc._id);
-        void serial(savePending);
-        setState({});
-      })
-      // PouchDB pauses between its retries without saying why: the server is asked whether it answers.
-      .on('paused', () => void settle(running, server, remote))
-      .on('active', () => {
-        if (sync === running && state.phase !== 'unreachable' && pending.size > 0)
-          setState({ phase: 'sending' });
-      })
-      .on('denied', (error) => log.warn('the team server refused a record', { error }))
-      .on('error', (error) => {
-        if (sync !== running) return;
-        log.error('team replication stopped', { error });
-        setState({
-          phase: 'refused',
-          refusal: `The team's server stopped the replication (${String(error)}).`,
-        });
-      });
-  }
-
-  /** After a pause: caught up, still sending, or the server unreachable. */
-  async function settle(
-    running: NonNullable<typeof sync>,
-    server: TeamServer,
-    remote: PouchDB.Database<TeamDocument>,
-  ): Promise<void> {
-    const answers = await (options.fetch ?? fetch)(`${server.url}/`, {
-      signal: AbortSignal.timeout(5_000),
-    }).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (sync !== running) return;
-    if (answers && !initialised) await initialise(remote, pullOf()).catch(() => undefined);
-    // A change the server already has from another laptop (the same merge) is never pushed: asked.
-    if (answers && pending.size > 0) await serial(() => confirmSent(remote)).catch(() => undefined);
-    if (!answers) setState({ phase: 'unreachable', unreachableSince: state.unreachableSince ?? now() });
-    else if (pending.size === 0) setState({ phase: 'upToDate', syncedAt: now(), unreachableSince: null });
-    else setState({ phase: 'sending', unreachableSince: null });
-  }
-
-  /** Forgets the waiting changes whose every version the server holds. */
-  async function confirmSent(remote: PouchDB.Database<TeamDocument>): Promise<void> {
-    const asked: Record<string, string[]> = {};
-    for (const id of pending) asked[id] = (await leaves(id).catch(() => [])).map((leaf) => leaf._rev);
-    const missing = await remote.revsDiff(asked);
-    for (const id of Object.keys(asked)) if (missing[id] === undefined) pending.delete(id);
-    await savePending();
-  }
-
-  async function disconnect(): Promise<void> {
-    const running = sync;
-    sync = null;
-    remoteDb = null;
-    connectedTo = null;
-    if (running === null) return;
-    running.cancel();
-    setState({ phase: 'local', unreachableSince: null });
+    const server = replication.connectedTo();
+    if (server !== null) await replication.connect(server);
   }
 
   return {
-    connect,
-    disconnect,
+    connect: replication.connect,
+    disconnect: replication.disconnect,
     async conflicts() {
       await queue;
       return conflictDesk.list();
@@ -510,7 +189,7 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
       return siteChangesOf(db, siteId, limit);
     },
     setFollow,
-    teamSites,
+    teamSites: replication.teamSites,
     state: () => state,
     async settled() {
       // A write may queue a receive, which may queue another write: until nothing new was queued.
@@ -523,7 +202,7 @@ export async function openTeamReplica(options: TeamReplicaOptions): Promise<Team
     },
     async close() {
       stopMirror();
-      await disconnect();
+      await replication.disconnect();
       feed.cancel();
       await queue;
       await db.close();

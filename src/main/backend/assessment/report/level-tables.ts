@@ -5,15 +5,14 @@
  * decimals it was stated to, so the screen, PDF, workbook and CSV agree.
  */
 import { unitDecimals } from '../../../../shared/assessment-units';
-import {
-  figureStateWords,
-  figureValueText,
-  type AssessmentChart,
-  type AssessmentResult,
-  type Figure,
-  type HourlyRow,
-  type NoiseEventRef,
+import type {
+  AssessmentChart,
+  AssessmentResult,
+  Figure,
+  HourlyRow,
+  NoiseEventRef,
 } from '../../../../shared/assessment';
+import { figureStateWords, figureValueText } from '../../../../shared/figure-text';
 import { limitDecimals, limitNameOf, limitText, overBy } from '../../../../shared/assessment-summary';
 import { allDataText, includesExcludedTime } from '../../../../shared/assessment-hourly';
 import { measuredText, recordingFileName } from './event-details';

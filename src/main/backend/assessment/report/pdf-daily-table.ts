@@ -6,7 +6,8 @@
  * 99.5 %; a value over its limit is red on a red tint and marked "over". A table that fits on a
  * page is kept whole; rows never split, and a table that runs on repeats its head under "(continued)".
  */
-import { coverageText, figureValueText, type Figure } from '../../../../shared/assessment';
+import type { Figure } from '../../../../shared/assessment';
+import { coverageText, figureValueText } from '../../../../shared/figure-text';
 import type { DailyColumn, DailyRow } from '../../../../shared/daily-figures';
 import { isPart } from '../../../../shared/daily-figures';
 import {

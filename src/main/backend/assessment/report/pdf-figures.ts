@@ -5,12 +5,8 @@
  * methods the column heads refer to and the details of single figures. The workbook and the CSV
  * files keep every figure as a row of their own.
  */
-import {
-  coverageText,
-  figureValueText,
-  type AssessmentResult,
-  type Figure,
-} from '../../../../shared/assessment';
+import type { AssessmentResult, Figure } from '../../../../shared/assessment';
+import { coverageText, figureValueText } from '../../../../shared/figure-text';
 import { splitColumns } from './split-columns';
 import { instrumentFigures, periodNameOf, type DailyTable } from '../../../../shared/daily-figures';
 import {

@@ -5,7 +5,7 @@
  * the site measures is said: a noise-only site's report says nothing of DIN 4150-3 or
  * particulates, an air-quality site's nothing of L10 or noise events.
  */
-import { coverageText } from '../../../../shared/assessment';
+import { coverageText } from '../../../../shared/figure-text';
 import { positionsMethodText } from './measurement-positions';
 import type { ReportDocument } from './report-document';
 import { measuredBy } from './report-document';

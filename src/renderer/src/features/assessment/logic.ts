@@ -7,7 +7,7 @@ import type {
   LimitKey,
   Site,
 } from '../../../../shared/assessment';
-import { figureValueText, quantityText } from '../../../../shared/assessment';
+import { figureValueText, quantityText } from '../../../../shared/figure-text';
 import { unitDecimals } from '../../../../shared/assessment-units';
 import type { TimeInterval } from '../../../../shared/data';
 import { RANGE_PRESETS, type RangeChoice } from '../data/ranges';
