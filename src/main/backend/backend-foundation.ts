@@ -1,10 +1,13 @@
 /**
  * The backend's foundation, opened first: the data folder made private, the redacting log, events and
  * notices, the small JSON files and the two databases — the user's records (records.db) and the
- * disposable cache (fielddesk.db). What could not be read is raised as a notice in words.
+ * disposable cache (fielddesk.db). What could not be read is raised as a notice in words; a stored
+ * row that cannot be read is left out on its own, logged and counted for the diagnostics
+ * (core/damaged-rows.ts).
  */
 import { openAccountStore } from './accounts/account-store';
 import { secureDataFolder } from './core/data-folder';
+import { createDamagedRows } from './core/damaged-rows';
 import { createEventHub } from './core/events';
 import { createLogger, logFolder, openLogFile } from './core/log';
 import { createSecretRegistry } from './core/secrets';
@@ -31,6 +34,8 @@ export async function openFoundation(options: BackendOptions) {
   // The files inside stay 0600 each, so FieldDesk goes on; the log says what was left open.
   if (folderProblem !== null) log.warn(folderProblem);
   const events = createEventHub({ redact: secrets.redactValue, log: log.child('events') });
+  // Given to every reader of stored rows: a damaged row is logged once and counted for the diagnostics.
+  const damaged = createDamagedRows(log.child('damaged-rows'));
   const notices = createNoticeBoard(events, now);
   const store = await openAccountStore(dataDir, { now, log: log.child('accounts') });
   const settings = await openSettingsStore(dataDir, now, log.child('settings'));
@@ -52,6 +57,7 @@ export async function openFoundation(options: BackendOptions) {
     notices,
     log: log.child('records'),
     now,
+    damaged,
     ...(options.recordsBackup?.delayMs === undefined ? {} : { backupDelayMs: options.recordsBackup.delayMs }),
     ...(options.recordsBackup?.spacingMs === undefined
       ? {}
@@ -63,6 +69,7 @@ export async function openFoundation(options: BackendOptions) {
     notices,
     log: log.child('cache'),
     now,
+    damaged,
     ...(options.openIntervalMs === undefined ? {} : { openIntervalMs: options.openIntervalMs }),
     ...(options.syncConcurrency === undefined ? {} : { syncConcurrency: options.syncConcurrency }),
   });
@@ -79,6 +86,7 @@ export async function openFoundation(options: BackendOptions) {
     secrets,
     log,
     events,
+    damaged,
     notices,
     store,
     settings,

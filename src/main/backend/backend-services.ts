@@ -31,6 +31,7 @@ export async function createServices(options: BackendOptions, foundation: Founda
     secrets,
     log,
     events,
+    damaged,
     notices,
     store,
     unfinished,
@@ -42,7 +43,7 @@ export async function createServices(options: BackendOptions, foundation: Founda
   } = foundation;
   const kept = createActionKeeper({
     records: records.view('actions'),
-    journal: openActionJournal(dataDir),
+    journal: openActionJournal(dataDir, { damaged }),
     notices,
     log: log.child('actions'),
     dataDir,
@@ -94,6 +95,7 @@ export async function createServices(options: BackendOptions, foundation: Founda
     () => audioRecords,
     options.audioFolder ?? join(dataDir, 'audio'),
     log.child('audio'),
+    damaged,
   );
   const audioAddon = createAudioAddonCheck(fleet);
   const downloads = createDownloadManager({
@@ -115,6 +117,7 @@ export async function createServices(options: BackendOptions, foundation: Founda
     emit: (snapshot) => events.emit('audio.progress', snapshot),
     unfinished,
     log: log.child('audio.downloads'),
+    damaged,
     now,
     ...(options.audioConcurrency === undefined ? {} : { concurrency: options.audioConcurrency }),
   });

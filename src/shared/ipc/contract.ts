@@ -26,7 +26,7 @@ import {
 } from '../attention';
 import type { DownloadSnapshot } from '../audio';
 import type { AccountCheck, AccountSummary, AccountsState } from '../accounts';
-import type { DiagnosticsResult } from '../diagnostics';
+import type { DamagedRecords, DiagnosticsResult } from '../diagnostics';
 import { APP_REQUESTS, type AppInfo, type AppNotice } from './app-requests';
 import type { FieldDeskLastResults } from '../check-record';
 import { accountNameSchema, apiKeySchema, baseUrlSchema } from '../accounts';
@@ -318,6 +318,12 @@ export const REQUESTS = {
    * folder's file list — every text redacted, never a key, a secret or cached data.
    */
   'diagnostics.save': request<DiagnosticsResult>()(noArgs),
+  /**
+   * The stored records found damaged since FieldDesk started and left out (or a damaged value of
+   * them read as none), counted by table; each is named in the log. Said in words by
+   * `damagedRecordsText` (shared/diagnostics.ts).
+   */
+  'diagnostics.damagedRecords': request<DamagedRecords>()(noArgs),
   ...WEBHOOK_REQUESTS,
   ...AUDIO_REQUESTS,
   ...ASSESSMENT_REQUESTS,

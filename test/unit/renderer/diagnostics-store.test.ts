@@ -1,18 +1,16 @@
 /** "Save diagnostics…" (features/diagnostics): busy while it runs, then where it went or why not. */
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPinia, setActivePinia } from 'pinia';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { FieldDeskError } from '../../../src/shared/errors';
 import type { DiagnosticsResult } from '../../../src/shared/diagnostics';
 import { deferred } from './fixtures';
+import { createFakeBackend, fakePinia } from './fake-api';
+import { useDiagnosticsStore } from '../../../src/renderer/src/features/diagnostics/store';
 
-const backend = await vi.hoisted(async () => (await import('./fake-api')).createFakeBackend());
-vi.mock('../../../src/renderer/src/api', () => ({ api: backend.api }));
+const backend = createFakeBackend();
 const fake = backend.api;
 
-const { useDiagnosticsStore } = await import('../../../src/renderer/src/features/diagnostics/store');
-
 beforeEach(() => {
-  setActivePinia(createPinia());
+  fakePinia(backend);
   backend.reset();
 });
 
@@ -53,5 +51,25 @@ describe('saving diagnostics', () => {
     expect(diagnostics.error).toBe(full);
     expect(diagnostics.saved).toBeNull();
     expect(diagnostics.saving).toBe(false);
+  });
+});
+
+describe('damaged records left out', () => {
+  it('are said in the one wording when the backend counted some, and not at all when none', async () => {
+    const diagnostics = useDiagnosticsStore();
+    fake.diagnostics.damagedRecords.mockResolvedValueOnce({
+      tables: [
+        { table: 'assessment_sites', count: 2, more: false },
+        { table: 'action_history', count: 1, more: false },
+      ],
+    });
+    await diagnostics.loadDamaged();
+    expect(diagnostics.damaged).toBe(
+      'Damaged records left out since FieldDesk started: 2 sites and 1 action result — the log names each one.',
+    );
+    fake.diagnostics.damagedRecords.mockResolvedValueOnce({ tables: [] });
+    await diagnostics.loadDamaged();
+    expect(diagnostics.damaged).toBeNull();
+    expect(diagnostics.error).toBeNull();
   });
 });

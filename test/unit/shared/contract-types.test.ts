@@ -100,6 +100,7 @@ const NO_ARGUMENT_REQUESTS = [
   'cache.summary',
   'connectivity.get',
   'diagnostics.save',
+  'diagnostics.damagedRecords',
   'app.logLevel',
   'webhooks.list',
   'audio.downloads',
@@ -117,6 +118,7 @@ const NO_ARGUMENT_REQUESTS = [
   'audio.library',
   'audio.openFolder',
   'visits.templates',
+  'visits.choosePhotos',
   // Without a serial: every visit of the account.
   'visits.list',
 ] as const satisfies readonly RequestChannel[];

@@ -23,6 +23,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import type { ActionRecord } from '../../../shared/operations';
+import { readStoredJson, type DamagedRows } from '../core/damaged-rows';
 import { errorCode } from '../core/file-basics';
 import { actionRecordSchema, type ActionRecords } from './action-records';
 
@@ -40,6 +41,8 @@ export interface ActionJournal {
 export interface ActionJournalOptions {
   /** Writes the text at the end of the open file (tests fail it part-way, as a full disk does). */
   writeText?: (fd: number, text: string) => void;
+  /** Where a line that cannot be read is said (skipped unsaid without it). */
+  damaged?: DamagedRows;
 }
 
 /** Removes the journal when it is an empty file; anything else (a folder, a link, content) stays. */
@@ -66,15 +69,12 @@ export function openActionJournal(dataDir: string, options: ActionJournalOptions
   function read(): ActionRecord[] {
     if (!existsSync(path)) return [];
     const byId = new Map<string, ActionRecord>();
-    for (const line of readFileSync(path, 'utf8').split('\n')) {
+    for (const [index, line] of readFileSync(path, 'utf8').split('\n').entries()) {
       if (line.trim() === '') continue;
-      try {
-        // A line cut short by a crash is skipped; the lines around it are kept.
-        const parsed = actionRecordSchema.safeParse(JSON.parse(line));
-        if (parsed.success) byId.set(parsed.data.id, parsed.data);
-      } catch {
-        continue;
-      }
+      // A line cut short by a crash is skipped, and said (by its line number); the lines around it are kept.
+      const from = { table: 'action_journal', id: `line ${index + 1}`, damaged: options.damaged } as const;
+      const record = readStoredJson(line, actionRecordSchema, from);
+      if (record !== null) byId.set(record.id, record);
     }
     return [...byId.values()];
   }

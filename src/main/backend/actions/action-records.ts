@@ -19,6 +19,7 @@ import {
 } from '../../../shared/operations';
 import { ACTIONS } from '../../../shared/service/wire';
 import type { SqliteDatabase } from '../core/database';
+import { readStoredJson, reportDamaged, type DamagedRows } from '../core/damaged-rows';
 
 /** How many records one read returns at most. */
 export const ACTION_RECORDS_READ_LIMIT = 500;
@@ -129,15 +130,19 @@ export const calibratorSnapshotSchema: z.ZodType<CalibratorSnapshot> = z.object(
 /** `context_json`: a damaged calibrator reads as none named, never hiding the result. */
 const contextSchema = z.object({ calibrator: calibratorSnapshotSchema.nullable().catch(null) });
 
-/** Reads a JSON column; a damaged value becomes `null` rather than hiding the whole record. */
-function readJson<T>(text: string | null, schema: z.ZodType<T>): T | null {
+/**
+ * Reads a JSON column of a row; a damaged value becomes `null` rather than hiding the whole record,
+ * and is reported to `damaged` (a row of `action_history`, the column named).
+ */
+function readJson<T>(
+  row: Row,
+  column: 'result_json' | 'error_json' | 'context_json',
+  schema: z.ZodType<T>,
+  damaged: DamagedRows | undefined,
+): T | null {
+  const text = row[column];
   if (text === null) return null;
-  try {
-    const parsed = schema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  return readStoredJson(text, schema, { table: 'action_history', id: row.id, column, damaged });
 }
 
 /** A finished action as it is kept, from its operation's final snapshot; null while still running. */
@@ -174,11 +179,17 @@ export const actionRecordSchema: z.ZodType<ActionRecord> = z.object({
   calibrator: calibratorSnapshotSchema.nullable().default(null),
 });
 
-function toRecord(row: Row): ActionRecord | null {
+function toRecord(row: Row, damaged: DamagedRows | undefined): ActionRecord | null {
   const action = ACTIONS.find((a) => a === row.action);
   const state = FINISHED_OPERATION_STATES.find((s) => s === row.state);
   // A row this version cannot understand (e.g. a newer action) is skipped, not shown wrongly.
-  if (action === undefined || state === undefined) return null;
+  if (action === undefined || state === undefined) {
+    reportDamaged(
+      { table: 'action_history', id: row.id, damaged },
+      action === undefined ? 'an action this version does not know' : 'a state this version does not know',
+    );
+    return null;
+  }
   return {
     id: row.id,
     accountId: row.account_id,
@@ -188,13 +199,14 @@ function toRecord(row: Row): ActionRecord | null {
     startedAt: row.started_at,
     finishedAt: row.finished_at,
     message: row.message,
-    result: readJson(row.result_json, outcomeSchema),
-    error: readJson(row.error_json, errorSchema),
-    calibrator: readJson(row.context_json, contextSchema)?.calibrator ?? null,
+    result: readJson(row, 'result_json', outcomeSchema, damaged),
+    error: readJson(row, 'error_json', errorSchema, damaged),
+    calibrator: readJson(row, 'context_json', contextSchema, damaged)?.calibrator ?? null,
   };
 }
 
-export function createActionRecords(db: SqliteDatabase): ActionRecords {
+/** `damaged`: where a record that cannot be read whole is said (unsaid without it). */
+export function createActionRecords(db: SqliteDatabase, damaged?: DamagedRows): ActionRecords {
   const insert = db.prepare(`
     INSERT OR REPLACE INTO action_history
       (id, account_id, serial, action, state, started_at, finished_at, message, result_json, error_json, context_json)
@@ -236,6 +248,9 @@ export function createActionRecords(db: SqliteDatabase): ActionRecords {
     });
   }
 
+  const readRows = (rows: readonly Row[]): ActionRecord[] =>
+    rows.map((row) => toRecord(row, damaged)).filter((record): record is ActionRecord => record !== null);
+
   return {
     record(snapshot) {
       const record = recordOf(snapshot);
@@ -248,11 +263,10 @@ export function createActionRecords(db: SqliteDatabase): ActionRecords {
         serial,
         Math.max(1, Math.min(limit, ACTION_RECORDS_READ_LIMIT)),
       ) as Row[];
-      return rows.map(toRecord).filter((record): record is ActionRecord => record !== null);
+      return readRows(rows);
     },
     latestResults(accountId) {
-      const rows = selectLatest.all(accountId) as Row[];
-      return rows.map(toRecord).filter((record): record is ActionRecord => record !== null);
+      return readRows(selectLatest.all(accountId) as Row[]);
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Assessment sites in the local database (table `assessment_sites`, migration 8): one JSON
- * document per site, read back through a schema so a damaged row is left out on its own (and
- * counted) instead of hiding the account's other sites. Exclusions are kept here, beside the data
+ * document per site, read back through a schema so a damaged row is left out on its own (counted,
+ * and said in the log through core/damaged-rows.ts) instead of hiding the account's other sites. Exclusions are kept here, beside the data
  * they qualify, never written into the cached measurements.
  */
 import { randomUUID } from 'node:crypto';
@@ -25,6 +25,7 @@ import {
   sitePositionsSchema,
 } from '../../../shared/ipc/assessment-requests';
 import type { SqliteDatabase } from '../core/database';
+import { readStoredJson, type DamagedRows } from '../core/damaged-rows';
 
 export const storedSiteSchema = z.object({
   id: z.string(),
@@ -138,16 +139,22 @@ function positionsFor(positions: SitePositions, serials: readonly string[]): Sit
   };
 }
 
+interface SiteRow {
+  id: string;
+  site_json: string;
+}
+
 export function newExclusionId(): string {
   return randomUUID().replace(/-/g, '').slice(0, 16);
 }
 
-export function createSiteStore(db: SqliteDatabase, now: () => number): SiteStore {
-  const selectAll = db.prepare<[string], { site_json: string }>(
-    'SELECT site_json FROM assessment_sites WHERE account_id = ?',
+/** `damaged`: where a site that cannot be read is said (left out unsaid without it). */
+export function createSiteStore(db: SqliteDatabase, now: () => number, damaged?: DamagedRows): SiteStore {
+  const selectAll = db.prepare<[string], SiteRow>(
+    'SELECT id, site_json FROM assessment_sites WHERE account_id = ?',
   );
-  const selectOne = db.prepare<[string, string], { site_json: string }>(
-    'SELECT site_json FROM assessment_sites WHERE account_id = ? AND id = ?',
+  const selectOne = db.prepare<[string, string], SiteRow>(
+    'SELECT id, site_json FROM assessment_sites WHERE account_id = ? AND id = ?',
   );
   const upsert = db.prepare(
     `INSERT INTO assessment_sites (account_id, id, updated_at, site_json) VALUES (?, ?, ?, ?)
@@ -155,14 +162,8 @@ export function createSiteStore(db: SqliteDatabase, now: () => number): SiteStor
   );
   const remove = db.prepare('DELETE FROM assessment_sites WHERE account_id = ? AND id = ?');
 
-  const parse = (json: string): Site | null => {
-    try {
-      const parsed = storedSiteSchema.safeParse(JSON.parse(json));
-      return parsed.success ? parsed.data : null;
-    } catch {
-      return null;
-    }
-  };
+  const parse = (row: SiteRow): Site | null =>
+    readStoredJson(row.site_json, storedSiteSchema, { table: 'assessment_sites', id: row.id, damaged });
 
   const put = (site: Site): Site => {
     const stored = { ...site, updatedAt: now() };
@@ -175,7 +176,7 @@ export function createSiteStore(db: SqliteDatabase, now: () => number): SiteStor
       let unreadable = 0;
       const sites: Site[] = [];
       for (const row of selectAll.all(accountId)) {
-        const site = parse(row.site_json);
+        const site = parse(row);
         if (site === null) unreadable++;
         else sites.push(site);
       }
@@ -184,14 +185,14 @@ export function createSiteStore(db: SqliteDatabase, now: () => number): SiteStor
     },
     get(accountId, id) {
       const row = selectOne.get(accountId, id);
-      return row === undefined ? null : parse(row.site_json);
+      return row === undefined ? null : parse(row);
     },
     save(accountId, change) {
       const { cover, conclusion, positions } = checkedReportFields(change);
       const serials = [...new Set(change.serials)];
       if (change.id !== undefined) {
         const row = selectOne.get(accountId, change.id);
-        const existing = row === undefined ? null : parse(row.site_json);
+        const existing = row === undefined ? null : parse(row);
         if (existing === null) return null;
         return put({
           ...existing,

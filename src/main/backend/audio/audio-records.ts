@@ -1,12 +1,15 @@
 /**
  * Audio downloads and the library as SQLite keeps them (tables `audio_downloads`, `audio_library`
  * and `audio_settings`, migrations 6 and 9 of `core/migrations.ts`): the row types and every statement.
- * Reading a row's JSON is tolerant: a row that cannot be read is left out, never a crash.
+ * Reading a row's JSON is tolerant: a row that cannot be read is left out, never a crash, and said
+ * to the `DamagedRows` the reader is given (core/damaged-rows.ts).
  */
+import { z } from 'zod';
 import { AUDIO_FORMATS, type AudioFormat, type DownloadState, type Recording } from '../../../shared/audio';
 import type { FieldDeskErrorData } from '../../../shared/errors';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../core/database';
+import { readStoredJson, reportDamaged, type StoredValue } from '../core/damaged-rows';
 
 /** Finished downloads kept for `audio.downloads` (the library keeps the files themselves). */
 export const KEEP_FINISHED_DOWNLOADS = 100;
@@ -53,46 +56,36 @@ export type DownloadChange = Partial<Omit<DownloadRow, 'id' | 'key' | 'created_a
 
 const ACTIVE: readonly DownloadState[] = ['queued', 'downloading'];
 
-export function parseRecording(json: string): Recording | null {
-  try {
-    const value = JSON.parse(json) as Partial<Recording> | null;
-    if (
-      value === null ||
-      typeof value !== 'object' ||
-      typeof value.id !== 'string' ||
-      typeof value.serial !== 'string' ||
-      typeof value.start !== 'number' ||
-      typeof value.end !== 'number' ||
-      (value.source !== 'recording' && value.source !== 'event')
-    )
-      return null;
-    return {
-      id: value.id,
-      source: value.source,
-      serial: value.serial,
-      start: value.start,
-      end: value.end,
-      triggerStart: typeof value.triggerStart === 'number' ? value.triggerStart : null,
-      triggerEnd: typeof value.triggerEnd === 'number' ? value.triggerEnd : null,
-      triggerName: typeof value.triggerName === 'string' ? value.triggerName : '',
-    };
-  } catch {
-    return null;
-  }
+/** A kept recording: what identifies it must be there; the trigger, when unreadable, reads as none. */
+const recordingSchema: z.ZodType<Recording> = z.object({
+  id: z.string(),
+  source: z.enum(['recording', 'event']),
+  serial: z.string(),
+  start: z.number(),
+  end: z.number(),
+  triggerStart: z.number().nullable().catch(null),
+  triggerEnd: z.number().nullable().catch(null),
+  triggerName: z.string().catch(''),
+});
+
+/** A row's `recording_json`; null when it cannot be read, then reported as `from` says (unsaid without it). */
+export function parseRecording(json: string, from?: StoredValue): Recording | null {
+  return readStoredJson(json, recordingSchema, from);
 }
 
-export function parseFormat(text: string): AudioFormat | null {
-  return (AUDIO_FORMATS as readonly string[]).includes(text) ? (text as AudioFormat) : null;
+/** A row's format; null (reported as `parseRecording` does) for one this version does not know. */
+export function parseFormat(text: string, from?: StoredValue): AudioFormat | null {
+  if ((AUDIO_FORMATS as readonly string[]).includes(text)) return text as AudioFormat;
+  reportDamaged(from, 'a format this version does not know');
+  return null;
 }
 
-export function parseError(json: string | null): FieldDeskErrorData | null {
+const errorDataSchema = z.looseObject({ code: z.string(), message: z.string() });
+
+/** A row's `error_json`; null when there is none or it cannot be read (reported as `parseRecording` does). */
+export function parseError(json: string | null, from?: StoredValue): FieldDeskErrorData | null {
   if (json === null) return null;
-  try {
-    const value = JSON.parse(json) as FieldDeskErrorData;
-    return typeof value?.code === 'string' && typeof value.message === 'string' ? value : null;
-  } catch {
-    return null;
-  }
+  return readStoredJson(json, errorDataSchema, from) as FieldDeskErrorData | null;
 }
 
 export interface AudioRecords {

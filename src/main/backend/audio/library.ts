@@ -15,6 +15,7 @@ import { isAbsolute, join, normalize } from 'node:path';
 import filenamify from 'filenamify';
 import { AUDIO_EXTENSIONS, type AudioFormat, type LibraryItem, type Recording } from '../../../shared/audio';
 import { FieldDeskError } from '../../../shared/errors';
+import type { DamagedRows } from '../core/damaged-rows';
 import { errorCode } from '../core/file-basics';
 import { silentLogger, type Logger } from '../core/log';
 import { systemFolderProblem } from '../core/system-folders';
@@ -115,9 +116,11 @@ export interface AudioLibrary {
   remove(key: string): Promise<void>;
 }
 
-export function itemOf(row: LibraryRow): LibraryItem | null {
-  const recording = parseRecording(row.recording_json);
-  const format = parseFormat(row.format);
+/** A library entry; null (said to `damaged`) when its row cannot be read. */
+export function itemOf(row: LibraryRow, damaged?: DamagedRows): LibraryItem | null {
+  const from = { table: 'audio_library', id: row.key, damaged } as const;
+  const recording = parseRecording(row.recording_json, { ...from, column: 'recording_json' });
+  const format = parseFormat(row.format, { ...from, column: 'format' });
   if (recording === null || format === null) return null;
   return {
     key: row.key,
@@ -134,6 +137,8 @@ export function createAudioLibrary(
   records: () => AudioRecords,
   defaultFolder: string,
   log: Logger = silentLogger,
+  /** Where a library entry that cannot be read is said (left out unsaid without it). */
+  damaged?: DamagedRows,
 ): AudioLibrary {
   function folder(): string {
     try {
@@ -159,7 +164,7 @@ export function createAudioLibrary(
     async list(serial) {
       const items = records()
         .library(serial)
-        .map(itemOf)
+        .map((row) => itemOf(row, damaged))
         .filter((item): item is LibraryItem => item !== null);
       return Promise.all(
         items.map(async (item) => {
@@ -175,7 +180,7 @@ export function createAudioLibrary(
 
     item(key) {
       const row = records().libraryItem(key);
-      return row === undefined ? null : itemOf(row);
+      return row === undefined ? null : itemOf(row, damaged);
     },
 
     async remove(key) {

@@ -5,6 +5,7 @@
  * kept apart from the SQLite store so they can be read and tested on their own.
  */
 import type { RecordTable, SeriesChannel, TimeInterval } from '../../../shared/data';
+import { reportDamaged, type StoredValue } from '../core/damaged-rows';
 import { decodeTimes, storedTimes } from './series-times';
 
 /** First index whose time is >= t (times sorted ascending). */
@@ -125,17 +126,24 @@ export interface SeriesRow {
   end_ms: number;
 }
 
-/** A stored table (migration 4 gave every stored table its time column and column types). */
-export function parseRecords(json: string | null): RecordTable | null {
+/**
+ * A stored table (migration 4 gave every stored table its time column and column types); null when
+ * there is none, or when it cannot be read — then reported as `from` says (unsaid without it).
+ */
+export function parseRecords(json: string | null, from?: StoredValue): RecordTable | null {
   if (json === null) return null;
+  let parsed: Partial<RecordTable> | null;
   try {
-    const parsed = JSON.parse(json) as RecordTable;
-    return typeof parsed.timeKey === 'string' && Array.isArray(parsed.columns) && Array.isArray(parsed.rows)
-      ? parsed
-      : null;
-  } catch {
+    parsed = JSON.parse(json) as Partial<RecordTable> | null;
+  } catch (error) {
+    reportDamaged(from, error);
     return null;
   }
+  // Checked by hand, not with a schema: a read of months joins many of these, and a schema copies each.
+  if (typeof parsed?.timeKey === 'string' && Array.isArray(parsed.columns) && Array.isArray(parsed.rows))
+    return parsed as RecordTable;
+  reportDamaged(from, 'not a stored table (its time column, columns or rows are missing)');
+  return null;
 }
 
 /** Whether a view spans all of its memory, so handing it over (structured clone) carries nothing else. */

@@ -6,6 +6,7 @@
  */
 import type { FieldDeskDatabase } from '../core/database';
 import { DATABASE_FILE_NAME, moveDatabaseAside, openDatabase, type SetAsideDatabase } from '../core/database';
+import type { DamagedRows } from '../core/damaged-rows';
 import type { EventHub } from '../core/events';
 import type { Logger } from '../core/log';
 import { manageDatabase, type ManagedDatabase } from '../core/managed-database';
@@ -50,6 +51,8 @@ export interface CacheDatabaseOptions {
   openIntervalMs?: number;
   /** Requests in flight at once for one site sync. */
   syncConcurrency?: number;
+  /** Where a stored row that cannot be read is said (core/damaged-rows.ts). */
+  damaged?: DamagedRows;
 }
 
 const setAsideMessage = (aside: SetAsideDatabase, when: string): string =>
@@ -76,17 +79,20 @@ export function openCacheDatabase(options: CacheDatabaseOptions): CacheDatabase 
       return database;
     },
     build(database: FieldDeskDatabase) {
-      const cache = createCacheStore(database.db);
+      const { damaged } = options;
+      const cache = createCacheStore(database.db, damaged);
       return {
         cache,
-        knownFleets: createKnownFleets(database.db),
-        knownHealth: createKnownHealth(database.db),
-        eventHistories: createEventHistories(database.db),
+        knownFleets: createKnownFleets(database.db, damaged),
+        knownHealth: createKnownHealth(database.db, damaged),
+        eventHistories: createEventHistories(database.db, damaged),
         syncs: createSyncManager({
           db: database.db,
           store: cache,
           now,
           emit: (snapshot) => options.events.emit('sync.progress', snapshot),
+          log: log.child('sync'),
+          damaged,
           ...(options.openIntervalMs === undefined ? {} : { openIntervalMs: options.openIntervalMs }),
           ...(options.syncConcurrency === undefined ? {} : { concurrency: options.syncConcurrency }),
         }),

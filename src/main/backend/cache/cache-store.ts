@@ -22,6 +22,7 @@ import type {
   TimeInterval,
 } from '../../../shared/data';
 import type { SqliteDatabase } from '../core/database';
+import type { DamagedRows } from '../core/damaged-rows';
 import { normalize, subtract } from '../core/intervals';
 import {
   asBlob,
@@ -122,7 +123,8 @@ const toMeta = (row: ChunkRow): ChunkMeta => ({
   bytes: row.bytes,
 });
 
-export function createCacheStore(db: SqliteDatabase): CacheStore {
+/** `damaged`: where a stored table that cannot be read is said (left out unsaid without it). */
+export function createCacheStore(db: SqliteDatabase, damaged?: DamagedRows): CacheStore {
   const findKey = db.prepare<[string, string, string, string], { id: number }>(
     'SELECT id FROM cache_keys WHERE account_id = ? AND serial = ? AND dataset = ? AND params = ?',
   );
@@ -183,7 +185,7 @@ export function createCacheStore(db: SqliteDatabase): CacheStore {
         times: decodeTimes(s.times_codec, s.times, s.count),
         values: toFloat32(s.vals),
       })),
-      records: parseRecords(row.records_json),
+      records: parseRecords(row.records_json, { table: 'cache_chunks', id: row.id, damaged }),
     };
   }
 
@@ -286,7 +288,7 @@ export function createCacheStore(db: SqliteDatabase): CacheStore {
         const seriesRows = chunkRows.flatMap((row) => seriesOfChunk.all(row.start_ms, row.end_ms, row.id));
         const tables: RecordTable[] = [];
         for (const row of chunkRows) {
-          const table = parseRecords(row.records_json);
+          const table = parseRecords(row.records_json, { table: 'cache_chunks', id: row.id, damaged });
           if (table === null) continue;
           const inside = row.start_ms >= range.start && row.end_ms <= range.end;
           tables.push(

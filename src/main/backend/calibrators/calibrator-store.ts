@@ -1,7 +1,7 @@
 /**
  * The calibrator register in the user's records (table `calibrators`, records.db migration 4): one
  * JSON document per calibrator, read back through a schema so a damaged row is left out on its own
- * (and counted) instead of hiding the others. Which one was chosen last is its `used_at`, so a
+ * (counted, and said in the log through core/damaged-rows.ts) instead of hiding the others. Which one was chosen last is its `used_at`, so a
  * restored or salvaged file keeps it with the calibrator it belongs to.
  */
 import { randomUUID } from 'node:crypto';
@@ -16,6 +16,7 @@ import {
 } from '../../../shared/calibrators';
 import { FieldDeskError } from '../../../shared/errors';
 import type { SqliteDatabase } from '../core/database';
+import { readStoredJson, type DamagedRows } from '../core/damaged-rows';
 
 const calendarDate = z.string().refine(isCalendarDate);
 
@@ -52,6 +53,7 @@ export interface CalibratorStore {
 const NONE_USED_SETTING = 'calibrator:noneUsedAt';
 
 interface Row {
+  id: string;
   calibrator_json: string;
   used_at: number | null;
 }
@@ -60,10 +62,15 @@ interface Row {
 const identity = (c: Pick<Calibrator, 'model' | 'serial'>) =>
   `${c.model.replace(/\s+/g, '').toLowerCase()}#${c.serial.replace(/\s+/g, '').toLowerCase()}`;
 
-export function createCalibratorStore(db: SqliteDatabase, now: () => number): CalibratorStore {
-  const selectAll = db.prepare<[], Row>('SELECT calibrator_json, used_at FROM calibrators');
+/** `damaged`: where a calibrator that cannot be read is said (left out unsaid without it). */
+export function createCalibratorStore(
+  db: SqliteDatabase,
+  now: () => number,
+  damaged?: DamagedRows,
+): CalibratorStore {
+  const selectAll = db.prepare<[], Row>('SELECT id, calibrator_json, used_at FROM calibrators');
   const selectOne = db.prepare<[string], Row>(
-    'SELECT calibrator_json, used_at FROM calibrators WHERE id = ?',
+    'SELECT id, calibrator_json, used_at FROM calibrators WHERE id = ?',
   );
   const upsert = db.prepare(
     `INSERT INTO calibrators (id, updated_at, used_at, calibrator_json) VALUES (@id, @updated_at, @used_at, @json)
@@ -83,12 +90,12 @@ export function createCalibratorStore(db: SqliteDatabase, now: () => number): Ca
   const noneUsedAt = (): number => Number(getNoneUsed.get(NONE_USED_SETTING)?.value ?? 0) || 0;
 
   function parse(row: Row): Calibrator | null {
-    try {
-      const parsed = storedCalibratorSchema.safeParse(JSON.parse(row.calibrator_json));
-      return parsed.success ? { ...parsed.data, lastUsedAt: row.used_at } : null;
-    } catch {
-      return null;
-    }
+    const stored = readStoredJson(row.calibrator_json, storedCalibratorSchema, {
+      table: 'calibrators',
+      id: row.id,
+      damaged,
+    });
+    return stored === null ? null : { ...stored, lastUsedAt: row.used_at };
   }
 
   function get(id: string): Calibrator | null {

@@ -1,10 +1,11 @@
 /**
  * Noise events' own time histories as last read from the service (table `event_histories`,
  * migration 7): an opened event — and the player following its audio — keeps its chart without
- * signal. A stored answer that cannot be read counts as none.
+ * signal. A stored answer that cannot be read counts as none (said in the log: core/damaged-rows.ts).
  */
 import type { SeriesChannel } from '../../../shared/data';
 import type { SqliteDatabase } from '../core/database';
+import { reportDamaged, type DamagedRows, type StoredValue } from '../core/damaged-rows';
 
 export interface StoredEventHistory {
   series: SeriesChannel[];
@@ -23,10 +24,13 @@ interface StoredChannel extends Omit<SeriesChannel, 'times' | 'values'> {
   values: Array<number | null>;
 }
 
-function readStored(json: string, fetchedAt: number): StoredEventHistory | null {
+function readStored(json: string, fetchedAt: number, from: StoredValue): StoredEventHistory | null {
   try {
-    const parsed = JSON.parse(json) as { series?: StoredChannel[]; notes?: unknown };
-    if (!Array.isArray(parsed.series)) return null;
+    const parsed = JSON.parse(json) as { series?: StoredChannel[]; notes?: unknown } | null;
+    if (!Array.isArray(parsed?.series)) {
+      reportDamaged(from, 'not a time history (its series are missing)');
+      return null;
+    }
     const series = parsed.series.map((channel): SeriesChannel => ({
       ...channel,
       times: Float64Array.from(channel.times),
@@ -36,12 +40,14 @@ function readStored(json: string, fetchedAt: number): StoredEventHistory | null 
       ? parsed.notes.filter((n): n is string => typeof n === 'string')
       : [];
     return { series, notes, fetchedAt };
-  } catch {
+  } catch (error) {
+    reportDamaged(from, error);
     return null;
   }
 }
 
-export function createEventHistories(db: SqliteDatabase): EventHistories {
+/** `damaged`: where a stored answer that cannot be read is said (unsaid without it). */
+export function createEventHistories(db: SqliteDatabase, damaged?: DamagedRows): EventHistories {
   const upsert = db.prepare(
     `INSERT INTO event_histories (account_id, id, fetched_at, answer_json) VALUES (?, ?, ?, ?)
      ON CONFLICT (account_id, id) DO UPDATE SET fetched_at = excluded.fetched_at, answer_json = excluded.answer_json`,
@@ -60,7 +66,9 @@ export function createEventHistories(db: SqliteDatabase): EventHistories {
     },
     get(accountId, id) {
       const row = select.get(accountId, id);
-      return row === undefined ? null : readStored(row.answer_json, row.fetched_at);
+      return row === undefined
+        ? null
+        : readStored(row.answer_json, row.fetched_at, { table: 'event_histories', id, damaged });
     },
   };
 }

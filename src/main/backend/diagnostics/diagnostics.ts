@@ -1,6 +1,7 @@
 /**
  * What "Save diagnostics…" puts in its zip, each text passed through the redactor: the log files,
- * the versions (app, Electron/Node, OS), settings.json as it is on disk, the accounts as the
+ * the versions (app, Electron/Node, OS) with the stored records found damaged this session,
+ * settings.json as it is on disk, the accounts as the
  * renderer sees them (names, addresses, where each key is kept — never a key), and the data folder's
  * file list with sizes and dates (never a file's contents: no cached data, no user records). The
  * data folder's absolute path and the home folder are written `<data folder>` and `~` everywhere in
@@ -12,7 +13,7 @@ import path, { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import type { AccountsState } from '../../../shared/accounts';
-import { DIAGNOSTICS_FILES } from '../../../shared/diagnostics';
+import { damagedRecordsText, DIAGNOSTICS_FILES, type DamagedRecords } from '../../../shared/diagnostics';
 import type { AppInfo } from '../../../shared/ipc/contract';
 import { logFiles, LOG_FOLDER_NAME } from '../core/log';
 import type { Redact } from '../core/secrets';
@@ -63,8 +64,15 @@ export async function listDataFolder(dataDir: string, limit = FILE_LIST_LIMIT): 
   );
 }
 
-/** Versions of what runs: the app, Electron and Chromium (in the app), Node, the OS. */
-export function describeRuntime(appInfo: AppInfo, now: number): Record<string, unknown> {
+/**
+ * Versions of what runs: the app, Electron and Chromium (in the app), Node, the OS; and, when given,
+ * the stored records found damaged and left out this session (the log names each).
+ */
+export function describeRuntime(
+  appInfo: AppInfo,
+  now: number,
+  damaged?: DamagedRecords,
+): Record<string, unknown> {
   const { electron, chrome, node, v8 } = process.versions as NodeJS.ProcessVersions & {
     electron?: string;
     chrome?: string;
@@ -74,6 +82,9 @@ export function describeRuntime(appInfo: AppInfo, now: number): Record<string, u
     versions: { ...(electron ? { electron } : {}), ...(chrome ? { chrome } : {}), node, v8 },
     os: { platform: platform(), arch: arch(), type: type(), release: release(), version: osVersion() },
     createdAt: new Date(now).toISOString(),
+    ...(damaged === undefined
+      ? {}
+      : { damagedRecords: { said: damagedRecordsText(damaged), tables: damaged.tables } }),
   };
 }
 
@@ -143,6 +154,8 @@ export interface DiagnosticsSources {
   now: number;
   /** The user's home folder, written `~` (default the OS's). */
   home?: string;
+  /** The stored records found damaged this session (about.json says them). */
+  damaged?: DamagedRecords;
 }
 
 /** The zip's bytes. */
@@ -163,7 +176,8 @@ export async function buildDiagnostics(sources: DiagnosticsSources): Promise<Uin
       add(`${LOG_FOLDER_NAME}/${basename(path)}.missing.txt`, `Not read: ${errorCodeOf(error)}\n`);
     }
   }
-  add(DIAGNOSTICS_FILES.about, `${JSON.stringify(describeRuntime(sources.appInfo, sources.now), null, 2)}\n`);
+  const about = describeRuntime(sources.appInfo, sources.now, sources.damaged);
+  add(DIAGNOSTICS_FILES.about, `${JSON.stringify(about, null, 2)}\n`);
   add(DIAGNOSTICS_FILES.settings, await settingsText(sources.dataDir));
   add(DIAGNOSTICS_FILES.accounts, `${JSON.stringify(sources.accounts, null, 2)}\n`);
   add(DIAGNOSTICS_FILES.files, await listDataFolder(sources.dataDir));

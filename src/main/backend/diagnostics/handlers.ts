@@ -1,6 +1,7 @@
 /**
  * Diagnostics (`diagnostics.*`): "Save diagnostics…" writes the zip of diagnostics.ts where the user
- * chooses (the app's save dialog; the data folder's `exports` without one).
+ * chooses (the app's save dialog; the data folder's `exports` without one); `diagnostics.damagedRecords`
+ * answers how many stored records were found damaged and left out (core/damaged-rows.ts).
  */
 import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -10,6 +11,7 @@ import type { AccountState } from '../accounts/account-state';
 import type { KeyVault } from '../accounts/vault';
 import { diskFailure } from '../core/disk-errors';
 import type { ChooseExportPath } from '../core/export-path';
+import type { DamagedRows } from '../core/damaged-rows';
 import type { HandlersOf } from '../core/handler-types';
 import type { Logger } from '../core/log';
 import type { SecretRegistry } from '../core/secrets';
@@ -22,6 +24,8 @@ export interface DiagnosticsDeps {
   vault: KeyVault;
   secrets: SecretRegistry;
   log: Logger;
+  /** The stored rows found damaged this session, counted for the answer and the zip. */
+  damaged: DamagedRows;
   chooseExportPath: ChooseExportPath;
   now: () => number;
 }
@@ -31,7 +35,7 @@ const fileName = (now: number) =>
   `FieldDesk diagnostics ${new Date(now).toISOString().slice(0, 16).replace(/:/g, '')}Z.zip`;
 
 export function diagnosticsHandlers(deps: DiagnosticsDeps): HandlersOf<'diagnostics'> {
-  const { accounts, secrets, log } = deps;
+  const { accounts, secrets, log, damaged } = deps;
 
   /**
    * Every saved key into the redactor, including those not used this session: the zip is redacted
@@ -69,6 +73,7 @@ export function diagnosticsHandlers(deps: DiagnosticsDeps): HandlersOf<'diagnost
         accounts: await accounts.get(),
         redact: secrets.redact,
         now,
+        damaged: damaged.counts(),
       });
       try {
         await writeFileAtomic(path, Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength), { mode: 0o600 });
@@ -82,5 +87,6 @@ export function diagnosticsHandlers(deps: DiagnosticsDeps): HandlersOf<'diagnost
       }
       return { saved: true, path, bytes: zip.byteLength };
     },
+    'diagnostics.damagedRecords': async () => damaged.counts(),
   };
 }

@@ -2,10 +2,12 @@
  * The last instrument list of each account that reached the service (table `known_fleets`,
  * migration 5), so that without signal — even after a restart — the fleet is listed and each
  * instrument opens, as last known and said so. A stored list that cannot be read is treated as
- * none: the list then needs the service, as before anything was stored.
+ * none (and said in the log: core/damaged-rows.ts): the list then needs the service, as before
+ * anything was stored.
  */
 import type { InstrumentEntry, InstrumentList } from '../../../shared/ipc/contract';
 import type { SqliteDatabase } from '../core/database';
+import { reportDamaged, type DamagedRows, type StoredValue } from '../core/damaged-rows';
 
 export interface StoredFleet {
   entries: InstrumentEntry[];
@@ -19,23 +21,35 @@ export interface KnownFleets {
   forget(accountId: string): void;
 }
 
-function readStored(json: string, fetchedAt: number): StoredFleet | null {
+/** The stored list; null when it cannot be read, reported as `from` says (as is an instrument left out of it). */
+function readStored(json: string, fetchedAt: number, from: StoredValue): StoredFleet | null {
+  let parsed: { entries?: unknown; skipped?: unknown } | null;
   try {
-    const parsed = JSON.parse(json) as { entries?: unknown; skipped?: unknown };
-    if (!Array.isArray(parsed.entries)) return null;
-    const entries = (parsed.entries as InstrumentEntry[]).filter(
-      (e) => typeof e?.instrument?.serialNumber === 'string',
-    );
-    const skipped = Array.isArray(parsed.skipped)
-      ? parsed.skipped.filter((s): s is string => typeof s === 'string')
-      : [];
-    return { entries, skipped, fetchedAt };
-  } catch {
+    parsed = JSON.parse(json) as { entries?: unknown; skipped?: unknown } | null;
+  } catch (error) {
+    reportDamaged(from, error);
     return null;
   }
+  if (!Array.isArray(parsed?.entries)) {
+    reportDamaged(from, 'not an instrument list (its entries are missing)');
+    return null;
+  }
+  const entries = (parsed.entries as InstrumentEntry[]).filter(
+    (e) => typeof e?.instrument?.serialNumber === 'string',
+  );
+  if (entries.length < parsed.entries.length)
+    reportDamaged(
+      from,
+      `entries without a serial number left out: ${parsed.entries.length - entries.length}`,
+    );
+  const skipped = Array.isArray(parsed.skipped)
+    ? parsed.skipped.filter((s): s is string => typeof s === 'string')
+    : [];
+  return { entries, skipped, fetchedAt };
 }
 
-export function createKnownFleets(db: SqliteDatabase): KnownFleets {
+/** `damaged`: where a stored list that cannot be read (whole) is said (unsaid without it). */
+export function createKnownFleets(db: SqliteDatabase, damaged?: DamagedRows): KnownFleets {
   const upsert = db.prepare(
     `INSERT INTO known_fleets (account_id, fetched_at, list_json) VALUES (?, ?, ?)
      ON CONFLICT (account_id) DO UPDATE SET fetched_at = excluded.fetched_at, list_json = excluded.list_json`,
@@ -54,7 +68,9 @@ export function createKnownFleets(db: SqliteDatabase): KnownFleets {
     },
     get(accountId) {
       const row = select.get(accountId);
-      return row === undefined ? null : readStored(row.list_json, row.fetched_at);
+      return row === undefined
+        ? null
+        : readStored(row.list_json, row.fetched_at, { table: 'known_fleets', id: accountId, damaged });
     },
     forget(accountId) {
       remove.run(accountId);

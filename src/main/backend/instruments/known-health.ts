@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import type { InstrumentHealth } from '../../../shared/attention';
 import type { SqliteDatabase } from '../core/database';
+import { readStoredJson, type DamagedRows, type StoredValue } from '../core/damaged-rows';
 import { decodeTimes } from '../cache/series-times';
 
 export interface KnownHealth {
@@ -39,28 +40,40 @@ const storedSchema = z.object({
   problems: z.array(z.string()),
 });
 
-function readStored(json: string): InstrumentHealth | null {
-  try {
-    const parsed = storedSchema.safeParse(JSON.parse(json));
-    // The status was written from a parsed InstrumentStatus: its shape is the one kept.
-    return parsed.success ? (parsed.data as InstrumentHealth) : null;
-  } catch {
-    // Unreadable JSON is as good as no row: the health is read again when the service answers.
-    return null;
-  }
+/**
+ * A stored health; null when it cannot be read — as good as no row: the health is read again when
+ * the service answers. Reported as `from` says.
+ */
+function readStored(json: string, from: StoredValue): InstrumentHealth | null {
+  // The status was written from a parsed InstrumentStatus: its shape is the one kept.
+  return readStoredJson(json, storedSchema, from) as InstrumentHealth | null;
 }
 
-export function createKnownHealth(db: SqliteDatabase): KnownHealth {
+interface HealthRow {
+  account_id: string;
+  serial: string;
+  health_json: string;
+}
+
+/** `damaged`: where a stored health that cannot be read is said (unsaid without it). */
+export function createKnownHealth(db: SqliteDatabase, damaged?: DamagedRows): KnownHealth {
   const upsert = db.prepare(
     `INSERT INTO instrument_health (account_id, serial, read_at, health_json) VALUES (?, ?, ?, ?)
      ON CONFLICT (account_id, serial) DO UPDATE SET read_at = excluded.read_at, health_json = excluded.health_json`,
   );
-  const selectAll = db.prepare<[string], { health_json: string }>(
-    'SELECT health_json FROM instrument_health WHERE account_id = ?',
+  const selectAll = db.prepare<[string], HealthRow>(
+    'SELECT account_id, serial, health_json FROM instrument_health WHERE account_id = ?',
   );
-  const selectOne = db.prepare<[string, string], { health_json: string }>(
-    'SELECT health_json FROM instrument_health WHERE account_id = ? AND serial = ?',
+  const selectOne = db.prepare<[string, string], HealthRow>(
+    'SELECT account_id, serial, health_json FROM instrument_health WHERE account_id = ? AND serial = ?',
   );
+  /** A row's health; its id in the log is `<account>/<serial>`. */
+  const healthOf = (row: HealthRow): InstrumentHealth | null =>
+    readStored(row.health_json, {
+      table: 'instrument_health',
+      id: `${row.account_id}/${row.serial}`,
+      damaged,
+    });
   const remove = db.prepare('DELETE FROM instrument_health WHERE account_id = ?');
   // The newest chunks first; the first series with a reading in them answers.
   const newestSeries = db.prepare<
@@ -84,11 +97,11 @@ export function createKnownHealth(db: SqliteDatabase): KnownHealth {
       saveAll(accountId, entries);
     },
     all(accountId) {
-      return selectAll.all(accountId).flatMap((row) => readStored(row.health_json) ?? []);
+      return selectAll.all(accountId).flatMap((row) => healthOf(row) ?? []);
     },
     get(accountId, serial) {
       const row = selectOne.get(accountId, serial);
-      return row === undefined ? null : readStored(row.health_json);
+      return row === undefined ? null : healthOf(row);
     },
     forget(accountId) {
       remove.run(accountId);

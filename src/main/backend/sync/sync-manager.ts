@@ -26,6 +26,8 @@ import { itemRange } from '../../../shared/sync-size';
 import { FieldDeskError, toErrorData } from '../../../shared/errors';
 import type { CacheStore } from '../cache/cache-store';
 import type { SqliteDatabase } from '../core/database';
+import type { DamagedRows } from '../core/damaged-rows';
+import { silentLogger, type Logger } from '../core/log';
 import { DEFAULT_OPEN_INTERVAL_MS } from '../cache/open-interval';
 import type { DataSource } from '../service/data-source';
 import { createSyncRecords, type PlannedChunk, type RunRow } from './sync-records';
@@ -42,6 +44,10 @@ export interface SyncManagerOptions {
   emit: (snapshot: SyncSnapshot) => void;
   openIntervalMs?: number;
   concurrency?: number;
+  /** Where a failing receiver of progress, or a sync that could not be finished, is said. */
+  log?: Logger;
+  /** Where a stored sync that cannot be read (whole) is said. */
+  damaged?: DamagedRows;
 }
 
 /** A sync as the manager plans it: each instrument's request series, resolved from the user's choice. */
@@ -70,18 +76,23 @@ export interface SyncManager {
 
 export function createSyncManager(options: SyncManagerOptions): SyncManager {
   const { db, store, now } = options;
-  const records = createSyncRecords(db);
+  const records = createSyncRecords(db, options.damaged);
+  const log = options.log ?? silentLogger;
 
   // Whatever was running when FieldDesk last stopped did not finish.
   records.markRunningInterrupted();
 
   const running = new Map<string, RunningSync>();
 
+  /** Whether a receiver of progress failed: one failing at every progress is logged once. */
+  let receiverFailed = false;
   function report(snapshot: SyncSnapshot): void {
     try {
       options.emit(snapshot);
-    } catch {
-      // A failing receiver must not stop the sync.
+    } catch (error) {
+      // A failing receiver must not stop the sync; said once, not at every progress.
+      if (!receiverFailed) log.warn('a receiver of site-sync progress failed', { id: snapshot.id, error });
+      receiverFailed = true;
     }
   }
 
@@ -93,6 +104,7 @@ export function createSyncManager(options: SyncManagerOptions): SyncManager {
     concurrency: options.concurrency ?? SYNC_CONCURRENCY,
     running,
     report,
+    log,
   };
 
   /** The snapshot of a sync that is not running here, from its rows. */

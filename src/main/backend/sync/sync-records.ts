@@ -2,10 +2,15 @@
  * Site syncs as SQLite keeps them (tables `sync_runs` and `sync_chunks`, migration 2 of
  * `core/database.ts`): the row types, every statement a sync runs, and the reading of a row's
  * JSON columns. The SQL lives here so the runner and the manager read as what a sync does.
+ *
+ * Rows are checked as they are read: a sync whose request cannot be read is left out, and a plan
+ * row's options or a failure that cannot be read are read as none (the service's defaults, no
+ * error) — each said to the `DamagedRows` the records are given (core/damaged-rows.ts).
  */
 import type { Dataset, DatasetOptions, DatasetQuery, SyncSnapshot } from '../../../shared/data';
 import type { FieldDeskErrorData } from '../../../shared/errors';
 import type { SqliteDatabase } from '../core/database';
+import { reportDamaged, type DamagedRows, type StoredValue } from '../core/damaged-rows';
 
 /** Finished syncs kept for `sync.list`. */
 export const KEEP_FINISHED_SYNCS = 50;
@@ -39,6 +44,7 @@ export interface RunRow {
 /** A row of a new sync's plan; its position in the plan is its `seq`. */
 export type PlannedChunk = Omit<ChunkRow, 'seq' | 'bytes'>;
 
+/** A row's failure (the records read a damaged one as none, and say so). */
 export function parseError(json: string | null): FieldDeskErrorData | null {
   if (json === null) return null;
   try {
@@ -48,7 +54,7 @@ export function parseError(json: string | null): FieldDeskErrorData | null {
   }
 }
 
-/** A plan row's options; null when it was fetched with the service's defaults (or the JSON is unreadable). */
+/** A plan row's options; null when it was fetched with the service's defaults (the records read damaged ones so). */
 export function optionsOf(json: string): DatasetOptions | null {
   try {
     return JSON.parse(json) as DatasetOptions | null;
@@ -110,7 +116,33 @@ export interface SyncRecords {
   ): void;
 }
 
-export function createSyncRecords(db: SqliteDatabase): SyncRecords {
+/** Why a stored JSON value cannot be read (`check` says what it must be); null when it can. */
+function jsonProblem(json: string, check: (value: unknown) => string | null): unknown {
+  try {
+    return check(JSON.parse(json));
+  } catch (error) {
+    return error;
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A run's request: the serials and the range (all a snapshot reads of it). */
+const requestProblem = (value: unknown): string | null =>
+  isObject(value) &&
+  Array.isArray(value['serials']) &&
+  typeof value['start'] === 'number' &&
+  typeof value['end'] === 'number'
+    ? null
+    : 'not a site-sync request (its serials or range are missing)';
+const optionsProblem = (value: unknown): string | null =>
+  value === null || isObject(value) ? null : 'options that are not an object';
+const errorProblem = (value: unknown): string | null =>
+  isObject(value) && typeof value['message'] === 'string' ? null : 'not an error (its message is missing)';
+
+/** `damaged`: where a row that cannot be read (whole) is said (unsaid without it). */
+export function createSyncRecords(db: SqliteDatabase, damaged?: DamagedRows): SyncRecords {
   const insertRun = db.prepare(
     `INSERT INTO sync_runs (id, account_id, request_json, state, message, started_at, updated_at, elapsed_ms)
      VALUES (?, ?, ?, 'running', ?, ?, ?, 0)`,
@@ -135,6 +167,38 @@ export function createSyncRecords(db: SqliteDatabase): SyncRecords {
        (SELECT id FROM sync_runs ORDER BY started_at DESC LIMIT ?)`,
   );
   const errorJson = (error: FieldDeskErrorData | null) => (error === null ? null : JSON.stringify(error));
+
+  /** A run as stored; undefined when its request cannot be read, its failure read as none when damaged. */
+  function readRun(row: RunRow | undefined): RunRow | undefined {
+    if (row === undefined) return undefined;
+    const from: StoredValue = { table: 'sync_runs', id: row.id, damaged };
+    const request = jsonProblem(row.request_json, requestProblem);
+    if (request !== null) {
+      reportDamaged({ ...from, column: 'request_json' }, request);
+      return undefined;
+    }
+    const error = row.error_json === null ? null : jsonProblem(row.error_json, errorProblem);
+    if (error === null) return row;
+    reportDamaged({ ...from, column: 'error_json' }, error);
+    return { ...row, error_json: null };
+  }
+
+  /** A plan row, its options read as the service's defaults and its failure as none when damaged. */
+  function readChunk(syncId: string, row: ChunkRow): ChunkRow {
+    const from: StoredValue = { table: 'sync_chunks', id: `${syncId}/${row.seq}`, damaged };
+    let read = row;
+    const options = jsonProblem(row.options_json, optionsProblem);
+    if (options !== null) {
+      reportDamaged({ ...from, column: 'options_json' }, options);
+      read = { ...read, options_json: 'null' };
+    }
+    const error = row.error_json === null ? null : jsonProblem(row.error_json, errorProblem);
+    if (error !== null) {
+      reportDamaged({ ...from, column: 'error_json' }, error);
+      read = { ...read, error_json: null };
+    }
+    return read;
+  }
 
   return {
     markRunningInterrupted() {
@@ -161,9 +225,9 @@ export function createSyncRecords(db: SqliteDatabase): SyncRecords {
       }).immediate();
     },
 
-    run: (id) => selectRun.get(id),
-    runs: () => selectRuns.all(KEEP_FINISHED_SYNCS),
-    chunks: (id) => selectChunks.all(id),
+    run: (id) => readRun(selectRun.get(id)),
+    runs: () => selectRuns.all(KEEP_FINISHED_SYNCS).flatMap((row) => readRun(row) ?? []),
+    chunks: (id) => selectChunks.all(id).map((row) => readChunk(id, row)),
 
     markChunk(id, seq, state, bytes, error) {
       markChunk.run(state, bytes, errorJson(error), id, seq);

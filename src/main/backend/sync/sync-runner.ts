@@ -8,6 +8,7 @@ import pLimit from 'p-limit';
 import { isSyncFinished, type SyncSnapshot } from '../../../shared/data';
 import { FieldDeskError, isUnreachable, toErrorData, type FieldDeskErrorData } from '../../../shared/errors';
 import type { CacheStore } from '../cache/cache-store';
+import type { Logger } from '../core/log';
 import { gaps, normalize } from '../core/intervals';
 import { cacheKeyOf } from '../cache/cache-key';
 import { isOpen } from '../cache/open-interval';
@@ -53,11 +54,13 @@ export interface SyncRunContext {
   running: Map<string, RunningSync>;
   /** Hands a snapshot on; never throws. */
   report: (snapshot: SyncSnapshot) => void;
+  /** Where what stops a pass outside a request's own failure is said. */
+  log: Logger;
 }
 
 /** Runs the chunks still to do of a sync (pending or failed), then finishes it. */
 export function runSync(context: SyncRunContext, id: string, source: DataSource): SyncSnapshot {
-  const { records, store, now, openMs, concurrency, running, report } = context;
+  const { records, store, now, openMs, concurrency, running, report, log } = context;
   const runRow = records.run(id);
   if (runRow === undefined) throw new FieldDeskError('invalidInput', UNKNOWN_SYNC, { field: 'id' });
   const accountId = runRow.account_id;
@@ -220,12 +223,16 @@ export function runSync(context: SyncRunContext, id: string, source: DataSource)
   running.set(id, entry);
   const limit = pLimit(concurrency);
   entry.done = Promise.all(todo.map((row) => limit(() => runChunk(row))))
-    .catch(() => undefined)
+    .catch((error: unknown) => {
+      // A request's own failure is kept in its row; this is the cache refusing (damaged, closing).
+      log.warn('a site sync stopped fetching', { id, error });
+    })
     .then(() => {
       try {
         finish();
-      } catch {
+      } catch (error) {
         // The database went away (FieldDesk closing): the sync stays resumable.
+        log.warn('a site sync could not be finished; it stays resumable', { id, error });
         running.delete(id);
       }
     });

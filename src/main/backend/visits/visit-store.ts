@@ -1,7 +1,8 @@
 /**
  * Site visits in the user's records (records.db, tables `site_visits` and `visit_settings`): one
- * JSON document per visit, read back through a schema so a damaged row is left out on its own (and
- * counted) instead of hiding the account's other visits. The checklist templates per kind of
+ * JSON document per visit, read back through a schema so a damaged row is left out on its own
+ * (counted, and said in the log through core/damaged-rows.ts) instead of hiding the account's other
+ * visits. The checklist templates per kind of
  * instrument and the last engineer named are kept beside them.
  */
 import { z } from 'zod';
@@ -16,6 +17,7 @@ import {
 } from '../../../shared/visits';
 import type { ChecklistTemplates } from '../../../shared/ipc/visit-requests';
 import type { SqliteDatabase } from '../core/database';
+import { readStoredJson, type DamagedRows } from '../core/damaged-rows';
 
 export const storedVisitSchema: z.ZodType<SiteVisit> = z.object({
   id: z.string(),
@@ -65,21 +67,19 @@ export interface VisitStore {
   setLastEngineer(name: string): void;
 }
 
-function parseVisit(text: string): SiteVisit | null {
-  try {
-    const parsed = storedVisitSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    // A row whose JSON is damaged is counted as unreadable by the caller, not thrown.
-    return null;
-  }
+interface VisitRow {
+  id: string;
+  visit_json: string;
 }
 
-export function createVisitStore(db: SqliteDatabase): VisitStore {
-  const listRows = db.prepare(
-    'SELECT visit_json FROM site_visits WHERE account_id = ? ORDER BY arrived_at DESC',
+/** `damaged`: where a visit or checklist template that cannot be read is said (unsaid without it). */
+export function createVisitStore(db: SqliteDatabase, damaged?: DamagedRows): VisitStore {
+  const listRows = db.prepare<[string], VisitRow>(
+    'SELECT id, visit_json FROM site_visits WHERE account_id = ? ORDER BY arrived_at DESC',
   );
-  const getRow = db.prepare('SELECT visit_json FROM site_visits WHERE account_id = ? AND id = ?');
+  const getRow = db.prepare<[string, string], VisitRow>(
+    'SELECT id, visit_json FROM site_visits WHERE account_id = ? AND id = ?',
+  );
   const putRow = db.prepare(
     `INSERT INTO site_visits (account_id, id, arrived_at, updated_at, visit_json) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (account_id, id) DO UPDATE SET arrived_at = excluded.arrived_at,
@@ -98,12 +98,16 @@ export function createVisitStore(db: SqliteDatabase): VisitStore {
 
   const itemsSchema = z.array(z.string().min(1)).min(1);
 
+  /** A visit, or null (counted as unreadable by the caller, not thrown) when its row is damaged. */
+  const parseVisit = (row: VisitRow): SiteVisit | null =>
+    readStoredJson(row.visit_json, storedVisitSchema, { table: 'site_visits', id: row.id, damaged });
+
   return {
     list(accountId, serial) {
       const visits: SiteVisit[] = [];
       let unreadable = 0;
-      for (const row of listRows.all(accountId) as Array<{ visit_json: string }>) {
-        const visit = parseVisit(row.visit_json);
+      for (const row of listRows.all(accountId)) {
+        const visit = parseVisit(row);
         if (visit === null) unreadable += 1;
         else if (serial === undefined || visit.instruments.some((i) => i.serial === serial))
           visits.push(visit);
@@ -111,8 +115,8 @@ export function createVisitStore(db: SqliteDatabase): VisitStore {
       return { visits, unreadable };
     },
     get(accountId, id) {
-      const row = getRow.get(accountId, id) as { visit_json: string } | undefined;
-      return row === undefined ? null : parseVisit(row.visit_json);
+      const row = getRow.get(accountId, id);
+      return row === undefined ? null : parseVisit(row);
     },
     put(visit) {
       putRow.run(visit.accountId, visit.id, visit.arrivedAt, visit.updatedAt, JSON.stringify(visit));
@@ -123,17 +127,13 @@ export function createVisitStore(db: SqliteDatabase): VisitStore {
     templates() {
       const templates = {} as ChecklistTemplates;
       for (const kind of INSTRUMENT_KINDS) {
-        const stored = setting(`checklist:${kind}`);
-        let items: string[] | null = null;
-        if (stored !== null) {
-          try {
-            const parsed = itemsSchema.safeParse(JSON.parse(stored));
-            items = parsed.success ? parsed.data : null;
-          } catch {
-            // A damaged template reads as the default list rather than an empty checklist.
-            items = null;
-          }
-        }
+        const name = `checklist:${kind}`;
+        const stored = setting(name);
+        // A damaged template reads as the default list rather than an empty checklist.
+        const items =
+          stored === null
+            ? null
+            : readStoredJson(stored, itemsSchema, { table: 'visit_settings', id: name, damaged });
         templates[kind] = items ?? [...DEFAULT_CHECKLISTS[kind]];
       }
       return templates;

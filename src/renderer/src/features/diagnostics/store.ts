@@ -1,15 +1,17 @@
 /**
- * features/diagnostics — diagnostics.save, app.logLevel and app.setLogLevel: this store and the
- * "Save diagnostics…" section the settings screen shows, with the log's detail.
+ * features/diagnostics — diagnostics.save, diagnostics.damagedRecords, app.logLevel and
+ * app.setLogLevel: this store and the "Save diagnostics…" section the settings screen shows, with
+ * the log's detail and the damaged records left out.
  */
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import { api } from '../../api';
-import type { DiagnosticsResult, LogLevel } from '../../../../shared/diagnostics';
+import { useApi } from '../../api-injection';
+import { damagedRecordsText, type DiagnosticsResult, type LogLevel } from '../../../../shared/diagnostics';
 import { errorMessage } from '../../errors';
 
 /** Writing the diagnostics zip for support, and what came of the last attempt. */
 export const useDiagnosticsStore = defineStore('diagnostics', () => {
+  const api = useApi();
   const saving = ref(false);
   /** Where the zip went and how big it is; null until saved (and after a cancelled save dialog). */
   const saved = ref<Extract<DiagnosticsResult, { saved: true }> | null>(null);
@@ -51,5 +53,16 @@ export const useDiagnosticsStore = defineStore('diagnostics', () => {
     }
   }
 
-  return { saving, saved, error, save, logLevel, loadLogLevel, setLogLevel };
+  /** "Damaged records left out since FieldDesk started: 2 sites …"; null when none (or not read yet). */
+  const damaged = ref<string | null>(null);
+
+  async function loadDamaged(): Promise<void> {
+    try {
+      damaged.value = damagedRecordsText(await api.diagnostics.damagedRecords());
+    } catch (failure) {
+      error.value = errorMessage(failure);
+    }
+  }
+
+  return { saving, saved, error, save, logLevel, loadLogLevel, setLogLevel, damaged, loadDamaged };
 });
