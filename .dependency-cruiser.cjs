@@ -58,9 +58,17 @@ module.exports = {
       name: 'components-through-stores',
       severity: 'error',
       comment:
-        'A component shows a store’s state and calls its actions; effects (the API) live in stores, so tests inject a fake API.',
+        'A component shows a store’s state and calls its actions; effects (the API, and useApi()) live in stores, so tests inject a fake API.',
       from: { path: '^src/renderer/.*\\.vue$' },
-      to: { path: '^src/renderer/src/api\\.ts$' },
+      to: { path: '^src/renderer/src/api(-injection)?\\.ts$' },
+    },
+    {
+      name: 'api-from-composition-only',
+      severity: 'error',
+      comment:
+        'Only app.ts hands the real API to the pinia; stores take it with useApi() (api-injection.ts), so tests pass a fake instead of replacing a module. Types may be imported anywhere.',
+      from: { path: '^src/renderer/', pathNot: '^src/renderer/src/app\\.ts$' },
+      to: { path: '^src/renderer/src/api\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'shared-runs-everywhere',

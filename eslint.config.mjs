@@ -80,6 +80,27 @@ export default withVueTs(
     ),
   },
   {
+    // A rule of its own name (typescript-eslint's), so it adds to the sandbox's rather than replacing it.
+    files: ['src/renderer/**'],
+    ignores: ['src/renderer/src/app.ts', 'src/renderer/src/api-injection.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\.?/)+api(\\.ts)?$',
+              importNames: ['api'],
+              allowTypeImports: true,
+              message:
+                'Effects live in stores: a store takes the API with useApi() in its setup (api-injection.ts), so tests give it a fake; only app.ts hands out the real one.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/shared/**'],
     rules: restrict(
       [

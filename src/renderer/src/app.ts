@@ -7,11 +7,13 @@ import './styles/base.css';
 import './styles/controls.css';
 import App from './App.vue';
 import { api } from './api';
+import { provideApi } from './api-injection';
 import { installErrorReporting } from './error-reporting';
 import { createAppRouter } from './router';
 
 export function startApp(selector = '#app'): void {
-  const pinia = createPinia();
+  // The one place the real API is handed out: stores take it from their pinia (api-injection.ts).
+  const pinia = provideApi(createPinia(), api);
   const app = createApp(App);
   const router = createAppRouter(pinia);
   installErrorReporting(app, {

@@ -1,5 +1,4 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPinia, setActivePinia } from 'pinia';
 import { nextTick } from 'vue';
 import {
   DEFAULT_ASSESSMENT_SETTINGS,
@@ -21,16 +20,14 @@ import {
   reportProgressed,
   reportStarted,
 } from '../../../src/renderer/src/features/assessment/report-state';
-import { expectCalledWith } from './fake-api';
+import { createFakeBackend, expectCalledWith, fakePinia } from './fake-api';
 import { account, deferred } from './fixtures';
+import { useAssessmentStore } from '../../../src/renderer/src/features/assessment/store';
+import { useAccountsStore } from '../../../src/renderer/src/features/accounts/store';
 
 /** The fake backend the stores talk to instead of `window.fielddesk`, typed from the contract. */
-const backend = await vi.hoisted(async () => (await import('./fake-api')).createFakeBackend());
-vi.mock('../../../src/renderer/src/api', () => ({ api: backend.api }));
+const backend = createFakeBackend();
 const fake = backend.api;
-
-const { useAssessmentStore } = await import('../../../src/renderer/src/features/assessment/store');
-const { useAccountsStore } = await import('../../../src/renderer/src/features/accounts/store');
 
 const RANGE = { start: 0, end: 7 * 86_400_000 };
 const VAULT = { storage: 'keychain', reason: null } as const;
@@ -85,7 +82,7 @@ const progress = (siteId: string, stage: string, fraction: number): ReportProgre
 });
 
 beforeEach(() => {
-  setActivePinia(createPinia());
+  fakePinia(backend);
   backend.reset();
   useAccountsStore().apply({
     accounts: [account(), account({ id: 'acc-2', name: 'Rail depot' })],

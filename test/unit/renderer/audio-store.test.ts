@@ -1,17 +1,14 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPinia, setActivePinia } from 'pinia';
 import type { DownloadSnapshot, LibraryItem, Recording } from '../../../src/shared/audio';
 import { FieldDeskError } from '../../../src/shared/errors';
 import { recordingStatus } from '../../../src/renderer/src/features/audio/logic';
-import { expectCalledWith } from './fake-api';
+import { createFakeBackend, expectCalledWith, fakePinia } from './fake-api';
 import { deferred } from './fixtures';
+import { useAudioStore } from '../../../src/renderer/src/features/audio/store';
 
 /** The fake backend the stores talk to instead of `window.fielddesk`, typed from the contract. */
-const backend = await vi.hoisted(async () => (await import('./fake-api')).createFakeBackend());
-vi.mock('../../../src/renderer/src/api', () => ({ api: backend.api }));
+const backend = createFakeBackend();
 const fake = backend.api;
-
-const { useAudioStore } = await import('../../../src/renderer/src/features/audio/store');
 
 const T0 = Date.UTC(2026, 10, 23, 14, 2, 0);
 
@@ -71,7 +68,7 @@ const statusOf = (store: ReturnType<typeof useAudioStore>, id: string) =>
   recordingStatus(recording(id), 'FLAC', store.downloads, store.library).kind;
 
 beforeEach(() => {
-  setActivePinia(createPinia());
+  fakePinia(backend);
   backend.reset();
 });
 

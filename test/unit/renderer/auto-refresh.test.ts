@@ -5,20 +5,18 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { effectScope, nextTick, type EffectScope } from 'vue';
-import { createPinia, setActivePinia } from 'pinia';
 import type { DataReadResult, DatasetQuery, Provenance } from '../../../src/shared/data';
 import { FieldDeskError } from '../../../src/shared/errors';
 import { refreshDueAt, useAutoRefresh } from '../../../src/renderer/src/features/data/auto-refresh';
 import { account, deferred } from './fixtures';
+import { createFakeBackend, fakePinia } from './fake-api';
+import { useDataStore } from '../../../src/renderer/src/features/data/store';
+import { useAccountsStore } from '../../../src/renderer/src/features/accounts/store';
+import { useConnectivityStore } from '../../../src/renderer/src/features/connectivity/store';
+import { useSettingsStore } from '../../../src/renderer/src/features/settings/store';
 
-const backend = await vi.hoisted(async () => (await import('./fake-api')).createFakeBackend());
-vi.mock('../../../src/renderer/src/api', () => ({ api: backend.api }));
+const backend = createFakeBackend();
 const fake = backend.api;
-
-const { useDataStore } = await import('../../../src/renderer/src/features/data/store');
-const { useAccountsStore } = await import('../../../src/renderer/src/features/accounts/store');
-const { useConnectivityStore } = await import('../../../src/renderer/src/features/connectivity/store');
-const { useSettingsStore } = await import('../../../src/renderer/src/features/settings/store');
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -66,7 +64,7 @@ describe('an open data view refreshing itself', () => {
 
   beforeEach(() => {
     vi.useFakeTimers({ now: T0 });
-    setActivePinia(createPinia());
+    fakePinia(backend);
     backend.reset();
     useAccountsStore().apply({
       accounts: [account()],

@@ -1,18 +1,15 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPinia, setActivePinia } from 'pinia';
 import { nextTick } from 'vue';
 import type { CacheSummary, CachedInstrumentSummary } from '../../../src/shared/data';
 import { FieldDeskError } from '../../../src/shared/errors';
-import { expectCalledWith } from './fake-api';
+import { createFakeBackend, expectCalledWith, fakePinia } from './fake-api';
 import { account, deferred } from './fixtures';
+import { useCacheStore } from '../../../src/renderer/src/features/cache/store';
+import { useAccountsStore } from '../../../src/renderer/src/features/accounts/store';
 
 /** The fake backend the stores talk to instead of `window.fielddesk`, typed from the contract. */
-const backend = await vi.hoisted(async () => (await import('./fake-api')).createFakeBackend());
-vi.mock('../../../src/renderer/src/api', () => ({ api: backend.api }));
+const backend = createFakeBackend();
 const fake = backend.api;
-
-const { useCacheStore } = await import('../../../src/renderer/src/features/cache/store');
-const { useAccountsStore } = await import('../../../src/renderer/src/features/accounts/store');
 
 const ACCOUNTS = [account(), account({ id: 'acc-2', name: 'Rail depot' })];
 const VAULT = { storage: 'keychain', reason: null } as const;
@@ -32,7 +29,7 @@ const summaryOf = (...instruments: CachedInstrumentSummary[]): CacheSummary => (
 const BOTH = summaryOf(cached('QT1'), cached('QT2'), cached('VB9', 'acc-2'));
 
 beforeEach(() => {
-  setActivePinia(createPinia());
+  fakePinia(backend);
   backend.reset();
   useAccountsStore().apply({ accounts: ACCOUNTS, activeId: 'acc-1', vault: VAULT });
 });

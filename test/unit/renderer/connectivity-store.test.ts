@@ -1,16 +1,14 @@
 /** Connectivity is the backend's word: asked once at start, then followed through its events. */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPinia, setActivePinia } from 'pinia';
 import type { Connectivity } from '../../../src/shared/ipc/contract';
 import { FieldDeskError } from '../../../src/shared/errors';
 import { deferred } from './fixtures';
+import { createFakeBackend, fakePinia } from './fake-api';
+import { useConnectivityStore } from '../../../src/renderer/src/features/connectivity/store';
 
 /** The fake backend the stores talk to instead of `window.fielddesk`, typed from the contract. */
-const backend = await vi.hoisted(async () => (await import('./fake-api')).createFakeBackend());
-vi.mock('../../../src/renderer/src/api', () => ({ api: backend.api }));
+const backend = createFakeBackend();
 const fake = backend.api;
-
-const { useConnectivityStore } = await import('../../../src/renderer/src/features/connectivity/store');
 
 const offline = (since: number): Connectivity => ({
   state: 'offline',
@@ -26,7 +24,7 @@ const online = (since: number): Connectivity => ({
 });
 
 beforeEach(() => {
-  setActivePinia(createPinia());
+  fakePinia(backend);
   backend.reset();
 });
 

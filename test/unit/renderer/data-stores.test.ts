@@ -1,20 +1,17 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPinia, setActivePinia } from 'pinia';
 import type { DataReadResult, DatasetQuery } from '../../../src/shared/data';
 import { FieldDeskError } from '../../../src/shared/errors';
 import { account, deferred, syncSnapshot as snapshot } from './fixtures';
-import { expectCalledWith } from './fake-api';
+import { createFakeBackend, expectCalledWith, fakePinia } from './fake-api';
 import { syncFraction, syncOutcome, syncProgressText } from '../../../src/renderer/src/features/sync/logic';
+import { useDataStore } from '../../../src/renderer/src/features/data/store';
+import { useSyncStore } from '../../../src/renderer/src/features/sync/store';
+import { useAccountsStore } from '../../../src/renderer/src/features/accounts/store';
+import { useConnectivityStore } from '../../../src/renderer/src/features/connectivity/store';
 
 /** The fake backend the stores talk to instead of `window.fielddesk`, typed from the contract. */
-const backend = await vi.hoisted(async () => (await import('./fake-api')).createFakeBackend());
-vi.mock('../../../src/renderer/src/api', () => ({ api: backend.api }));
+const backend = createFakeBackend();
 const fake = backend.api;
-
-const { useDataStore } = await import('../../../src/renderer/src/features/data/store');
-const { useSyncStore } = await import('../../../src/renderer/src/features/sync/store');
-const { useAccountsStore } = await import('../../../src/renderer/src/features/accounts/store');
-const { useConnectivityStore } = await import('../../../src/renderer/src/features/connectivity/store');
 
 const query = (dataset: DatasetQuery['dataset'] = 'noiseMeasurements'): DatasetQuery => ({
   serial: 'QT1',
@@ -28,7 +25,7 @@ function answer(q: DatasetQuery, provenance: DataReadResult['provenance']): Data
 }
 
 beforeEach(() => {
-  setActivePinia(createPinia());
+  fakePinia(backend);
   backend.reset();
   useAccountsStore().apply({
     accounts: [account()],

@@ -4,11 +4,17 @@
  * subscription is recorded so a test can push events. A change of a request's argument or result
  * in src/shared/ipc/contract.ts therefore breaks the typecheck of the tests that stub it.
  *
- * Use it before importing any store:
- *   const backend = await vi.hoisted(async () => (await import('./fake-api')).createFakeBackend());
- *   vi.mock('../../../src/renderer/src/api', () => ({ api: backend.api }));
+ * Stores take their API from their pinia (src/renderer/src/api-injection.ts), so a test gives them
+ * the fake through the pinia it makes active, with no module replaced:
+ *   const backend = createFakeBackend();
+ *   beforeEach(() => {
+ *     fakePinia(backend);
+ *     backend.reset();
+ *   });
  */
 import { expect, vi, type Mock } from 'vitest';
+import { createPinia, setActivePinia, type Pinia } from 'pinia';
+import { provideApi } from '../../../src/renderer/src/api-injection';
 import {
   EVENT_CHANNELS,
   eventMethodName,
@@ -75,6 +81,16 @@ export function createFakeBackend(): FakeBackend {
         for (const mock of Object.values(namespace)) mock.mockReset();
     },
   };
+}
+
+/**
+ * A new pinia whose stores talk to `backend`, made the active one (as each test starts: stores of
+ * one test never see another's). Answers the pinia, for `useSomeStore(pinia)` if another is active.
+ */
+export function fakePinia(backend: FakeBackend): Pinia {
+  const pinia = provideApi(createPinia(), backend.api);
+  setActivePinia(pinia);
+  return pinia;
 }
 
 /**

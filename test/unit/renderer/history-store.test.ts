@@ -1,17 +1,14 @@
 /** The history store: rows newest first with where they came from, per part, offline too. */
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPinia, setActivePinia } from 'pinia';
-import { expectCalledWith } from './fake-api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createFakeBackend, expectCalledWith, fakePinia } from './fake-api';
 import type { Provenance } from '../../../src/shared/data';
 import { FieldDeskError } from '../../../src/shared/errors';
 import type { CalibrationRecord } from '../../../src/shared/operations';
+import { useHistoryStore } from '../../../src/renderer/src/features/history/store';
 
 /** The fake backend the stores talk to instead of `window.fielddesk`, typed from the contract. */
-const backend = await vi.hoisted(async () => (await import('./fake-api')).createFakeBackend());
-vi.mock('../../../src/renderer/src/api', () => ({ api: backend.api }));
+const backend = createFakeBackend();
 const fake = backend.api;
-
-const { useHistoryStore } = await import('../../../src/renderer/src/features/history/store');
 
 const T0 = Date.UTC(2025, 5, 1);
 const cached: Provenance = { source: 'cached', cachedAt: T0 - 3_600_000 };
@@ -24,7 +21,7 @@ const calibration = (time: number): CalibrationRecord => ({
 });
 
 beforeEach(() => {
-  setActivePinia(createPinia());
+  fakePinia(backend);
   backend.reset();
   fake.history.calibrations.mockResolvedValue({
     records: [calibration(T0), calibration(T0 + 1000)],

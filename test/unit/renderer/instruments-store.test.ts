@@ -1,22 +1,22 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPinia, setActivePinia } from 'pinia';
-import { expectCalledWith } from './fake-api';
+import { createFakeBackend, expectCalledWith, fakePinia } from './fake-api';
 import { FieldDeskError } from '../../../src/shared/errors';
 import type { InstrumentEntry, InstrumentList, InstrumentStatuses } from '../../../src/shared/ipc/contract';
 import { STATUS_EAGER_LIMIT } from '../../../src/shared/ipc/contract';
 import type { Instrument } from '../../../src/shared/service/schemas';
 import { account, deferred, entry, FLEET, status } from './fixtures';
 import { ROW_STATUS_DEFAULTS } from '../../../src/renderer/src/features/instruments/row-statuses';
+import {
+  useInstrumentsStore,
+  AUTO_REFRESH_MS,
+  LARGE_FLEET_REFRESH_MS,
+} from '../../../src/renderer/src/features/instruments/store';
+import { useAccountsStore } from '../../../src/renderer/src/features/accounts/store';
+import { useConnectivityStore } from '../../../src/renderer/src/features/connectivity/store';
 
 /** The fake backend the stores talk to instead of `window.fielddesk`, typed from the contract. */
-const backend = await vi.hoisted(async () => (await import('./fake-api')).createFakeBackend());
-vi.mock('../../../src/renderer/src/api', () => ({ api: backend.api }));
+const backend = createFakeBackend();
 const fake = backend.api;
-
-const { useInstrumentsStore, AUTO_REFRESH_MS, LARGE_FLEET_REFRESH_MS } =
-  await import('../../../src/renderer/src/features/instruments/store');
-const { useAccountsStore } = await import('../../../src/renderer/src/features/accounts/store');
-const { useConnectivityStore } = await import('../../../src/renderer/src/features/connectivity/store');
 
 async function loadedStore() {
   const accounts = useAccountsStore();
@@ -37,7 +37,7 @@ const nameOf = (store: ReturnType<typeof useInstrumentsStore>, serial: string) =
 
 describe('instruments store', () => {
   beforeEach(() => {
-    setActivePinia(createPinia());
+    fakePinia(backend);
     backend.reset();
   });
 
@@ -165,7 +165,7 @@ describe('instruments store with a large fleet', () => {
 
   beforeEach(() => {
     vi.useFakeTimers({ now: 5_000_000 });
-    setActivePinia(createPinia());
+    fakePinia(backend);
     backend.reset();
   });
   afterEach(() => vi.useRealTimers());

@@ -1,17 +1,18 @@
 /**
  * The live view's state (features/live/live-levels.ts) over the fake backend and vitest's fake
- * clock: it reads while its scope (the view) lives and stops reading when the view is left.
+ * clock: it reads while its scope (the view) lives and stops reading when the view is left. It reads
+ * through the data store, as LiveView does.
  */
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { effectScope } from 'vue';
 import type { LiveLevels } from '../../../src/shared/live';
 import { FieldDeskError } from '../../../src/shared/errors';
+import { createFakeBackend, fakePinia } from './fake-api';
+import { useLiveLevels } from '../../../src/renderer/src/features/live/live-levels';
+import { useDataStore } from '../../../src/renderer/src/features/data/store';
 
-const backend = await vi.hoisted(async () => (await import('./fake-api')).createFakeBackend());
-vi.mock('../../../src/renderer/src/api', () => ({ api: backend.api }));
+const backend = createFakeBackend();
 const fake = backend.api;
-
-const { useLiveLevels } = await import('../../../src/renderer/src/features/live/live-levels');
 
 const TIMING = { intervalMs: 3_000, hiddenIntervalMs: 15_000, maxBackoffMs: 60_000 };
 
@@ -26,6 +27,7 @@ const answer = (serial: string, at: number): LiveLevels => ({
 
 beforeEach(() => {
   vi.useFakeTimers();
+  fakePinia(backend);
   backend.reset();
 });
 afterEach(() => {
@@ -34,8 +36,9 @@ afterEach(() => {
 
 it('reads every interval while the view is open, and never again once it is left', async () => {
   fake.data.liveLevels.mockImplementation(async ({ serial }) => answer(serial, Date.now()));
+  const data = useDataStore();
   const scope = effectScope();
-  const live = scope.run(() => useLiveLevels(() => 'QT1', TIMING))!;
+  const live = scope.run(() => useLiveLevels(() => 'QT1', data.liveLevels, TIMING))!;
   await vi.advanceTimersByTimeAsync(0);
   expect(fake.data.liveLevels).toHaveBeenCalledTimes(1);
   expect(fake.data.liveLevels).toHaveBeenLastCalledWith({ serial: 'QT1' });
@@ -53,8 +56,9 @@ it('reads every interval while the view is open, and never again once it is left
 it('says a failed read and when it tries again, and clears that once a read succeeds', async () => {
   fake.data.liveLevels.mockRejectedValueOnce(new FieldDeskError('serverError', 'The service failed.'));
   fake.data.liveLevels.mockImplementation(async ({ serial }) => answer(serial, Date.now()));
+  const data = useDataStore();
   const scope = effectScope();
-  const live = scope.run(() => useLiveLevels(() => 'QT1', TIMING))!;
+  const live = scope.run(() => useLiveLevels(() => 'QT1', data.liveLevels, TIMING))!;
   await vi.advanceTimersByTimeAsync(0);
   expect(live.error.value?.message).toBe('The service failed.');
   expect(live.retryInMs.value).toBe(6_000);

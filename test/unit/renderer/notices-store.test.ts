@@ -1,19 +1,17 @@
 /** The app's notices: asked once at start, then followed; dismissing one answers the rest. */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPinia, setActivePinia } from 'pinia';
 import type { AppNotice } from '../../../src/shared/ipc/contract';
 import { deferred } from './fixtures';
+import { createFakeBackend, fakePinia } from './fake-api';
+import { useNoticesStore } from '../../../src/renderer/src/features/app/notices';
 
-const backend = await vi.hoisted(async () => (await import('./fake-api')).createFakeBackend());
-vi.mock('../../../src/renderer/src/api', () => ({ api: backend.api }));
+const backend = createFakeBackend();
 const fake = backend.api;
-
-const { useNoticesStore } = await import('../../../src/renderer/src/features/app/notices');
 
 const notice = (id: string, message: string): AppNotice => ({ id, tone: 'warning', message, since: 1 });
 
 beforeEach(() => {
-  setActivePinia(createPinia());
+  fakePinia(backend);
   backend.reset();
 });
 

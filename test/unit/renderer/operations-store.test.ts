@@ -1,23 +1,20 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPinia, setActivePinia } from 'pinia';
-import { expectCalledWith } from './fake-api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createFakeBackend, expectCalledWith, fakePinia } from './fake-api';
 import { FieldDeskError } from '../../../src/shared/errors';
 import type { OperationSnapshot } from '../../../src/shared/operations';
 import { account, actionSnapshot as snapshot } from './fixtures';
+import { useOperationsStore } from '../../../src/renderer/src/features/operations/store';
+import { useActionsStore } from '../../../src/renderer/src/features/actions/store';
+import { useAccountsStore } from '../../../src/renderer/src/features/accounts/store';
+import { useConnectivityStore } from '../../../src/renderer/src/features/connectivity/store';
 
 /** The fake backend the stores talk to instead of `window.fielddesk`, typed from the contract. */
-const backend = await vi.hoisted(async () => (await import('./fake-api')).createFakeBackend());
-vi.mock('../../../src/renderer/src/api', () => ({ api: backend.api }));
+const backend = createFakeBackend();
 const fake = backend.api;
-
-const { useOperationsStore } = await import('../../../src/renderer/src/features/operations/store');
-const { useActionsStore } = await import('../../../src/renderer/src/features/actions/store');
-const { useAccountsStore } = await import('../../../src/renderer/src/features/accounts/store');
-const { useConnectivityStore } = await import('../../../src/renderer/src/features/connectivity/store');
 
 describe('operations store', () => {
   beforeEach(() => {
-    setActivePinia(createPinia());
+    fakePinia(backend);
     backend.reset();
     useAccountsStore().apply({
       accounts: [account()],

@@ -3,14 +3,13 @@
  * a newer state pushed as `team.changed` (up to date), and must not put the screen back to
  * "Connecting…" for good (seen in the e2e, one run in two).
  */
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPinia, setActivePinia } from 'pinia';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { TeamStatus } from '../../../src/shared/team';
+import { createFakeBackend, fakePinia } from './fake-api';
+import { useTeamStore } from '../../../src/renderer/src/features/team/store';
 
-const backend = await vi.hoisted(async () => (await import('./fake-api')).createFakeBackend());
-vi.mock('../../../src/renderer/src/api', () => ({ api: backend.api }));
+const backend = createFakeBackend();
 const fake = backend.api;
-const { useTeamStore } = await import('../../../src/renderer/src/features/team/store');
 
 const state = (phase: TeamStatus['phase'], seq: number): TeamStatus => ({
   membership: {
@@ -31,7 +30,7 @@ const state = (phase: TeamStatus['phase'], seq: number): TeamStatus => ({
 });
 
 beforeEach(() => {
-  setActivePinia(createPinia());
+  fakePinia(backend);
   backend.reset();
   fake.team.status.mockResolvedValue({ ...state('local', 1), membership: null });
   fake.team.conflicts.mockResolvedValue([]);

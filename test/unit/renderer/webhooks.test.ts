@@ -1,15 +1,12 @@
 /** Webhooks in the renderer: the form's checks, deliveries in words, and the store's secret handling. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPinia, setActivePinia } from 'pinia';
 import type { WebhookDelivery, WebhookList } from '../../../src/shared/webhooks';
+import { createFakeBackend, fakePinia } from './fake-api';
+import { useWebhooksStore, DELIVERY_POLL_MS } from '../../../src/renderer/src/features/webhooks/store';
+import * as logic from '../../../src/renderer/src/features/webhooks/logic';
 
-const backend = await vi.hoisted(async () => (await import('./fake-api')).createFakeBackend());
-vi.mock('../../../src/renderer/src/api', () => ({ api: backend.api }));
+const backend = createFakeBackend();
 const fake = backend.api;
-
-const { useWebhooksStore, DELIVERY_POLL_MS } =
-  await import('../../../src/renderer/src/features/webhooks/store');
-const logic = await import('../../../src/renderer/src/features/webhooks/logic');
 
 const form = { type: 'NewEvent', instrument: 'QT100001', url: 'https://hooks.example.com/fd', secret: '' };
 
@@ -139,7 +136,7 @@ describe('what may be changed now', () => {
 
 describe('webhooks store', () => {
   beforeEach(() => {
-    setActivePinia(createPinia());
+    fakePinia(backend);
     backend.reset();
   });
   afterEach(() => vi.useRealTimers());

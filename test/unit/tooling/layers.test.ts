@@ -55,8 +55,11 @@ const SOUND: Record<string, string> = {
   'src/main/backend/core/log.ts': 'import { unit } from "../../../shared/units";\nexport const log = unit;\n',
   'src/main/backend/visits/store.ts': 'import { log } from "../core/log";\nexport const visits = log;\n',
   'src/renderer/src/api.ts': 'export const api = {};\n',
+  'src/renderer/src/api-injection.ts': 'export const useApi = () => ({});\n',
+  'src/renderer/src/app.ts':
+    'import { api } from "./api";\nimport { store } from "./features/visits/store";\nexport const app = [api, store];\n',
   'src/renderer/src/features/visits/store.ts':
-    'import { api } from "../../api";\nexport const store = api;\n',
+    'import { useApi } from "../../api-injection";\nexport const store = useApi();\n',
   'src/renderer/src/features/visits/View.vue':
     '<script setup lang="ts">\nimport { store } from "./store";\nconsole.log(store);\n</script>\n',
 };
@@ -68,9 +71,11 @@ describe('the layer rules', () => {
     expect(code).toBe(0);
   });
 
-  it('fail on core importing a domain, a cycle, a component calling the API and the renderer importing main', async () => {
+  it('fail on core importing a domain, a cycle, a component calling the API, a store taking the real API and the renderer importing main', async () => {
     const { code, report } = await cruise({
       ...SOUND,
+      'src/renderer/src/features/visits/store.ts':
+        'import { api } from "../../api";\nexport const store = api;\n',
       'src/main/backend/core/log.ts':
         'import { visits } from "../visits/store";\nexport const log = visits;\n',
       'src/shared/a.ts': 'import { b } from "./b";\nexport const a = () => b;\n',
@@ -88,6 +93,9 @@ describe('the layer rules', () => {
     );
     expect(report).toMatch(
       /renderer-sandboxed: src\/renderer\/src\/features\/visits\/View\.vue → src\/main\/backend\/visits\/store\.ts/,
+    );
+    expect(report).toMatch(
+      /api-from-composition-only: src\/renderer\/src\/features\/visits\/store\.ts → src\/renderer\/src\/api\.ts/,
     );
   });
 

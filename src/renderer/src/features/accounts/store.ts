@@ -4,7 +4,7 @@
  */
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import { api } from '../../api';
+import { useApi } from '../../api-injection';
 import type { AccountCheck, AccountsState, AccountSummary, VaultStatus } from '../../../../shared/accounts';
 import type { FieldDeskError } from '../../../../shared/errors';
 import { asFieldDeskError } from '../../errors';
@@ -14,6 +14,7 @@ import { asFieldDeskError } from '../../errors';
  * on the one the user is typing, and reads summaries back.
  */
 export const useAccountsStore = defineStore('accounts', () => {
+  const api = useApi();
   const accounts = ref<AccountSummary[]>([]);
   const activeId = ref<string | null>(null);
   const vault = ref<VaultStatus>({ storage: 'keychain', reason: null });

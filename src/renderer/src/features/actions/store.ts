@@ -6,7 +6,7 @@
  */
 import { defineStore } from 'pinia';
 import { ref, shallowRef, watch } from 'vue';
-import { api } from '../../api';
+import { useApi } from '../../api-injection';
 import type { FieldDeskLastResults } from '../../../../shared/check-record';
 import type { FieldDeskError } from '../../../../shared/errors';
 import type { ActionName, ActionRecord, OperationSnapshot } from '../../../../shared/operations';
@@ -18,6 +18,7 @@ import { withFinishedResults } from './logic';
 
 /** Field actions on an instrument of the active account; their progress is an operation's. */
 export const useActionsStore = defineStore('actions', () => {
+  const api = useApi();
   const operations = useOperationsStore();
   const accounts = useAccountsStore();
 

@@ -4,11 +4,12 @@
  */
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import { api } from '../../api';
+import { useApi } from '../../api-injection';
 import type { AppNotice } from '../../../../shared/ipc/contract';
 import { errorMessage } from '../../errors';
 
 export const useNoticesStore = defineStore('notices', () => {
+  const api = useApi();
   const notices = ref<AppNotice[]>([]);
   const dismissError = ref<string | null>(null);
   let unsubscribe: (() => void) | null = null;

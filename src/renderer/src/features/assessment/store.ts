@@ -18,7 +18,7 @@ import {
 import type { TimeInterval } from '../../../../shared/data';
 import type { FieldDeskError } from '../../../../shared/errors';
 import type { RequestArg } from '../../../../shared/ipc/contract';
-import { api } from '../../api';
+import { useApi } from '../../api-injection';
 import { asFieldDeskError } from '../../errors';
 import { useAccountsStore } from '../accounts/store';
 import {
@@ -31,6 +31,7 @@ import {
 } from './report-state';
 
 export const useAssessmentStore = defineStore('assessment', () => {
+  const api = useApi();
   const accounts = useAccountsStore();
   const sites = shallowRef<Site[] | null>(null);
   const sitesError = ref<FieldDeskError | null>(null);

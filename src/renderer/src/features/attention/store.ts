@@ -5,7 +5,7 @@
  */
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, watch } from 'vue';
-import { api } from '../../api';
+import { useApi } from '../../api-injection';
 import {
   attentionReasons,
   rankAttention,
@@ -35,6 +35,7 @@ export interface AttentionRow extends AttentionItem {
 }
 
 export const useAttentionStore = defineStore('attention', () => {
+  const api = useApi();
   const accounts = useAccountsStore();
   const instruments = useInstrumentsStore();
   const settings = useSettingsStore();

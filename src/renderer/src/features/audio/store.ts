@@ -6,7 +6,7 @@
  */
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import { api } from '../../api';
+import { useApi } from '../../api-injection';
 import type {
   AudioFormat,
   DownloadPriority,
@@ -17,9 +17,11 @@ import type {
 import type { FieldDeskError } from '../../../../shared/errors';
 import { asFieldDeskError } from '../../errors';
 import type { RequestArg } from '../../../../shared/ipc/contract';
-import { appShell } from './library-url';
+import { libraryUrlIn } from './library-url';
+import { useShellStore } from '../app/shell';
 
 export const useAudioStore = defineStore('audio', () => {
+  const api = useApi();
   const byId = ref<Record<string, DownloadSnapshot>>({});
   const library = ref<LibraryItem[]>([]);
   const folder = ref<string | null>(null);
@@ -29,6 +31,7 @@ export const useAudioStore = defineStore('audio', () => {
   let started: Promise<void> | null = null;
   /** Downloads finishing together read the library at once: an answer older than the last asked is dropped. */
   let libraryRound = 0;
+  const shell = useShellStore();
 
   const downloads = computed(() => Object.values(byId.value));
   const active = computed(() =>
@@ -123,7 +126,9 @@ export const useAudioStore = defineStore('audio', () => {
     openFolder: () => api.audio.openFolder({}),
     chooseFolder,
     /** Only the desktop app opens folders and folder dialogs. */
-    isDesktop: async () => (await appShell()) === 'electron',
+    isDesktop: () => shell.isDesktop(),
+    /** Where the player reads the library file `key` (library-url.ts). */
+    libraryUrl: async (key: string) => libraryUrlIn(await shell.which(), key),
     byId,
     downloads,
     active,

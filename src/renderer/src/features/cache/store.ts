@@ -4,7 +4,7 @@
  */
 import { defineStore } from 'pinia';
 import { ref, shallowRef, watch } from 'vue';
-import { api } from '../../api';
+import { useApi } from '../../api-injection';
 import type { CacheSummary, CachedInstrumentSummary } from '../../../../shared/data';
 import type { FieldDeskError } from '../../../../shared/errors';
 import { asFieldDeskError } from '../../errors';
@@ -12,6 +12,7 @@ import { useAccountsStore } from '../accounts/store';
 
 /** What is kept offline (`cache.summary`) and clearing it, per instrument or all at once. */
 export const useCacheStore = defineStore('cache', () => {
+  const api = useApi();
   const accounts = useAccountsStore();
   const summary = shallowRef<CacheSummary | null>(null);
   const loading = ref(false);

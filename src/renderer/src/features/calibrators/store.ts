@@ -4,12 +4,13 @@
  */
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
-import { api } from '../../api';
+import { useApi } from '../../api-injection';
 import type { Calibrator, CalibratorChange, CalibratorList } from '../../../../shared/calibrators';
 import type { FieldDeskError } from '../../../../shared/errors';
 import { asFieldDeskError } from '../../errors';
 
 export const useCalibratorsStore = defineStore('calibrators', () => {
+  const api = useApi();
   const list = shallowRef<CalibratorList | null>(null);
   const loading = ref(false);
   const error = ref<FieldDeskError | null>(null);

@@ -4,11 +4,12 @@
  */
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import { api } from '../../api';
+import { useApi } from '../../api-injection';
 import type { Connectivity } from '../../../../shared/ipc/contract';
 import { isUnreachable, type FieldDeskErrorData } from '../../../../shared/errors';
 
 export const useConnectivityStore = defineStore('connectivity', () => {
+  const api = useApi();
   // `since: 0` until the backend answers, so its first word is never taken for an older one.
   const current = ref<Connectivity>({ state: 'unknown', accountId: null, since: 0, message: null });
   let unsubscribe: (() => void) | null = null;

@@ -5,7 +5,7 @@
  */
 import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowRef, watch } from 'vue';
-import { api } from '../../api';
+import { useApi } from '../../api-injection';
 import type { DataExportProgress, DataReadResult, Dataset } from '../../../../shared/data';
 import type { RequestArg } from '../../../../shared/ipc/contract';
 import type { FieldDeskError } from '../../../../shared/errors';
@@ -46,6 +46,7 @@ const isDefaultState = (state: ViewState): boolean =>
   Object.keys(state.choices).length === 0;
 
 export const useDataStore = defineStore('data', () => {
+  const api = useApi();
   const accounts = useAccountsStore();
 
   /** Site, UTC or laptop time: kept between runs, site time at first. */
@@ -280,6 +281,8 @@ export const useDataStore = defineStore('data', () => {
     exportCsv,
     saveImage: (arg: RequestArg<'data.saveImage'>) => api.data.saveImage(arg),
     monitorCurrent: (serial: string) => api.data.monitorCurrent({ serial }),
+    /** The newest 1 s levels of `serial`, for the live check (live/live-levels.ts). */
+    liveLevels: (serial: string) => api.data.liveLevels({ serial }),
     eventTimeHistory: (id: string) => api.data.eventTimeHistory({ id }),
     zoneChoice,
     chosenSiteZones,

@@ -4,7 +4,7 @@
  */
 import { defineStore } from 'pinia';
 import { shallowRef } from 'vue';
-import { api } from '../../api';
+import { useApi } from '../../api-injection';
 import type { HistoryRead, Provenance } from '../../../../shared/data';
 import type { FieldDeskError } from '../../../../shared/errors';
 import type {
@@ -58,6 +58,7 @@ const emptyPart = <T>(): HistoryPart<T> => ({
  * Each part loads and fails on its own, so a missing scope for one does not hide the others.
  */
 export const useHistoryStore = defineStore('history', () => {
+  const api = useApi();
   const actions = useActionsStore();
   // Shallow: rows are replaced whole, and hundreds of SIC records need not be reactive one by one.
   const bySerial = shallowRef<Record<string, InstrumentHistory>>({});

@@ -5,7 +5,7 @@
  */
 import { defineStore } from 'pinia';
 import { computed, reactive, ref, shallowRef, watch } from 'vue';
-import { api } from '../../api';
+import { useApi } from '../../api-injection';
 import type { InstrumentDetail, InstrumentEntry } from '../../../../shared/ipc/contract';
 import { FieldDeskError } from '../../../../shared/errors';
 import { asFieldDeskError, errorMessage } from '../../errors';
@@ -42,6 +42,7 @@ export interface RenameState {
  * renaming with an optimistic update. A failed refresh keeps the last loaded list on screen.
  */
 export const useInstrumentsStore = defineStore('instruments', () => {
+  const api = useApi();
   const accounts = useAccountsStore();
 
   /** As listed: in a fleet over STATUS_EAGER_LIMIT, without statuses (`statusPending`). */

@@ -2,9 +2,9 @@
  * The live check's state for one instrument: its newest 1 s levels, read by a live reader
  * (live-reader.ts) for as long as the scope that asked lives — a view's setup, so leaving the view
  * stops the reads. Hidden windows read less often; showing the window again reads at once.
+ * It reads through `read`, the data store's `liveLevels` (effects live in stores).
  */
 import { markRaw, onScopeDispose, ref, shallowRef, watch } from 'vue';
-import { api } from '../../api';
 import { asFieldDeskError } from '../../errors';
 import type { FieldDeskError } from '../../../../shared/errors';
 import type { LiveLevels } from '../../../../shared/live';
@@ -12,7 +12,11 @@ import { createLiveReader, type LiveReader, type LiveReaderTiming } from './live
 
 const windowHidden = (): boolean => typeof document !== 'undefined' && document.visibilityState === 'hidden';
 
-export function useLiveLevels(serial: () => string, timing?: LiveReaderTiming) {
+export function useLiveLevels(
+  serial: () => string,
+  read: (serial: string) => Promise<LiveLevels>,
+  timing?: LiveReaderTiming,
+) {
   const latest = shallowRef<LiveLevels | null>(null);
   const error = shallowRef<FieldDeskError | null>(null);
   /** After a failed read: how long until the next (ms). */
@@ -27,7 +31,7 @@ export function useLiveLevels(serial: () => string, timing?: LiveReaderTiming) {
     retryInMs.value = null;
     const asked = serial();
     reader = createLiveReader({
-      read: () => api.data.liveLevels({ serial: asked }),
+      read: () => read(asked),
       onRead: (levels) => {
         latest.value = markRaw(levels);
         error.value = null;

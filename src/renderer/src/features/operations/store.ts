@@ -4,7 +4,7 @@
  */
 import { defineStore } from 'pinia';
 import { computed, ref, watch } from 'vue';
-import { api } from '../../api';
+import { useApi } from '../../api-injection';
 import type { ActionName, OperationSnapshot } from '../../../../shared/operations';
 import type { FieldDeskError } from '../../../../shared/errors';
 import { asFieldDeskError } from '../../errors';
@@ -20,6 +20,7 @@ const CLOCK_TICK_MS = 500;
  * Keeps a clock ticking while something runs, for the elapsed time on the progress bars.
  */
 export const useOperationsStore = defineStore('operations', () => {
+  const api = useApi();
   const accounts = useAccountsStore();
   const byId = ref<Record<string, OperationSnapshot>>({});
   const loaded = ref(false);

@@ -4,7 +4,7 @@
  */
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import { api } from '../../api';
+import { useApi } from '../../api-injection';
 import { DEFAULT_SETTINGS, type Settings, type SettingsState } from '../../../../shared/operations';
 import { errorMessage } from '../../errors';
 
@@ -15,6 +15,7 @@ export type SettingsChange = Partial<Settings>;
  * data), read and saved by the backend.
  */
 export const useSettingsStore = defineStore('settings', () => {
+  const api = useApi();
   const current = ref<Settings>({ ...DEFAULT_SETTINGS });
   /** Why the saved settings could not be used; null when all was well. */
   const notice = ref<string | null>(null);

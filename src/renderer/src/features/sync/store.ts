@@ -4,7 +4,7 @@
  */
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import { api } from '../../api';
+import { useApi } from '../../api-injection';
 import type { SyncRequest, SyncSnapshot } from '../../../../shared/data';
 import { BUILT_IN_PROFILES, type SyncChoices, type SyncProfile } from '../../../../shared/sync-choices';
 import type { FieldDeskError } from '../../../../shared/errors';
@@ -20,6 +20,7 @@ import { useCacheStore } from '../cache/store';
  * reloaded so the dialog can say what is now available offline.
  */
 export const useSyncStore = defineStore('sync', () => {
+  const api = useApi();
   const accounts = useAccountsStore();
   const cache = useCacheStore();
   const byId = ref<Record<string, SyncSnapshot>>({});

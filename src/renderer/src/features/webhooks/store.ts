@@ -5,7 +5,7 @@
  */
 import { defineStore } from 'pinia';
 import { ref, shallowRef, watch } from 'vue';
-import { api } from '../../api';
+import { useApi } from '../../api-injection';
 import type { RequestArg } from '../../../../shared/ipc/contract';
 import type { FieldDeskError } from '../../../../shared/errors';
 import type { CreatedWebhook, WebhookDelivery, WebhookList } from '../../../../shared/webhooks';
@@ -17,6 +17,7 @@ import { mergeDeliveries } from './logic';
 export const DELIVERY_POLL_MS = 1_000;
 
 export const useWebhooksStore = defineStore('webhooks', () => {
+  const api = useApi();
   const accounts = useAccountsStore();
   const list = shallowRef<WebhookList | null>(null);
   const loading = ref(false);
