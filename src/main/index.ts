@@ -124,6 +124,19 @@ async function start(): Promise<void> {
         : await dialog.showOpenDialog(options);
       return choice.canceled ? null : (choice.filePaths[0] ?? null);
     },
+    // Photos are read by the main process from where the user chose them (visits/chosen-photos.ts).
+    choosePhotoFiles: async () => {
+      const options = {
+        title: 'Add photos to the visit',
+        defaultPath: app.getPath('pictures'),
+        filters: [{ name: 'Photos', extensions: ['jpg', 'jpeg', 'png', 'gif', 'webp'] }],
+        properties: ['openFile', 'multiSelections'] as Array<'openFile' | 'multiSelections'>,
+      };
+      const choice = mainWindow
+        ? await dialog.showOpenDialog(mainWindow, options)
+        : await dialog.showOpenDialog(options);
+      return choice.canceled ? null : choice.filePaths;
+    },
     revealInFileManager: async (path, kind) => {
       if (kind === 'file') return shell.showItemInFolder(path);
       const problem = await shell.openPath(path);

@@ -30,9 +30,17 @@ export const PHOTO_CAPTION_MAX = 200;
 export const VISIT_PHOTOS_MAX = 24;
 /** A phone's photo is a few MB; a file past this is not a site photo. */
 export const PHOTO_MAX_BYTES = 25 * 1024 * 1024;
-/** The thumbnail the renderer makes: its longer side (px), a JPEG. */
+/** The thumbnail the backend makes of each photo: its longer side (px), a JPEG. */
 export const THUMBNAIL_EDGE_PX = 480;
-export const THUMBNAIL_MAX_BYTES = 1024 * 1024;
+/** A reduced copy's longer side (px): sharp on a laptop's screen and on the sheet, a megabyte or two. */
+export const REDUCED_EDGE_PX = 2560;
+
+/** A photo chosen in the system's dialog: its path stays in the main process, named by `token`. */
+export interface ChosenPhoto {
+  token: string;
+  fileName: string;
+  bytes: number;
+}
 
 /**
  * The checklist a new visit starts with, per kind of instrument (the user may edit each list in

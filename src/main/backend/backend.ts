@@ -23,6 +23,7 @@ import type { ChooseExportPath } from './core/export-path';
 import type { ServiceClientOptions } from './service/client';
 import type { DataSource } from './service/data-source';
 import type { HostLookup } from './webhooks/webhook-target';
+import type { ChoosePhotoFiles } from './visits/chosen-photos';
 
 export interface BackendOptions {
   dataDir: string;
@@ -53,6 +54,8 @@ export interface BackendOptions {
   audioFolder?: string;
   /** The system's folder picker for the downloads folder (the app); `audio.chooseFolder` says it cannot without. */
   chooseAudioFolder?: ChooseAudioFolder;
+  /** The system's dialog for visit photos (the app); `visits.choosePhotos` says it cannot without. */
+  choosePhotoFiles?: ChoosePhotoFiles;
   /** Opens the downloads folder, or shows a file in it, in the file manager (the app). */
   revealInFileManager?: RevealInFileManager;
   /** Audio downloads running at once (default 2). */

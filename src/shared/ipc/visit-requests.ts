@@ -8,9 +8,9 @@ import {
   INSTRUMENT_KINDS,
   PHOTO_CAPTION_MAX,
   PHOTO_MAX_BYTES,
-  THUMBNAIL_MAX_BYTES,
   VISIT_ENGINEER_MAX,
   VISIT_NOTES_MAX,
+  type ChosenPhoto,
   type VisitDetail,
   type VisitInstrumentKind,
   type VisitList,
@@ -111,6 +111,13 @@ export const visitUpdateSchema = z
     path: ['leftAt'],
   });
 
+const captionSchema = z
+  .string()
+  .max(PHOTO_CAPTION_MAX, `Keep a caption to ${PHOTO_CAPTION_MAX} characters or fewer.`);
+/** Keep a reduced copy (REDUCED_EDGE_PX) of a larger picture instead of the camera's file. */
+const reduceSchema = z.boolean({ error: 'Say whether to keep a reduced copy of the photo.' });
+
+/** A photo's bytes, sent by the browser harness and by a photo dropped on the visit. */
 export const photoAddSchema = z
   .object({
     visitId: visitIdSchema,
@@ -119,9 +126,19 @@ export const photoAddSchema = z
       .trim()
       .min(1, 'The photo has no file name.')
       .max(200, 'The photo’s file name is too long.'),
-    caption: z.string().max(PHOTO_CAPTION_MAX, `Keep a caption to ${PHOTO_CAPTION_MAX} characters or fewer.`),
+    caption: captionSchema,
     imageBase64: base64Schema(PHOTO_MAX_BYTES, 'photo'),
-    thumbnailBase64: base64Schema(THUMBNAIL_MAX_BYTES, 'thumbnail'),
+    reduce: reduceSchema,
+  })
+  .strict();
+
+/** A photo chosen in the system's dialog (`visits.choosePhotos`), by the token it was given. */
+export const chosenPhotoAddSchema = z
+  .object({
+    visitId: visitIdSchema,
+    token: z.string().regex(/^[0-9a-f-]{36}$/, 'That is not a photo chosen in this window.'),
+    caption: captionSchema,
+    reduce: reduceSchema,
   })
   .strict();
 
@@ -149,16 +166,17 @@ export const VISIT_REQUESTS = {
   'visits.update': request<VisitDetail>()(visitUpdateSchema),
   /** Deletes a visit and its photos. */
   'visits.remove': request<{ id: string }>()(byVisitId),
-  /** Copies a photo (and the thumbnail the renderer made of it) into the data folder. */
+  /** Copies a photo sent as bytes into the data folder, with the thumbnail the backend makes of it. */
   'visits.addPhoto': request<VisitDetail>()(photoAddSchema),
+  /**
+   * The system's dialog for photos (the desktop app): each chosen file named by a token, its path
+   * kept in the main process; none when cancelled. `unavailable` where there is no such dialog.
+   */
+  'visits.choosePhotos': request<ChosenPhoto[]>()(noArgs),
+  /** Copies a chosen photo (`visits.choosePhotos`) into the data folder, read there from its path. */
+  'visits.addChosenPhoto': request<VisitDetail>()(chosenPhotoAddSchema),
   'visits.removePhoto': request<VisitDetail>()(byPhoto),
-  'visits.setCaption': request<VisitDetail>()(
-    byPhoto.extend({
-      caption: z
-        .string()
-        .max(PHOTO_CAPTION_MAX, `Keep a caption to ${PHOTO_CAPTION_MAX} characters or fewer.`),
-    }),
-  ),
+  'visits.setCaption': request<VisitDetail>()(byPhoto.extend({ caption: captionSchema })),
   /** A photo's thumbnail as a `data:` URL (the renderer shows nothing from disk itself). */
   'visits.thumbnail': request<string>()(byPhoto),
   /** A photo itself, full size, as a `data:` URL: the viewer shows it whole. */

@@ -94,7 +94,7 @@ async function siteWithAVisit(a: Laptop) {
     fileName: 'mast.jpg',
     caption: 'Mast',
     imageBase64: photo,
-    thumbnailBase64: photo,
+    reduce: false,
   });
   return { siteId: site.id, visitId: visit.id, calibratorId: calibrator.id };
 }

@@ -61,7 +61,7 @@ async function main(): Promise<void> {
     fileName: 'mast.jpg',
     caption: 'Mast after the repair',
     imageBase64: photo,
-    thumbnailBase64: photo,
+    reduce: false,
   });
   say({ finished: true });
   setInterval(() => undefined, 1000); // keep running until killed

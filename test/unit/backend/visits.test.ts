@@ -10,6 +10,8 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { strToU8, zipSync } from 'fflate';
+import sharp from 'sharp';
+import { crc32 } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DATABASE_FILE_NAME } from '../../../src/main/backend/core/database';
 import { RECORDS_FILE_NAME, RECORDS_NOTICE } from '../../../src/main/backend/records/records-database';
@@ -24,6 +26,7 @@ import {
   operationFinished,
 } from './backend-helpers';
 import { makeTempDir } from './helpers';
+import type { BackendOptions } from '../../../src/main/backend/backend';
 
 const run = promisify(execFile);
 const PHOTO = join(__dirname, '../../fixtures/site-photo-mast.jpg');
@@ -47,7 +50,25 @@ afterEach(async () => {
   await dataDir.remove();
 });
 
-async function open() {
+/** A 1 × 1 PNG sound in structure (every chunk's CRC right) whose IDAT holds `data`. */
+function pngWithImageData(data: Buffer): Buffer {
+  const chunk = (type: string, body: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(body.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type, 'latin1'), body])));
+    return Buffer.concat([length, Buffer.from(type, 'latin1'), body, crc]);
+  };
+  const header = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', data),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+async function open(options: Partial<BackendOptions> = {}) {
   return createRecordingBackend({
     ...demoBackendOptions(dataDir.path, service),
     ...FAST_ACTION_OPTIONS,
@@ -56,6 +77,7 @@ async function open() {
       networkDown
         ? Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } }))
         : fetch(input, init),
+    ...options,
   });
 }
 
@@ -119,15 +141,17 @@ describe('a site visit from start to sheet', () => {
         fileName: 'mast.jpg',
         caption: 'Mast after the repair',
         imageBase64: photo,
-        thumbnailBase64: photo,
+        reduce: false,
       });
       const [kept] = withPhoto.visit.photos;
       expect(kept).toMatchObject({ fileName: 'mast.jpg', caption: 'Mast after the repair' });
       const folder = join(dataDir.path, 'visits', withPhoto.visit.accountId, visit.id);
       expect((await readdir(folder)).sort()).toEqual([`${kept!.id}-thumb.jpg`, kept!.storedName].sort());
-      expect(await handlers['visits.thumbnail']({ visitId: visit.id, photoId: kept!.id })).toBe(
-        `data:image/jpeg;base64,${photo}`,
-      );
+      // The thumbnail the backend made: a JPEG, its longer side 480 px (the photo is 640 × 480).
+      const thumbnailUrl = await handlers['visits.thumbnail']({ visitId: visit.id, photoId: kept!.id });
+      expect(thumbnailUrl.startsWith('data:image/jpeg;base64,')).toBe(true);
+      const thumbnail = await sharp(Buffer.from(thumbnailUrl.split(',')[1]!, 'base64')).metadata();
+      expect([thumbnail.format, thumbnail.width, thumbnail.height]).toEqual(['jpeg', 480, 360]);
       // The photo itself, whole, for the viewer; its copy gone, said plainly.
       expect(await handlers['visits.photo']({ visitId: visit.id, photoId: kept!.id })).toBe(
         `data:image/jpeg;base64,${photo}`,
@@ -211,7 +235,7 @@ describe('a site visit from start to sheet', () => {
           fileName: `mast-${i}.jpg`,
           caption: `Photo number ${i}`,
           imageBase64: photo,
-          thumbnailBase64: photo,
+          reduce: false,
         });
       const sheet = await made.handlers['visits.sheet']({ id: visit.id });
       expect(sheet).toMatchObject({ saved: true });
@@ -232,32 +256,22 @@ describe('a site visit from start to sheet', () => {
     }
   });
 
-  it('refuses a file that is not a picture (or not only one), a thumbnail that is not a JPEG and an end before the start', async () => {
+  it('refuses a file that is not a picture (or not only one), a picture it cannot decode and an end before the start', async () => {
     const made = await open();
     try {
       await made.handlers['accounts.tryDemo']({});
       const serial = await firstNoiseSerial(made.handlers);
       const { visit } = await made.handlers['visits.start']({ serials: [serial], engineer: 'Asha Patel' });
       const text = Buffer.from('not a photo at all').toString('base64');
-      const photo = (await readFile(PHOTO)).toString('base64');
       await expect(
         made.handlers['visits.addPhoto']({
           visitId: visit.id,
           fileName: 'notes.txt',
           caption: '',
           imageBase64: text,
-          thumbnailBase64: photo,
+          reduce: false,
         }),
       ).rejects.toThrow('“notes.txt” is not a JPEG, PNG, GIF or WebP picture');
-      await expect(
-        made.handlers['visits.addPhoto']({
-          visitId: visit.id,
-          fileName: 'a.jpg',
-          caption: '',
-          imageBase64: photo,
-          thumbnailBase64: text,
-        }),
-      ).rejects.toThrow('The thumbnail FieldDesk made of the photo is not a JPEG');
       // Only starting like a JPEG is not enough: the picture is read whole, to its end.
       await expect(
         made.handlers['visits.addPhoto']({
@@ -265,7 +279,7 @@ describe('a site visit from start to sheet', () => {
           fileName: 'cut.jpg',
           caption: '',
           imageBase64: Buffer.from([0xff, 0xd8, 0xff]).toString('base64'),
-          thumbnailBase64: photo,
+          reduce: false,
         }),
       ).rejects.toThrow(
         '“cut.jpg” is not a picture FieldDesk can read: it ends before its image data. It was not added; export it from the phone or camera again as JPEG.',
@@ -280,22 +294,24 @@ describe('a site visit from start to sheet', () => {
           fileName: 'mast.jpg',
           caption: '',
           imageBase64: polyglot,
-          thumbnailBase64: photo,
+          reduce: false,
         }),
       ).rejects.toThrow(
         `“mast.jpg” is not a picture FieldDesk can read: it has ${extra} bytes of something else after the picture.`,
       );
+      // Sound in structure, but its pixels cannot be decoded (a PNG whose image data is not zlib).
       await expect(
         made.handlers['visits.addPhoto']({
           visitId: visit.id,
-          fileName: 'mast.jpg',
+          fileName: 'scan.png',
           caption: '',
-          imageBase64: photo,
-          thumbnailBase64: polyglot,
+          imageBase64: pngWithImageData(Buffer.from('not zlib data at all')).toString('base64'),
+          reduce: false,
         }),
       ).rejects.toThrow(
-        `The thumbnail FieldDesk made of “mast.jpg” is not a picture FieldDesk can read: it has ${extra} bytes of something else after the picture. The photo was not added`,
+        '“scan.png” as a picture: its image data is damaged or coded in a way FieldDesk does not know. It was not added',
       );
+      expect((await made.handlers['visits.get']({ id: visit.id })).visit.photos).toEqual([]);
       await expect(
         made.handlers['visits.update']({ id: visit.id, leftAt: visit.arrivedAt - 60_000 }),
       ).rejects.toThrow('The visit cannot end before it began.');
@@ -395,6 +411,142 @@ describe('a visit is kept', () => {
       expect((error as FieldDeskError).message).toBe(
         'This visit no longer exists. It may have been deleted in another window.',
       );
+    } finally {
+      await made.backend.close();
+    }
+  });
+});
+
+describe('photos the backend reads and reduces', () => {
+  /** A 4000 × 3000 JPEG, as a phone takes them. */
+  const phonePhoto = () =>
+    sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#2f6f4e' } })
+      .jpeg({ quality: 90 })
+      .toBuffer();
+
+  it('keeps the camera’s file, or a reduced copy when asked, each with its thumbnail', async () => {
+    const made = await open();
+    try {
+      await made.handlers['accounts.tryDemo']({});
+      const serial = await firstNoiseSerial(made.handlers);
+      const { visit } = await made.handlers['visits.start']({ serials: [serial], engineer: 'Asha Patel' });
+      const original = await phonePhoto();
+      const add = (reduce: boolean) =>
+        made.handlers['visits.addPhoto']({
+          visitId: visit.id,
+          fileName: reduce ? 'reduced.jpg' : 'whole.jpg',
+          caption: '',
+          imageBase64: original.toString('base64'),
+          reduce,
+        });
+      await add(false);
+      const { visit: kept } = await add(true);
+      const folder = join(dataDir.path, 'visits', kept.accountId, visit.id);
+      const sizes = await Promise.all(
+        kept.photos.map(async (photo) => {
+          const bytes = await readFile(join(folder, photo.storedName));
+          const meta = await sharp(bytes).metadata();
+          const thumb = await sharp(await readFile(join(folder, `${photo.id}-thumb.jpg`))).metadata();
+          return {
+            name: photo.fileName,
+            bytes: photo.bytes === bytes.length,
+            size: [meta.width, meta.height],
+            thumb: [thumb.width, thumb.height],
+            same: bytes.equals(original),
+          };
+        }),
+      );
+      expect(sizes).toEqual([
+        { name: 'whole.jpg', bytes: true, size: [4000, 3000], thumb: [480, 360], same: true },
+        { name: 'reduced.jpg', bytes: true, size: [2560, 1920], thumb: [480, 360], same: false },
+      ]);
+    } finally {
+      await made.backend.close();
+    }
+  });
+
+  it('reads a photo chosen in the system dialog from its path, by the token it was given', async () => {
+    const notes = join(dataDir.path, 'notes.txt');
+    await writeFile(notes, 'not a photo at all');
+    let chosen: string[] | null = [PHOTO, notes];
+    const made = await open({ choosePhotoFiles: async () => chosen });
+    try {
+      await made.handlers['accounts.tryDemo']({});
+      const serial = await firstNoiseSerial(made.handlers);
+      const { visit } = await made.handlers['visits.start']({ serials: [serial], engineer: 'Asha Patel' });
+      const photos = await made.handlers['visits.choosePhotos']({});
+      const photoBytes = (await readFile(PHOTO)).length;
+      expect(photos.map(({ fileName, bytes }) => ({ fileName, bytes }))).toEqual([
+        { fileName: 'site-photo-mast.jpg', bytes: photoBytes },
+        { fileName: 'notes.txt', bytes: 18 },
+      ]);
+      const [photo, text] = photos;
+      const added = await made.handlers['visits.addChosenPhoto']({
+        visitId: visit.id,
+        token: photo!.token,
+        caption: 'Mast',
+        reduce: false,
+      });
+      expect(added.visit.photos).toMatchObject([
+        { fileName: 'site-photo-mast.jpg', caption: 'Mast', bytes: photoBytes },
+      ]);
+      // A token is read once; a file that is no picture is said as such.
+      await expect(
+        made.handlers['visits.addChosenPhoto']({
+          visitId: visit.id,
+          token: photo!.token,
+          caption: '',
+          reduce: false,
+        }),
+      ).rejects.toThrow('That photo was chosen in an earlier dialog. Choose it again.');
+      await expect(
+        made.handlers['visits.addChosenPhoto']({
+          visitId: visit.id,
+          token: text!.token,
+          caption: '',
+          reduce: false,
+        }),
+      ).rejects.toThrow('“notes.txt” is not a JPEG, PNG, GIF or WebP picture');
+      // Moved away after it was chosen: said, nothing kept.
+      const [again] = await made.handlers['visits.choosePhotos']({});
+      const moved = join(dataDir.path, 'moved.jpg');
+      chosen = [moved];
+      await writeFile(moved, await readFile(PHOTO));
+      const [movedChoice] = await made.handlers['visits.choosePhotos']({});
+      await rm(moved);
+      await expect(
+        made.handlers['visits.addChosenPhoto']({
+          visitId: visit.id,
+          token: movedChoice!.token,
+          caption: '',
+          reduce: false,
+        }),
+      ).rejects.toThrow('“moved.jpg” is no longer where it was chosen (moved or deleted). Choose it again.');
+      // A new choice replaces the tokens of the last.
+      await expect(
+        made.handlers['visits.addChosenPhoto']({
+          visitId: visit.id,
+          token: again!.token,
+          caption: '',
+          reduce: false,
+        }),
+      ).rejects.toThrow('chosen in an earlier dialog');
+      chosen = null;
+      expect(await made.handlers['visits.choosePhotos']({})).toEqual([]);
+      expect((await made.handlers['visits.get']({ id: visit.id })).visit.photos).toHaveLength(1);
+    } finally {
+      await made.backend.close();
+    }
+  });
+
+  it('says the dialog needs the desktop app where there is none', async () => {
+    const made = await open();
+    try {
+      await made.handlers['accounts.tryDemo']({});
+      await expect(made.handlers['visits.choosePhotos']({})).rejects.toMatchObject({
+        code: 'invalidRequest',
+        message: expect.stringMatching(/^Choosing photos from the disk needs the desktop app/),
+      });
     } finally {
       await made.backend.close();
     }

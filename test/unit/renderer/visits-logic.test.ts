@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import { actionDuringVisit, summariseVisit, visitKind, type SiteVisit } from '../../../src/shared/visits';
 import { visitFindingsText, visitTitleText } from '../../../src/renderer/src/features/visits/logic';
-import { REDUCED_EDGE_PX, scaledSize } from '../../../src/renderer/src/features/visits/thumbnail';
 
 const ARRIVED = Date.UTC(2026, 10, 27, 9, 0);
 const visit: SiteVisit = {
@@ -59,15 +58,5 @@ describe('what a visit says of itself', () => {
     expect(visitKind('Noise')).toBe('Noise');
     expect(visitKind('AirQuality')).toBe('AirQuality');
     expect(visitKind('vibration')).toBe('Vibration');
-  });
-});
-
-describe('the thumbnail', () => {
-  it('shrinks the longer side to 480 px and never enlarges', () => {
-    expect(scaledSize(4032, 3024, 480)).toEqual({ width: 480, height: 360 });
-    expect(scaledSize(3024, 4032, 480)).toEqual({ width: 360, height: 480 });
-    expect(scaledSize(200, 100, 480)).toEqual({ width: 200, height: 100 });
-    // A reduced copy of a 48-megapixel phone photo.
-    expect(scaledSize(8064, 6048, REDUCED_EDGE_PX)).toEqual({ width: 2560, height: 1920 });
   });
 });

@@ -29,7 +29,8 @@ import type { ChooseExportPath } from '../core/export-path';
 import type { Logger } from '../core/log';
 import type { UnfinishedFiles } from '../core/unfinished-files';
 import type { FleetService } from '../instruments/fleet';
-import { readPicture } from './picture-check';
+import { chosenPhotos, type ChoosePhotoFiles } from './chosen-photos';
+import { preparePicture, PictureRefused, type PreparedPicture } from './photo-pictures';
 import { photoFolder, readPhotoDataUrl, readThumbnail, removePhotoFiles, storePhoto } from './visit-photos';
 import { visitSheetName, writeVisitSheet } from './visit-sheet';
 import { visitList, type VisitStore } from './visit-store';
@@ -42,6 +43,8 @@ export interface VisitDeps {
   fleet: FleetService;
   dataDir: string;
   chooseExportPath: ChooseExportPath;
+  /** The system's dialog for photos (the desktop app); absent where there is none (the harness). */
+  choosePhotoFiles?: ChoosePhotoFiles;
   unfinished: UnfinishedFiles;
   log: Logger;
   now: () => number;
@@ -56,9 +59,8 @@ const MESSAGES = {
     `“${name}” is not a JPEG, PNG, GIF or WebP picture, so it was not added. Export it from the phone or camera as JPEG.`,
   unreadablePhoto: (name: string, problem: string) =>
     `“${name}” is not a picture FieldDesk can read: ${problem}. It was not added; export it from the phone or camera again as JPEG.`,
-  notThumbnail: 'The thumbnail FieldDesk made of the photo is not a JPEG, so the photo was not added.',
-  unreadableThumbnail: (name: string, problem: string) =>
-    `The thumbnail FieldDesk made of “${name}” is not a picture FieldDesk can read: ${problem}. The photo was not added; try adding it again.`,
+  undecodablePhoto: (name: string) =>
+    `FieldDesk cannot read “${name}” as a picture: its image data is damaged or coded in a way FieldDesk does not know. It was not added; export it from the phone or camera again as JPEG.`,
 } as const;
 
 export function visitHandlers(deps: VisitDeps): HandlersOf<'visits'> {
@@ -121,6 +123,70 @@ export function visitHandlers(deps: VisitDeps): HandlersOf<'visits'> {
     const saved = { ...visit, updatedAt: now() };
     visits.put(saved);
     return saved;
+  }
+
+  /** The photos chosen in the system's dialog, by token (the desktop app's; none in the harness). */
+  const chosen = chosenPhotos(deps.choosePhotoFiles, deps.log);
+
+  /**
+   * Keeps a photo with a visit: checked and decoded, its thumbnail made (and a reduced copy, when
+   * asked) before anything is written; then the files, then the record that names them.
+   */
+  async function keepPhoto(
+    visitId: string,
+    fileName: string,
+    caption: string,
+    bytes: Buffer,
+    reduce: boolean,
+  ): Promise<VisitDetail> {
+    const account = accounts.requireActive();
+    const visit = visitOf(account, visitId);
+    if (visit.photos.length >= VISIT_PHOTOS_MAX)
+      throw new FieldDeskError('invalidInput', MESSAGES.tooManyPhotos);
+    const name = basename(fileName);
+    let prepared: PreparedPicture;
+    try {
+      prepared = await preparePicture(bytes, reduce);
+    } catch (error) {
+      if (!(error instanceof PictureRefused)) throw error;
+      const { refusal } = error;
+      if (refusal.kind === 'undecodable') deps.log.info('photo not decoded', { error: error.cause });
+      throw new FieldDeskError(
+        'invalidInput',
+        refusal.kind === 'notPicture'
+          ? MESSAGES.notPhoto(name)
+          : refusal.kind === 'unreadable'
+            ? MESSAGES.unreadablePhoto(name, refusal.problem)
+            : MESSAGES.undecodablePhoto(name),
+      );
+    }
+    const id = randomUUID();
+    const folder = photoFolder(deps.dataDir, account.id, visit.id);
+    let storedName: string;
+    try {
+      storedName = await storePhoto({ folder, id, unfinished: deps.unfinished, ...prepared });
+    } catch (error) {
+      throw (
+        diskFailure(error, { folder: deps.dataDir, what: `the photo “${name}”` }) ??
+        new FieldDeskError('internal', `FieldDesk could not keep the photo “${name}”.`, { cause: error })
+      );
+    }
+    try {
+      // Read again: the visit may have changed while the picture was decoded (a note typed meanwhile).
+      const current = visitOf(account, visitId);
+      const saved = save({
+        ...current,
+        photos: [
+          ...current.photos,
+          { id, fileName: name, caption, storedName, bytes: prepared.image.length, addedAt: now() },
+        ],
+      });
+      return detail(account, saved);
+    } catch (error) {
+      // The record could not take it: the copied files would be orphans.
+      await removePhotoFiles(folder, storedName, id).catch(() => undefined);
+      throw error;
+    }
   }
 
   /** The instruments as last known (offline too); a serial the list does not name is kept by its serial. */
@@ -253,56 +319,14 @@ export function visitHandlers(deps: VisitDeps): HandlersOf<'visits'> {
       return { id };
     },
 
-    'visits.addPhoto': async ({ visitId, fileName, caption, imageBase64, thumbnailBase64 }) => {
-      const account = accounts.requireActive();
-      const visit = visitOf(account, visitId);
-      if (visit.photos.length >= VISIT_PHOTOS_MAX)
-        throw new FieldDeskError('invalidInput', MESSAGES.tooManyPhotos);
-      const name = basename(fileName);
-      // Both are read whole by their structure before anything is written (picture-check.ts): a
-      // file that only starts like a picture, or a picture with something else after it, is refused.
-      const image = Buffer.from(imageBase64, 'base64');
-      const read = readPicture(image);
-      if (read.kind === 'unknown') throw new FieldDeskError('invalidInput', MESSAGES.notPhoto(name));
-      if (read.kind === 'unreadable')
-        throw new FieldDeskError('invalidInput', MESSAGES.unreadablePhoto(name, read.problem));
-      const { type } = read.picture;
-      const thumbnail = Buffer.from(thumbnailBase64, 'base64');
-      const thumb = readPicture(thumbnail);
-      if (thumb.kind === 'unknown' || (thumb.kind === 'picture' && thumb.picture.type !== 'image/jpeg'))
-        throw new FieldDeskError('invalidInput', MESSAGES.notThumbnail);
-      if (thumb.kind === 'unreadable')
-        throw new FieldDeskError(
-          'invalidInput',
-          thumb.type === 'image/jpeg'
-            ? MESSAGES.unreadableThumbnail(name, thumb.problem)
-            : MESSAGES.notThumbnail,
-        );
-      const id = randomUUID();
-      const folder = photoFolder(deps.dataDir, account.id, visit.id);
-      let storedName: string;
-      try {
-        storedName = await storePhoto({ folder, id, type, image, thumbnail, unfinished: deps.unfinished });
-      } catch (error) {
-        throw (
-          diskFailure(error, { folder: deps.dataDir, what: `the photo “${name}”` }) ??
-          new FieldDeskError('internal', `FieldDesk could not keep the photo “${name}”.`, { cause: error })
-        );
-      }
-      try {
-        const saved = save({
-          ...visit,
-          photos: [
-            ...visit.photos,
-            { id, fileName: name, caption, storedName, bytes: image.length, addedAt: now() },
-          ],
-        });
-        return detail(account, saved);
-      } catch (error) {
-        // The record could not take it: the copied files would be orphans.
-        await removePhotoFiles(folder, storedName, id).catch(() => undefined);
-        throw error;
-      }
+    'visits.addPhoto': ({ visitId, fileName, caption, imageBase64, reduce }) =>
+      keepPhoto(visitId, fileName, caption, Buffer.from(imageBase64, 'base64'), reduce),
+
+    'visits.choosePhotos': async () => chosen.choose(),
+
+    'visits.addChosenPhoto': async ({ visitId, token, caption, reduce }) => {
+      const photo = await chosen.read(token);
+      return keepPhoto(visitId, photo.fileName, caption, photo.bytes, reduce);
     },
 
     'visits.removePhoto': async ({ visitId, photoId }) => {

@@ -4,16 +4,17 @@
  */
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
-import { api } from '../../api';
+import { useApi } from '../../api-injection';
 import type { SiteImportPreview, SiteImportResult, TeamConflict, TeamStatus } from '../../../../shared/team';
 import type { Site } from '../../../../shared/assessment';
-import { fileBase64 } from '../visits/thumbnail';
+import { fileBase64 } from '../../ui/file-base64';
 import type { RequestArg } from '../../../../shared/ipc/contract';
 import { errorMessage } from '../../errors';
 
 export type TeamJoin = RequestArg<'team.join'>;
 
 export const useTeamStore = defineStore('team', () => {
+  const api = useApi();
   const status = shallowRef<TeamStatus | null>(null);
   const conflicts = shallowRef<TeamConflict[]>([]);
   const error = ref<string | null>(null);

@@ -5,13 +5,22 @@
  */
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
-import { api } from '../../api';
+import { useApi } from '../../api-injection';
 import type { RequestArg } from '../../../../shared/ipc/contract';
 import type { ChecklistTemplates } from '../../../../shared/ipc/visit-requests';
-import type { VisitDetail, VisitInstrumentKind, VisitList } from '../../../../shared/visits';
-import { preparePhoto } from './thumbnail';
+import {
+  PHOTO_MAX_BYTES,
+  type ChosenPhoto,
+  type VisitDetail,
+  type VisitInstrumentKind,
+  type VisitList,
+} from '../../../../shared/visits';
+import { fileBase64 } from '../../ui/file-base64';
+import { FieldDeskError } from '../../../../shared/errors';
+import { bytesText } from '../../../../shared/format';
 
 export const useVisitsStore = defineStore('visits', () => {
+  const api = useApi();
   /** Visits listed per instrument serial ('' for the whole account). */
   const lists = shallowRef<ReadonlyMap<string, VisitList>>(new Map());
   const current = shallowRef<VisitDetail | null>(null);
@@ -60,29 +69,43 @@ export const useVisitsStore = defineStore('visits', () => {
   }
 
   /**
-   * Copies a photo into the visit: the thumbnail (and a reduced copy, `reduce`) drawn here, where
-   * the browser can decode it. `onStage` hears when the photo is read and goes to be checked and kept.
+   * Copies a photo's bytes into the visit (the browser harness, and a photo dropped on the visit):
+   * the backend checks it, makes its thumbnail and, with `reduce`, a reduced copy. `onStage` hears
+   * when the file is read and goes to be checked and kept.
    */
   async function addPhoto(
     visitId: string,
     file: File,
     options: { reduce: boolean; onStage?: (stage: 'reading' | 'keeping') => void } = { reduce: false },
   ): Promise<VisitDetail> {
+    // Said before reading a file that could not be kept anyway (a video dropped by mistake).
+    if (file.size > PHOTO_MAX_BYTES)
+      throw new FieldDeskError(
+        'invalidInput',
+        `“${file.name}” is ${bytesText(file.size)}; FieldDesk keeps photos up to ${bytesText(PHOTO_MAX_BYTES)}. Export a smaller copy from the phone or camera.`,
+      );
     options.onStage?.('reading');
-    const { imageBase64, thumbnail } = await preparePhoto(file, options.reduce);
+    const imageBase64 = await fileBase64(file);
     options.onStage?.('keeping');
-    const detail = show(
+    return show(
       await api.visits.addPhoto({
         visitId,
         fileName: file.name,
         caption: '',
         imageBase64,
-        thumbnailBase64: thumbnail.base64,
+        reduce: options.reduce,
       }),
     );
-    const added = detail.visit.photos.at(-1);
-    if (added !== undefined) thumbnails.value = new Map(thumbnails.value).set(added.id, thumbnail.dataUrl);
-    return detail;
+  }
+
+  /** The system's dialog for photos (the desktop app): the files chosen, none when cancelled. */
+  function choosePhotos(): Promise<ChosenPhoto[]> {
+    return api.visits.choosePhotos();
+  }
+
+  /** Copies a photo chosen in the system's dialog into the visit: the backend reads it from its path. */
+  async function addChosenPhoto(visitId: string, photo: ChosenPhoto, reduce: boolean): Promise<VisitDetail> {
+    return show(await api.visits.addChosenPhoto({ visitId, token: photo.token, caption: '', reduce }));
   }
 
   async function removePhoto(visitId: string, photoId: string): Promise<void> {
@@ -129,6 +152,8 @@ export const useVisitsStore = defineStore('visits', () => {
     update,
     remove,
     addPhoto,
+    choosePhotos,
+    addChosenPhoto,
     removePhoto,
     setCaption,
     thumbnail,

@@ -1,0 +1,108 @@
+/**
+ * Photos chosen in the system's dialog (the desktop app): the main process keeps each file's path
+ * and the renderer names it by a token, so no path crosses to the renderer and none comes back
+ * from it — the backend reads only files the user chose in the dialog, and reads them itself
+ * rather than receiving their bytes as text.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { FieldDeskError } from '../../../shared/errors';
+import { bytesText } from '../../../shared/format';
+import { PHOTO_MAX_BYTES, VISIT_PHOTOS_MAX, type ChosenPhoto } from '../../../shared/visits';
+import { errorCode } from '../core/file-basics';
+import type { Logger } from '../core/log';
+
+/** The system's dialog for photos: the chosen files' paths, or null when cancelled. */
+export type ChoosePhotoFiles = () => Promise<string[] | null>;
+
+export const CHOSEN_PHOTO_MESSAGES = {
+  noDialog:
+    'Choosing photos from the disk needs the desktop app; in the browser, use the page’s own file chooser.',
+  unknownToken: 'That photo was chosen in an earlier dialog. Choose it again.',
+  tooLarge: (name: string, bytes: number) =>
+    `“${name}” is ${bytesText(bytes)}; FieldDesk keeps photos up to ${bytesText(PHOTO_MAX_BYTES)}. Export a smaller copy from the phone or camera.`,
+  gone: (name: string) => `“${name}” is no longer where it was chosen (moved or deleted). Choose it again.`,
+  unreadable: (name: string) => `FieldDesk could not read “${name}” from the disk. Choose it again.`,
+  notFile: (name: string) => `“${name}” is not a file.`,
+} as const;
+
+interface Chosen {
+  path: string;
+  fileName: string;
+}
+
+export interface ChosenPhotos {
+  /** Opens the dialog; the chosen files, each with its token (a new choice replaces the last). */
+  choose(): Promise<ChosenPhoto[]>;
+  /** The chosen file of `token`, read whole (each token is read once). */
+  read(token: string): Promise<{ fileName: string; bytes: Buffer }>;
+}
+
+export function chosenPhotos(choose: ChoosePhotoFiles | undefined, log: Logger): ChosenPhotos {
+  let byToken = new Map<string, Chosen>();
+
+  /** The file's size, or a FieldDeskError saying what is wrong with it. */
+  async function sizeOf({ path, fileName }: Chosen): Promise<number> {
+    try {
+      const info = await stat(path);
+      if (!info.isFile()) throw new FieldDeskError('invalidInput', CHOSEN_PHOTO_MESSAGES.notFile(fileName));
+      if (info.size > PHOTO_MAX_BYTES)
+        throw new FieldDeskError('invalidInput', CHOSEN_PHOTO_MESSAGES.tooLarge(fileName, info.size));
+      return info.size;
+    } catch (error) {
+      if (error instanceof FieldDeskError) throw error;
+      throw diskReadFailure(error, fileName);
+    }
+  }
+
+  function diskReadFailure(error: unknown, fileName: string): FieldDeskError {
+    if (errorCode(error) === 'ENOENT')
+      return new FieldDeskError('notFound', CHOSEN_PHOTO_MESSAGES.gone(fileName), { cause: error });
+    log.warn('a chosen photo could not be read', { error });
+    return new FieldDeskError('diskError', CHOSEN_PHOTO_MESSAGES.unreadable(fileName), {
+      retryable: true,
+      cause: error,
+    });
+  }
+
+  return {
+    async choose() {
+      if (choose === undefined) throw new FieldDeskError('invalidRequest', CHOSEN_PHOTO_MESSAGES.noDialog);
+      const paths = await choose();
+      if (paths === null) return [];
+      byToken = new Map();
+      const photos: ChosenPhoto[] = [];
+      // More than a visit can hold are listed too: the screen says how many were left out.
+      for (const path of paths.slice(0, VISIT_PHOTOS_MAX * 2)) {
+        const chosen = { path, fileName: basename(path) };
+        const token = randomUUID();
+        byToken.set(token, chosen);
+        // A file that cannot be read is listed with no size: adding it then says why.
+        const bytes = await sizeOf(chosen).catch(() => 0);
+        photos.push({ token, fileName: chosen.fileName, bytes });
+      }
+      return photos;
+    },
+
+    async read(token) {
+      const chosen = byToken.get(token);
+      if (chosen === undefined) throw new FieldDeskError('notFound', CHOSEN_PHOTO_MESSAGES.unknownToken);
+      byToken.delete(token);
+      await sizeOf(chosen);
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(chosen.path);
+      } catch (error) {
+        throw diskReadFailure(error, chosen.fileName);
+      }
+      // It may have grown since it was measured (still being copied from a camera).
+      if (bytes.length > PHOTO_MAX_BYTES)
+        throw new FieldDeskError(
+          'invalidInput',
+          CHOSEN_PHOTO_MESSAGES.tooLarge(chosen.fileName, bytes.length),
+        );
+      return { fileName: chosen.fileName, bytes };
+    },
+  };
+}
