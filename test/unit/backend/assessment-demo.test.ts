@@ -238,6 +238,51 @@ describe('assessment against the demo service', () => {
   });
 });
 
+describe('a report of the assessment on screen', () => {
+  /** When the report's CSV says its assessment was computed (the summary table's row). */
+  async function computedAtOfCsv(paths: readonly string[]): Promise<string> {
+    for (const path of paths) {
+      const line = (await readFile(path, 'utf8'))
+        .split(/\r?\n/)
+        .find((row) => row.startsWith('Assessment computed (UTC),'));
+      if (line !== undefined) return line.split(',')[1]!.replaceAll('"', '');
+    }
+    throw new Error('no CSV of the report says when it was computed');
+  }
+
+  it('is that assessment when nothing changed, and computed anew after an exclusion or a tolerance changed', async () => {
+    const { handlers } = await startDemoBackend();
+    const site = await newSite(handlers, [NOISE]);
+    const period = { siteId: site.id, start: START, end: END };
+    const shown = await handlers['assessment.compute'](period);
+    const report = async () => {
+      const written = await handlers['assessment.report']({ ...period, format: 'csv' });
+      if (!written.saved) throw new Error('not saved');
+      return computedAtOfCsv(written.paths);
+    };
+
+    // The same site, period, settings and readings: the report is of the assessment shown.
+    expect(await report()).toBe(new Date(shown.computedAt).toISOString());
+
+    // An exclusion added: the site changed, so the report assesses again (a later computed time).
+    await handlers['assessment.addExclusion']({
+      ...period,
+      start: START,
+      end: START + 3_600_000,
+      reason: 'Road works',
+      serial: NOISE,
+    });
+    const afterExclusion = await report();
+    expect(Date.parse(afterExclusion)).toBeGreaterThan(shown.computedAt);
+
+    // Shown again, then the calibration tolerance changed: computed anew once more.
+    const again = await handlers['assessment.compute'](period);
+    expect(await report()).toBe(new Date(again.computedAt).toISOString());
+    await handlers['settings.update']({ calibrationToleranceDb: 0.3 });
+    expect(Date.parse(await report())).toBeGreaterThan(again.computedAt);
+  });
+});
+
 describe('a report that cannot be written', () => {
   it('says the disk’s reason, leaves no file, and the next try elsewhere works', async () => {
     let folder = '/nonexistent-fielddesk-folder';

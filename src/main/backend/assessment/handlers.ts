@@ -27,6 +27,7 @@ import type { ReadThroughCache } from '../data/read-through-cache';
 import type { Logger } from '../core/log';
 import type { FleetService } from '../instruments/fleet';
 import { assessInSteps } from './assess';
+import { basisDigest, type AssessmentBasis } from './assessment-basis';
 import { computingProgress, maximaProgress, readingProgress, type ComputeProgress } from './compute-progress';
 import { intervalMsOf, readAssessmentInputs, type AssessmentInputs, type ReadOne } from './assessment-inputs';
 import { refineMaximaTimes } from './maxima-times';
@@ -90,25 +91,44 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
     }
   }
 
+  /** The inputs of an assessment: the site's data over the period, read through the cache, and its basis. */
+  interface ReadForAssessment {
+    account: StoredAccount;
+    site: Site;
+    inputs: AssessmentInputs;
+    read: ReadOne;
+    evidence: AssessmentBasis['evidence'];
+    /** The digest of everything the assessment is computed from (assessment-basis.ts). */
+    digest: string;
+  }
+
+  /** Reads `read` for one serial, or nothing when the records cannot be read (the rest stands). */
+  function recordsOr<T>(what: string, serial: string, read: () => readonly T[]): readonly T[] {
+    try {
+      return read();
+    } catch (error) {
+      // Records unavailable: the evidence says the calibrator or engineer is not recorded.
+      deps.log.warn(`${what} not read for the calibration evidence`, { serial, error });
+      return [];
+    }
+  }
+
   /**
-   * Reads the site's data over the period and assesses it, saying how far it is; stops with
-   * `cancelled` once `signal` is aborted (between reads, pieces and instruments).
+   * Reads the site's data over the period, saying how far it is; stops with `cancelled` once
+   * `signal` is aborted (between reads).
    */
-  async function computeWithInputs(
+  async function readForAssessment(
     siteId: string,
     start: number,
     end: number,
-    onProgress: (progress: ComputeProgress) => void = () => {},
+    onProgress: (progress: ComputeProgress) => void,
     signal?: AbortSignal,
-  ): Promise<{ site: Site; inputs: AssessmentInputs; result: AssessmentResult }> {
+  ): Promise<ReadForAssessment> {
     const account = accounts.requireActive();
     const site = siteOf(account, siteId);
     const fleet = (await fleetOf(account, site.serials)) ?? [];
-    const throwIfCancelled = () => {
-      if (signal?.aborted === true) throw cancelled();
-    };
     const read: ReadOne = (serial, dataset, range, options) => {
-      throwIfCancelled();
+      if (signal?.aborted === true) throw cancelled();
       return deps.read(
         account,
         { serial, dataset, ...range, ...(options === undefined ? {} : { options }) },
@@ -124,7 +144,35 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
       (progress) => onProgress(readingProgress(progress)),
       signal,
     );
-    throwIfCancelled();
+    if (signal?.aborted === true) throw cancelled();
+    const evidence = site.serials.map((serial) => ({
+      serial,
+      actions: recordsOr('action history', serial, () => deps.actionHistory(account.id, serial)),
+      visits: recordsOr('site visits', serial, () => deps.visitHistory(account.id, serial)),
+    }));
+    const digest = basisDigest({
+      site,
+      start,
+      end,
+      toleranceDb: deps.toleranceDb(),
+      sicToleranceDb: deps.sicToleranceDb(),
+      inputs,
+      evidence,
+    });
+    return { account, site, inputs, read, evidence, digest };
+  }
+
+  /**
+   * Assesses what was read, saying how far it is; stops with `cancelled` once `signal` is aborted
+   * (between pieces and instruments).
+   */
+  async function assessRead(
+    basis: ReadForAssessment,
+    onProgress: (progress: ComputeProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<AssessmentResult> {
+    const { site, inputs, read, evidence } = basis;
+    const evidenceOf = (serial: string) => evidence.find((e) => e.serial === serial);
     const result = await assessInSteps(
       site,
       inputs,
@@ -132,24 +180,8 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
         toleranceDb: deps.toleranceDb(),
         sicToleranceDb: deps.sicToleranceDb(),
         computedAt: deps.now(),
-        actionRecords: (serial) => {
-          try {
-            return deps.actionHistory(account.id, serial);
-          } catch (error) {
-            // Records unavailable: the evidence says the calibrator is not recorded, the rest stands.
-            deps.log.warn('action history not read for the calibration evidence', { serial, error });
-            return [];
-          }
-        },
-        visitRecords: (serial) => {
-          try {
-            return deps.visitHistory(account.id, serial);
-          } catch (error) {
-            // Records unavailable: the evidence names no engineer, the rest stands.
-            deps.log.warn('site visits not read for the calibration evidence', { serial, error });
-            return [];
-          }
-        },
+        actionRecords: (serial) => [...(evidenceOf(serial)?.actions ?? [])],
+        visitRecords: (serial) => evidenceOf(serial)?.visits ?? [],
       },
       { ...(signal === undefined ? {} : { signal }), onStep: (step) => onProgress(computingProgress(step)) },
     );
@@ -160,16 +192,17 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
       (done, total) => onProgress(maximaProgress(done, total)),
     );
     // A cancel during the look-ups ends them quietly (as offline would): the assessment still ends.
-    throwIfCancelled();
-    return { site, inputs, result };
+    if (signal?.aborted === true) throw cancelled();
+    return result;
   }
 
   /**
    * The newest assessment shown, kept until the next one: the screen is sent it without its hourly
    * rows and a long period's days, and reads them when it opens the hourly table or a month. One
-   * only, so a year is held once, however many sites are looked at.
+   * only, so a year is held once, however many sites are looked at. A report of the same site,
+   * period and basis (its digest) writes this one rather than computing it again.
    */
-  let shown: { siteId: string; result: AssessmentResult } | null = null;
+  let shown: { siteId: string; digest: string; result: AssessmentResult } | null = null;
 
   /** The newest assessment shown if it is the one the screen asks of; else `notFound`. */
   function shownResult(siteId: string, computedAt: number, what: string): AssessmentResult {
@@ -193,15 +226,12 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
     const abort = new AbortController();
     assessing.set(siteId, abort);
     try {
-      const computed = await computeWithInputs(
-        siteId,
-        start,
-        end,
-        (progress) => deps.events.emit('assessment.progress', { siteId, start, end, ...progress }),
-        abort.signal,
-      );
-      shown = { siteId, result: computed.result };
-      return shownAssessment(computed.result);
+      const onProgress = (progress: ComputeProgress) =>
+        deps.events.emit('assessment.progress', { siteId, start, end, ...progress });
+      const basis = await readForAssessment(siteId, start, end, onProgress, abort.signal);
+      const result = await assessRead(basis, onProgress, abort.signal);
+      shown = { siteId, digest: basis.digest, result };
+      return shownAssessment(result);
     } catch (error) {
       // However the abort surfaced (a read, a step), a cancelled assessment is said as one.
       if (abort.signal.aborted) throw new FieldDeskError('cancelled', 'The assessment was cancelled.');
@@ -327,19 +357,19 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
       writing.set(siteId, abort);
       try {
         emit('Reading the data', 0);
-        const computed = await computeWithInputs(
-          siteId,
-          start,
-          end,
-          (progress) => emit(progress.stage, progress.fraction * 0.5),
-          abort.signal,
-        );
+        const onProgress = (progress: ComputeProgress) => emit(progress.stage, progress.fraction * 0.5);
+        const basis = await readForAssessment(siteId, start, end, onProgress, abort.signal);
+        // Nothing changed since the assessment on screen (site, period, settings, readings, records):
+        // the report is of that one, figure for figure and with its computed time.
+        const reused = shown !== null && shown.siteId === siteId && shown.digest === basis.digest;
+        if (reused) deps.log.info('report of the assessment on screen', { siteId });
+        const result = reused ? shown!.result : await assessRead(basis, onProgress, abort.signal);
         const report: ReportDocument = {
-          result: withEventDetails(computed.result, computed.inputs),
-          cover: computed.site.cover,
-          conclusion: computed.site.conclusion,
-          positions: computed.site.positions,
-          rules: computed.site.rules,
+          result: withEventDetails(result, basis.inputs),
+          cover: basis.site.cover,
+          conclusion: basis.site.conclusion,
+          positions: basis.site.positions,
+          rules: basis.site.rules,
           appendices: appendices ?? DEFAULT_REPORT_APPENDICES,
           signal: abort.signal,
         };
