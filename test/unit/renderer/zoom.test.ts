@@ -5,6 +5,7 @@ import {
   isWholeRange,
   MIN_VIEW_MS,
   panView,
+  viewForKey,
   zoomView,
 } from '../../../src/renderer/src/features/data/zoom';
 
@@ -39,5 +40,18 @@ describe('chart zoom steps', () => {
     expect(clampView({ start: -HOUR + 0.4, end: HOUR }, full)).toEqual({ start: 0, end: 2 * HOUR });
     const short = { start: 0, end: 30_000 };
     expect(clampView(short, short)).toEqual(short);
+  });
+
+  it('answers the keys of the focused chart, and nothing for other keys', () => {
+    const view = { start: 6 * HOUR, end: 12 * HOUR };
+    expect(viewForKey('+', view, full)).toEqual({ start: 7.5 * HOUR, end: 10.5 * HOUR });
+    expect(viewForKey('=', view, full)).toEqual(viewForKey('+', view, full));
+    expect(viewForKey('-', view, full)).toEqual({ start: 3 * HOUR, end: 15 * HOUR });
+    expect(viewForKey('ArrowLeft', view, full)).toEqual({ start: 4.5 * HOUR, end: 10.5 * HOUR });
+    expect(viewForKey('ArrowRight', view, full)).toEqual({ start: 7.5 * HOUR, end: 13.5 * HOUR });
+    expect(viewForKey('0', view, full)).toBe(full);
+    expect(viewForKey('Home', view, full)).toBe(full);
+    expect(viewForKey('Enter', view, full)).toBeNull();
+    expect(viewForKey('a', view, full)).toBeNull();
   });
 });

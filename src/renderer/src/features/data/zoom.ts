@@ -41,3 +41,26 @@ export function panView(view: TimeInterval, full: TimeInterval, fraction: number
 export function isWholeRange(view: TimeInterval, full: TimeInterval): boolean {
   return view.start <= full.start && view.end >= full.end;
 }
+
+/**
+ * The view a key asks for on the focused chart (+ or = twice as close, − twice as far, ← → a
+ * quarter along, 0 or Home the whole range); null for any other key.
+ */
+export function viewForKey(key: string, view: TimeInterval, full: TimeInterval): TimeInterval | null {
+  switch (key) {
+    case '+':
+    case '=':
+      return zoomView(view, full, 0.5);
+    case '-':
+      return zoomView(view, full, 2);
+    case 'ArrowLeft':
+      return panView(view, full, -0.25);
+    case 'ArrowRight':
+      return panView(view, full, 0.25);
+    case '0':
+    case 'Home':
+      return full;
+    default:
+      return null;
+  }
+}
