@@ -15,15 +15,10 @@ import { ASSESSMENT_REQUESTS } from './assessment-requests';
 import { VISIT_REQUESTS } from './visit-requests';
 import { CALIBRATOR_REQUESTS, calibratorIdSchema } from './calibrator-requests';
 import { TEAM_REQUESTS } from './team-requests';
+import { SETTINGS_REQUESTS } from './settings-requests';
 import type { TeamStatus } from '../team';
 import type { AssessmentProgress, ReportProgress } from '../assessment';
-import {
-  ATTENTION_THRESHOLD_KEYS,
-  ATTENTION_THRESHOLD_RULES,
-  thresholdRangeText,
-  type AttentionThresholdKey,
-  type InstrumentHealth,
-} from '../attention';
+import { type InstrumentHealth } from '../attention';
 import type { DownloadSnapshot } from '../audio';
 import type { AccountCheck, AccountSummary, AccountsState } from '../accounts';
 import type { DamagedRecords, DiagnosticsResult } from '../diagnostics';
@@ -36,18 +31,11 @@ import { INSTRUMENT_NAME_MAX_LENGTH } from '../service/limits';
 import { ACTIONS } from '../service/wire';
 import { type CacheSummary, type DataExportProgress, type HistoryRead, type SyncSnapshot } from '../data';
 import {
-  CALIBRATION_TOLERANCE_MAX_DB,
-  CALIBRATION_TOLERANCE_MIN_DB,
-  REFRESH_CACHED_MAX_MINUTES,
-  REFRESH_CACHED_MIN_MINUTES,
-  SIC_TOLERANCE_MAX_DB,
-  SIC_TOLERANCE_MIN_DB,
   HISTORY_MAX_SPAN_MS,
   type ActionRecord,
   type CalibrationLogEntry,
   type CalibrationRecord,
   type OperationSnapshot,
-  type SettingsState,
   type SicRecord,
 } from '../operations';
 
@@ -79,55 +67,6 @@ export const historyRangeSchema = z
     message: 'Ask for ten years or less at a time.',
     path: ['start'],
   });
-
-const REFRESH_CACHED_RANGE_TEXT = `Refresh cached data after a whole number of minutes from ${REFRESH_CACHED_MIN_MINUTES} to ${REFRESH_CACHED_MAX_MINUTES}.`;
-
-const SIC_TOLERANCE_RANGE_TEXT = `The SIC tolerance must be between ${SIC_TOLERANCE_MIN_DB.toFixed(1)} dB and ${SIC_TOLERANCE_MAX_DB.toFixed(1)} dB.`;
-
-/** Each attention threshold, with its bounds said in the message (shared/attention.ts). */
-function attentionThresholdSchemas(): Record<AttentionThresholdKey, z.ZodOptional<z.ZodNumber>> {
-  const schemas = {} as Record<AttentionThresholdKey, z.ZodOptional<z.ZodNumber>>;
-  for (const key of ATTENTION_THRESHOLD_KEYS) {
-    const rule = ATTENTION_THRESHOLD_RULES[key];
-    const message = thresholdRangeText(key);
-    const number = z.number({ error: message }).min(rule.min, message).max(rule.max, message);
-    schemas[key] = (rule.integer ? number.int(message) : number).optional();
-  }
-  return schemas;
-}
-
-export const settingsUpdateSchema = z
-  .object({
-    calibrationReferenceDb: z
-      .union([z.literal(94), z.literal(114)], {
-        error: 'The calibrator reference level must be 94 dB or 114 dB.',
-      })
-      .optional(),
-    calibrationToleranceDb: z
-      .number({ error: 'The calibration tolerance must be a number of decibels.' })
-      .min(
-        CALIBRATION_TOLERANCE_MIN_DB,
-        `The calibration tolerance must be between ${CALIBRATION_TOLERANCE_MIN_DB.toFixed(1)} dB and ${CALIBRATION_TOLERANCE_MAX_DB.toFixed(1)} dB.`,
-      )
-      .max(
-        CALIBRATION_TOLERANCE_MAX_DB,
-        `The calibration tolerance must be between ${CALIBRATION_TOLERANCE_MIN_DB.toFixed(1)} dB and ${CALIBRATION_TOLERANCE_MAX_DB.toFixed(1)} dB.`,
-      )
-      .optional(),
-    sicToleranceDb: z
-      .number({ error: 'The SIC tolerance must be a number of decibels.' })
-      .min(SIC_TOLERANCE_MIN_DB, SIC_TOLERANCE_RANGE_TEXT)
-      .max(SIC_TOLERANCE_MAX_DB, SIC_TOLERANCE_RANGE_TEXT)
-      .optional(),
-    refreshCachedAfterMinutes: z
-      .number({ error: 'The refresh age of cached data must be a number of minutes.' })
-      .int(REFRESH_CACHED_RANGE_TEXT)
-      .min(REFRESH_CACHED_MIN_MINUTES, REFRESH_CACHED_RANGE_TEXT)
-      .max(REFRESH_CACHED_MAX_MINUTES, REFRESH_CACHED_RANGE_TEXT)
-      .optional(),
-    ...attentionThresholdSchemas(),
-  })
-  .strict();
 
 export type { AppInfo, AppNotice };
 
@@ -299,11 +238,7 @@ export const REQUESTS = {
   'history.calibrations': request<HistoryRead<CalibrationRecord>>()(historyRangeSchema),
   'history.calibrationLog': request<HistoryRead<CalibrationLogEntry>>()(historyRangeSchema),
   'history.sic': request<HistoryRead<SicRecord>>()(historyRangeSchema),
-  'settings.get': request<SettingsState>()(noArgs),
-  /** Changes settings; any change of the calibration settings also confirms them. */
-  'settings.update': request<SettingsState>()(settingsUpdateSchema),
-  /** Confirms the calibration settings as they are (after saved settings could not be read). */
-  'settings.confirm': request<SettingsState>()(noArgs),
+  ...SETTINGS_REQUESTS,
   ...DATA_REQUESTS,
   ...SYNC_REQUESTS,
   'sync.list': request<SyncSnapshot[]>()(noArgs),
