@@ -36,6 +36,8 @@ interface Options {
 }
 
 interface Fixtures {
+  /** The harness's data folder (fresh per test, `dataDirFiles` in it). */
+  dataDir: string;
   harness: RunningHarness;
   /** Starts a demo service outside the app (closed after the test), as a real service would be. */
   externalService: (options?: DemoServiceOptions) => Promise<RunningDemoService>;
@@ -45,12 +47,16 @@ export const test = base.extend<Fixtures & Options>({
   demoTimeScale: [undefined, { option: true }],
   demoHoldActions: [false, { option: true }],
   dataDirFiles: [{}, { option: true }],
-  harness: async ({ demoTimeScale, demoHoldActions, dataDirFiles }, use) => {
+  dataDir: async ({ dataDirFiles }, use) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'fielddesk-e2e-'));
     for (const [name, content] of Object.entries(dataDirFiles)) {
       await mkdir(dirname(join(dataDir, name)), { recursive: true });
       await writeFile(join(dataDir, name), content);
     }
+    await use(dataDir);
+    await rm(dataDir, { recursive: true, force: true });
+  },
+  harness: async ({ demoTimeScale, demoHoldActions, dataDir }, use) => {
     const harness = await startHarness({
       port: 0,
       dataDir,
@@ -68,7 +74,6 @@ export const test = base.extend<Fixtures & Options>({
     });
     await use(harness);
     await harness.close();
-    await rm(dataDir, { recursive: true, force: true });
   },
   // Playwright requires the destructuring form even when no other fixture is used.
   externalService: async ({}, use) => {
