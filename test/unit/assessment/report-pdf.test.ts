@@ -12,11 +12,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { timeTicks } from '../../../src/main/backend/assessment/report/pdf-charts';
-import {
-  renderReportPdf,
-  reportFontPath,
-  writeReportPdf,
-} from '../../../src/main/backend/assessment/report/report-pdf';
+import { renderReportPdf, writeReportPdf } from '../../../src/main/backend/assessment/report/report-pdf';
+import { pdfFontPath } from '../../../src/main/backend/pdf/pdf-document';
 import { SiteClock } from '../../../src/main/backend/assessment/report/report-format';
 import type { SitePositions, SiteCover } from '../../../src/shared/assessment';
 import { draftConclusion } from '../../../src/shared/assessment-conclusion';
@@ -142,7 +139,7 @@ describe('assessment report PDF', () => {
 
   it('finds its fonts through Node’s resolver, as the bundled app does', () => {
     for (const font of ['regular', 'bold', 'condensed', 'condensedBold'] as const) {
-      expect(existsSync(reportFontPath(font))).toBe(true);
+      expect(existsSync(pdfFontPath(font))).toBe(true);
     }
   });
 

@@ -2,24 +2,16 @@
  * The visit sheet: a one-or-two page A4 PDF of a site visit that an engineer hands over or files —
  * who came when, what was checked and found, which actions ran with their verdicts and with which
  * calibrator, the notes and the photos as thumbnails. Laid out with the report's page writer and
- * fonts (assessment/report/pdf-layout.ts), so the two documents look like one product.
+ * fonts (pdf/), so the two documents look like one product.
  */
 import { CALIBRATOR_CLASS_LABELS, calibratorName } from '../../../shared/calibrators';
 import { checkOfOutcome, checkVerdictsText } from '../../../shared/check-record';
 import { dbText } from '../../../shared/format';
 import type { ActionRecord } from '../../../shared/operations';
 import { CHECK_STATE_LABELS, type SiteVisit } from '../../../shared/visits';
-import {
-  ACCENT,
-  CONTENT_BOTTOM,
-  LEFT,
-  MUTED,
-  Pages,
-  stampFooters,
-  WIDTH,
-} from '../assessment/report/pdf-layout';
+import { ACCENT, CONTENT_BOTTOM, LEFT, MUTED, Pages, stampFooters, WIDTH } from '../pdf/pdf-layout';
 import { durationText, SiteClock } from '../assessment/report/report-format';
-import { openPdf } from '../assessment/report/report-pdf';
+import { openPdf } from '../pdf/pdf-document';
 import { writeThroughPart, type SaveTarget } from '../core/unfinished-files';
 
 /** Photos printed on the sheet at most: it stays within two pages; the rest are named. */

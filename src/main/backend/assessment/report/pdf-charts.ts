@@ -5,7 +5,17 @@
  * and highest reading per column of the plot, so no peak is lost.
  */
 import type { AssessmentChart, AssessmentResult } from '../../../../shared/assessment';
-import { ACCENT, ALERT, INK, LEFT, MUTED, RIGHT, RULE, type FontName, type Pages } from './pdf-layout';
+import {
+  ACCENT,
+  ALERT,
+  INK,
+  LEFT,
+  MUTED,
+  RIGHT,
+  RULE,
+  type FontName,
+  type Pages,
+} from '../../pdf/pdf-layout';
 import { HOUR, limitNumberText, MINUTE, type SiteClock } from './report-format';
 import { exclusionsFor, instrumentText } from './report-verdicts';
 

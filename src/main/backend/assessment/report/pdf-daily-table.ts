@@ -25,7 +25,7 @@ import {
   ZEBRA_FILL,
   type FontName,
   type Pages,
-} from './pdf-layout';
+} from '../../pdf/pdf-layout';
 import { limitNumberText, type SiteClock } from './report-format';
 
 /** At most this many figure columns in one table: more are split over several (date repeated). */

@@ -16,8 +16,16 @@ import {
   type DailyTitles,
   type PrintedDailyColumn,
 } from './pdf-daily-table';
-import { ACCENT, CONTENT_BOTTOM, LEFT, MUTED, TOP, WIDTH, type Pages } from './pdf-layout';
-import type { DisplayTable } from './report-columns';
+import {
+  ACCENT,
+  CONTENT_BOTTOM,
+  LEFT,
+  MUTED,
+  TOP,
+  WIDTH,
+  type DisplayTable,
+  type Pages,
+} from '../../pdf/pdf-layout';
 import { limitText } from '../../../../shared/assessment-summary';
 import type { SiteClock } from './report-format';
 import { figureResult, instrumentText, methodGroups } from './report-verdicts';

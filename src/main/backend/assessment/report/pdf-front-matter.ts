@@ -6,8 +6,19 @@
 import { reportConclusion } from '../../../../shared/assessment-conclusion';
 import { summaryRows, summarySentence } from '../../../../shared/assessment-summary';
 import { excludedShareText } from './instruments-table';
-import { ACCENT, ALERT, HAIRLINE, INK, LEFT, MUTED, rule, TOP, WIDTH, type Pages } from './pdf-layout';
-import type { DisplayTable } from './report-columns';
+import {
+  ACCENT,
+  ALERT,
+  HAIRLINE,
+  INK,
+  LEFT,
+  MUTED,
+  rule,
+  TOP,
+  WIDTH,
+  type DisplayTable,
+  type Pages,
+} from '../../pdf/pdf-layout';
 import { reportKind, type ReportDocument } from './report-document';
 import type { SiteClock } from './report-format';
 import { coverFacts, STATUS_FACT } from './report-tables';

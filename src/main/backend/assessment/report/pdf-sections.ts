@@ -9,7 +9,7 @@ import { limitText } from '../../../../shared/assessment-summary';
 import { condensesChecks } from './calibration-tables';
 import { CHART_HEIGHT, drawChart } from './pdf-charts';
 import { figuresSection } from './pdf-figures';
-import { MUTED, type Pages } from './pdf-layout';
+import { MUTED, type Pages } from '../../pdf/pdf-layout';
 import type { ReportTableView } from './report-columns';
 import type { ReportDocument } from './report-document';
 import type { SiteClock } from './report-format';

@@ -5,6 +5,7 @@
  * time only, every cell as text), so the PDF and the spreadsheets never disagree on a figure. The
  * table modules build their tables from these pieces.
  */
+import type { DisplayTable } from '../../pdf/pdf-layout';
 import { unitDecimals } from '../../../../shared/assessment-units';
 import { isoUtc, rounded, type SiteClock } from './report-format';
 
@@ -21,13 +22,6 @@ export interface ReportTable {
 }
 
 /** A table as the PDF prints it: fewer columns, every cell as text. */
-export interface DisplayTable {
-  columns: Array<{ header: string; weight: number; align: 'left' | 'right' }>;
-  rows: string[][];
-  /** Rows to stand out (a visit's Issue rows): shaded and in bold, per row. */
-  marked?: readonly boolean[];
-}
-
 /** A table with what the writers need beyond its plain rows. */
 export interface ReportTableView extends ReportTable {
   /** Per cell, the decimals a number is stated to (Excel's number format); null for text. */

@@ -9,19 +9,12 @@
  * levels), each on a page of its own. "Page N of M" with the site's name in every footer. Times are
  * in the site's zone, its UTC offset stated once. This module says what goes where;
  * `pdf-front-matter.ts` writes the cover, contents, summary and conclusion, `pdf-sections.ts` the
- * numbered sections and appendices, `pdf-layout.ts` sets pages and tables, `pdf-figures.ts`
+ * numbered sections and appendices, `pdf/pdf-layout.ts` sets pages and tables, `pdf-figures.ts`
  * tabulates the figures per instrument and day and `pdf-charts.ts` draws the charts.
  * The output depends on the `ReportDocument` alone: the report's date and the document's creation
  * date are the time the assessment was computed, so the same assessment gives the same file.
- *
- * Text is set in DejaVu Sans, embedded from the `dejavu-fonts-ttf` package, since the PDF standard
- * fonts only cover WinAnsi and the report needs µ, ³, ¹·⁷⁵, ≥ and ± to print and to copy right. The
- * font files are found at run time through Node's resolver, from this module's own place: from the
- * sources under vitest and from the bundle (out/main, out/harness) alike; pdfkit itself stays an
- * external CommonJS dependency, as it reads its data files next to its own module.
+ * Its document and fonts are FieldDesk's PDF writer's (pdf/pdf-document.ts), as the visit sheet's.
  */
-import { createRequire } from 'node:module';
-import PDFDocument from 'pdfkit';
 import { reportStatusText } from '../../../../shared/assessment';
 import { writeThroughPart, type SaveTarget } from '../../core/unfinished-files';
 import {
@@ -32,7 +25,8 @@ import {
   summarySection,
   type ContentsEntry,
 } from './pdf-front-matter';
-import { CONTENT_BOTTOM, PAGE_MARGINS, Pages, stampFooters, TOP, type FontName } from './pdf-layout';
+import { openPdf } from '../../pdf/pdf-document';
+import { CONTENT_BOTTOM, Pages, stampFooters, TOP } from '../../pdf/pdf-layout';
 import { headingKeep, reportSections, sectionWriter, writeAppendix } from './pdf-sections';
 import {
   measuredBy,
@@ -43,56 +37,6 @@ import {
 } from './report-document';
 import { SiteClock } from './report-format';
 import { appendicesOf, reportTableViews, statusText, type ReportProgressSink } from './report-tables';
-
-// ---- fonts --------------------------------------------------------------------------------------
-
-const FONT_FILES: Readonly<Record<FontName, string>> = {
-  regular: 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf',
-  bold: 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf',
-  condensed: 'dejavu-fonts-ttf/ttf/DejaVuSansCondensed.ttf',
-  condensedBold: 'dejavu-fonts-ttf/ttf/DejaVuSansCondensed-Bold.ttf',
-};
-
-// `__filename`, not `import.meta.url`: the bundles and Playwright's loader run this as CommonJS,
-// which cannot parse `import.meta`; vitest's runner gives `__filename` too.
-const resolveFromHere = createRequire(__filename);
-
-/** The file of one of the report's fonts, resolved as Node resolves a package's file. */
-export function reportFontPath(font: FontName): string {
-  return resolveFromHere.resolve(FONT_FILES[font]);
-}
-
-/**
- * An A4 portrait document as FieldDesk writes them (the report, the visit sheet): its margins, the
- * fonts embedded by name, and `finish`, which ends it and answers its bytes.
- */
-export function openPdf(info: PDFKit.DocumentInfo): { doc: PDFKit.PDFDocument; finish(): Promise<Buffer> } {
-  const doc = new PDFDocument({
-    size: 'A4',
-    layout: 'portrait',
-    margins: PAGE_MARGINS,
-    bufferPages: true,
-    font: reportFontPath('regular'),
-    lang: 'en-GB',
-    displayTitle: true,
-    info,
-  });
-  for (const font of Object.keys(FONT_FILES) as FontName[]) doc.registerFont(font, reportFontPath(font));
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const finished = new Promise<void>((resolve, reject) => {
-    doc.on('end', resolve);
-    doc.on('error', reject);
-  });
-  return {
-    doc,
-    async finish() {
-      doc.end();
-      await finished;
-      return Buffer.concat(chunks);
-    },
-  };
-}
 
 // ---- the report ---------------------------------------------------------------------------------
 

@@ -1,12 +1,20 @@
 /**
- * The page and table primitives of the report's PDF: A4 portrait with its margins, colours and
- * fonts by name, and `Pages`, a top-down writer over pdfkit that keeps the cursor and starts a new
- * page when the next block does not fit: paragraphs, bullets, headings (added to the outline) and
- * tables with ruled headers whose rows never split and whose header repeats on the next page.
+ * The page and table primitives of FieldDesk's PDFs (the assessment report, the visit sheet): A4
+ * portrait with its margins, colours and fonts by name, and `Pages`, a top-down writer over pdfkit
+ * that keeps the cursor and starts a new page when the next block does not fit: paragraphs,
+ * bullets, headings (added to the outline) and tables with ruled headers whose rows never split and
+ * whose header repeats on the next page.
  */
-import type { DisplayTable } from './report-columns';
 
-/** The report's fonts by name; `report-pdf.ts` registers a file for each. */
+/** A table as a PDF prints it: columns with their share of the width, rows of text. */
+export interface DisplayTable {
+  columns: Array<{ header: string; weight: number; align: 'left' | 'right' }>;
+  rows: string[][];
+  /** Rows to stand out (a visit's Issue rows): shaded and in bold, per row. */
+  marked?: readonly boolean[];
+}
+
+/** The fonts by name; `pdf-document.ts` registers a file for each. */
 export type FontName = 'regular' | 'bold' | 'condensed' | 'condensedBold';
 
 // ---- page ---------------------------------------------------------------------------------------
