@@ -4,6 +4,7 @@
  * to the service. The actions run on the visited instruments while the visit was open are linked to
  * it by time, so a visit sheet names them with their verdicts.
  */
+import { bytesText } from './format';
 import { checkOfOutcome, checkVerdictsText, type CheckRecord } from './check-record';
 import type { ActionRecord, CalibrationOutcome, SicOutcome } from './operations';
 
@@ -30,6 +31,10 @@ export const PHOTO_CAPTION_MAX = 200;
 export const VISIT_PHOTOS_MAX = 24;
 /** A phone's photo is a few MB; a file past this is not a site photo. */
 export const PHOTO_MAX_BYTES = 25 * 1024 * 1024;
+
+/** Why a file past PHOTO_MAX_BYTES is not added, in one wording wherever it is found. */
+export const photoTooLargeText = (name: string): string =>
+  `“${name}” is larger than FieldDesk keeps for a photo (${bytesText(PHOTO_MAX_BYTES)} at most). Export a smaller copy from the phone or camera.`;
 /** The thumbnail the backend makes of each photo: its longer side (px), a JPEG. */
 export const THUMBNAIL_EDGE_PX = 480;
 /** A reduced copy's longer side (px): sharp on a laptop's screen and on the sheet, a megabyte or two. */

@@ -17,7 +17,7 @@ import { DATABASE_FILE_NAME } from '../../../src/main/backend/core/database';
 import { RECORDS_FILE_NAME, RECORDS_NOTICE } from '../../../src/main/backend/records/records-database';
 import { startDemoService, type RunningDemoService } from '../../../src/simulator';
 import { FieldDeskError } from '../../../src/shared/errors';
-import { DEFAULT_CHECKLISTS } from '../../../src/shared/visits';
+import { DEFAULT_CHECKLISTS, PHOTO_MAX_BYTES } from '../../../src/shared/visits';
 import {
   createRecordingBackend,
   DEMO_TEST_KEY,
@@ -465,10 +465,37 @@ describe('photos the backend reads and reduces', () => {
     }
   });
 
+  it('refuses a picture with more pixels than it decodes in that format, saying its size', async () => {
+    const made = await open();
+    try {
+      await made.handlers['accounts.tryDemo']({});
+      const serial = await firstNoiseSerial(made.handlers);
+      const { visit } = await made.handlers['visits.start']({ serials: [serial], engineer: 'Asha Patel' });
+      // A few kilobytes that would decode to 80 MB of RGBA: refused before it is decoded.
+      const gif = await sharp({ create: { width: 5000, height: 4000, channels: 3, background: '#ffffff' } })
+        .gif()
+        .toBuffer();
+      expect(gif.length).toBeLessThan(1_000_000);
+      await expect(
+        made.handlers['visits.addPhoto']({
+          visitId: visit.id,
+          fileName: 'plan.gif',
+          caption: '',
+          imageBase64: gif.toString('base64'),
+          reduce: false,
+        }),
+      ).rejects.toThrow('“plan.gif” is 5,000 × 4,000 pixels, more than FieldDesk takes in this format.');
+    } finally {
+      await made.backend.close();
+    }
+  });
+
   it('reads a photo chosen in the system dialog from its path, by the token it was given', async () => {
     const notes = join(dataDir.path, 'notes.txt');
     await writeFile(notes, 'not a photo at all');
-    let chosen: string[] | null = [PHOTO, notes];
+    const video = join(dataDir.path, 'video.jpg');
+    await writeFile(video, Buffer.alloc(PHOTO_MAX_BYTES + 1));
+    let chosen: string[] | null = [PHOTO, notes, video];
     const made = await open({ choosePhotoFiles: async () => chosen });
     try {
       await made.handlers['accounts.tryDemo']({});
@@ -479,8 +506,18 @@ describe('photos the backend reads and reduces', () => {
       expect(photos.map(({ fileName, bytes }) => ({ fileName, bytes }))).toEqual([
         { fileName: 'site-photo-mast.jpg', bytes: photoBytes },
         { fileName: 'notes.txt', bytes: 18 },
+        // Listed with no size: adding it says why.
+        { fileName: 'video.jpg', bytes: 0 },
       ]);
-      const [photo, text] = photos;
+      const [photo, text, large] = photos;
+      await expect(
+        made.handlers['visits.addChosenPhoto']({
+          visitId: visit.id,
+          token: large!.token,
+          caption: '',
+          reduce: false,
+        }),
+      ).rejects.toThrow('“video.jpg” is larger than FieldDesk keeps for a photo (26 MB at most).');
       const added = await made.handlers['visits.addChosenPhoto']({
         visitId: visit.id,
         token: photo!.token,

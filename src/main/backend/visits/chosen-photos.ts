@@ -5,11 +5,15 @@
  * rather than receiving their bytes as text.
  */
 import { randomUUID } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { FieldDeskError } from '../../../shared/errors';
-import { bytesText } from '../../../shared/format';
-import { PHOTO_MAX_BYTES, VISIT_PHOTOS_MAX, type ChosenPhoto } from '../../../shared/visits';
+import {
+  PHOTO_MAX_BYTES,
+  photoTooLargeText,
+  VISIT_PHOTOS_MAX,
+  type ChosenPhoto,
+} from '../../../shared/visits';
 import { errorCode } from '../core/file-basics';
 import type { Logger } from '../core/log';
 
@@ -20,11 +24,11 @@ export const CHOSEN_PHOTO_MESSAGES = {
   noDialog:
     'Choosing photos from the disk needs the desktop app; in the browser, use the page’s own file chooser.',
   unknownToken: 'That photo was chosen in an earlier dialog. Choose it again.',
-  tooLarge: (name: string, bytes: number) =>
-    `“${name}” is ${bytesText(bytes)}; FieldDesk keeps photos up to ${bytesText(PHOTO_MAX_BYTES)}. Export a smaller copy from the phone or camera.`,
   gone: (name: string) => `“${name}” is no longer where it was chosen (moved or deleted). Choose it again.`,
   unreadable: (name: string) => `FieldDesk could not read “${name}” from the disk. Choose it again.`,
   notFile: (name: string) => `“${name}” is not a file.`,
+  changing: (name: string) =>
+    `“${name}” changed while FieldDesk read it (is it still being copied?). Choose it again once it is complete.`,
 } as const;
 
 interface Chosen {
@@ -47,8 +51,7 @@ export function chosenPhotos(choose: ChoosePhotoFiles | undefined, log: Logger):
     try {
       const info = await stat(path);
       if (!info.isFile()) throw new FieldDeskError('invalidInput', CHOSEN_PHOTO_MESSAGES.notFile(fileName));
-      if (info.size > PHOTO_MAX_BYTES)
-        throw new FieldDeskError('invalidInput', CHOSEN_PHOTO_MESSAGES.tooLarge(fileName, info.size));
+      if (info.size > PHOTO_MAX_BYTES) throw new FieldDeskError('invalidInput', photoTooLargeText(fileName));
       return info.size;
     } catch (error) {
       if (error instanceof FieldDeskError) throw error;
@@ -64,6 +67,43 @@ export function chosenPhotos(choose: ChoosePhotoFiles | undefined, log: Logger):
       retryable: true,
       cause: error,
     });
+  }
+
+  /**
+   * The chosen file's bytes, read through one handle (what is measured is what is read, even if the
+   * name is pointed elsewhere meanwhile) and never more than a photo may hold.
+   */
+  async function readChosen(chosen: Chosen): Promise<Buffer> {
+    let handle: FileHandle;
+    try {
+      handle = await open(chosen.path, 'r');
+    } catch (error) {
+      throw diskReadFailure(error, chosen.fileName);
+    }
+    try {
+      const info = await handle.stat();
+      if (!info.isFile())
+        throw new FieldDeskError('invalidInput', CHOSEN_PHOTO_MESSAGES.notFile(chosen.fileName));
+      if (info.size > PHOTO_MAX_BYTES)
+        throw new FieldDeskError('invalidInput', photoTooLargeText(chosen.fileName));
+      // One byte more than measured: a file still being written (copied from a camera) reads past it.
+      const buffer = Buffer.alloc(info.size + 1);
+      let length = 0;
+      for (;;) {
+        const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+        if (bytesRead === 0) break;
+        length += bytesRead;
+        if (length === buffer.length) break;
+      }
+      if (length > info.size)
+        throw new FieldDeskError('invalidInput', CHOSEN_PHOTO_MESSAGES.changing(chosen.fileName));
+      return buffer.subarray(0, length);
+    } catch (error) {
+      if (error instanceof FieldDeskError) throw error;
+      throw diskReadFailure(error, chosen.fileName);
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
   }
 
   return {
@@ -88,21 +128,15 @@ export function chosenPhotos(choose: ChoosePhotoFiles | undefined, log: Logger):
     async read(token) {
       const chosen = byToken.get(token);
       if (chosen === undefined) throw new FieldDeskError('notFound', CHOSEN_PHOTO_MESSAGES.unknownToken);
-      byToken.delete(token);
-      await sizeOf(chosen);
-      let bytes: Buffer;
       try {
-        bytes = await readFile(chosen.path);
+        const bytes = await readChosen(chosen);
+        byToken.delete(token);
+        return { fileName: chosen.fileName, bytes };
       } catch (error) {
-        throw diskReadFailure(error, chosen.fileName);
+        // A disk that failed for a moment may be asked again with the same token; anything else is final.
+        if (!(error instanceof FieldDeskError && error.retryable)) byToken.delete(token);
+        throw error;
       }
-      // It may have grown since it was measured (still being copied from a camera).
-      if (bytes.length > PHOTO_MAX_BYTES)
-        throw new FieldDeskError(
-          'invalidInput',
-          CHOSEN_PHOTO_MESSAGES.tooLarge(chosen.fileName, bytes.length),
-        );
-      return { fileName: chosen.fileName, bytes };
     },
   };
 }

@@ -59,6 +59,8 @@ const MESSAGES = {
     `“${name}” is not a JPEG, PNG, GIF or WebP picture, so it was not added. Export it from the phone or camera as JPEG.`,
   unreadablePhoto: (name: string, problem: string) =>
     `“${name}” is not a picture FieldDesk can read: ${problem}. It was not added; export it from the phone or camera again as JPEG.`,
+  hugePhoto: (name: string, width: number, height: number) =>
+    `“${name}” is ${width.toLocaleString('en-GB')} × ${height.toLocaleString('en-GB')} pixels, more than FieldDesk takes in this format. It was not added; export it from the phone or camera as JPEG.`,
   undecodablePhoto: (name: string) =>
     `FieldDesk cannot read “${name}” as a picture: its image data is damaged or coded in a way FieldDesk does not know. It was not added; export it from the phone or camera again as JPEG.`,
 } as const;
@@ -157,7 +159,9 @@ export function visitHandlers(deps: VisitDeps): HandlersOf<'visits'> {
           ? MESSAGES.notPhoto(name)
           : refusal.kind === 'unreadable'
             ? MESSAGES.unreadablePhoto(name, refusal.problem)
-            : MESSAGES.undecodablePhoto(name),
+            : refusal.kind === 'tooLarge'
+              ? MESSAGES.hugePhoto(name, refusal.width, refusal.height)
+              : MESSAGES.undecodablePhoto(name),
       );
     }
     const id = randomUUID();
@@ -172,8 +176,11 @@ export function visitHandlers(deps: VisitDeps): HandlersOf<'visits'> {
       );
     }
     try {
-      // Read again: the visit may have changed while the picture was decoded (a note typed meanwhile).
+      // Read again: the visit may have changed while the picture was decoded (a note typed meanwhile,
+      // another photo added).
       const current = visitOf(account, visitId);
+      if (current.photos.length >= VISIT_PHOTOS_MAX)
+        throw new FieldDeskError('invalidInput', MESSAGES.tooManyPhotos);
       const saved = save({
         ...current,
         photos: [

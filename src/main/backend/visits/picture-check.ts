@@ -41,7 +41,7 @@ export type PictureReading =
 
 /** A side past this is no photo (JPEG's own limit; no camera or phone comes near it). */
 export const PICTURE_MAX_SIDE = 65_535;
-/** Pixels past this cannot be drawn by the renderer (Chromium's largest canvas) to make the thumbnail. */
+/** Pixels past this are no photo FieldDesk decodes (a 200-megapixel phone photo is 0.2 billion). */
 export const PICTURE_MAX_PIXELS = 268_435_456;
 /** Further pictures after a JPEG's end (MPF images): phones write one or two. */
 const APPENDED_JPEGS_MAX = 8;

@@ -10,6 +10,7 @@ import type { RequestArg } from '../../../../shared/ipc/contract';
 import type { ChecklistTemplates } from '../../../../shared/ipc/visit-requests';
 import {
   PHOTO_MAX_BYTES,
+  photoTooLargeText,
   type ChosenPhoto,
   type VisitDetail,
   type VisitInstrumentKind,
@@ -17,7 +18,6 @@ import {
 } from '../../../../shared/visits';
 import { fileBase64 } from '../../ui/file-base64';
 import { FieldDeskError } from '../../../../shared/errors';
-import { bytesText } from '../../../../shared/format';
 
 export const useVisitsStore = defineStore('visits', () => {
   const api = useApi();
@@ -79,11 +79,7 @@ export const useVisitsStore = defineStore('visits', () => {
     options: { reduce: boolean; onStage?: (stage: 'reading' | 'keeping') => void } = { reduce: false },
   ): Promise<VisitDetail> {
     // Said before reading a file that could not be kept anyway (a video dropped by mistake).
-    if (file.size > PHOTO_MAX_BYTES)
-      throw new FieldDeskError(
-        'invalidInput',
-        `“${file.name}” is ${bytesText(file.size)}; FieldDesk keeps photos up to ${bytesText(PHOTO_MAX_BYTES)}. Export a smaller copy from the phone or camera.`,
-      );
+    if (file.size > PHOTO_MAX_BYTES) throw new FieldDeskError('invalidInput', photoTooLargeText(file.name));
     options.onStage?.('reading');
     const imageBase64 = await fileBase64(file);
     options.onStage?.('keeping');
