@@ -62,6 +62,22 @@ describe('the basis of an assessment', () => {
     );
   });
 
+  it('is the same when only the report’s texts or the notes’ order differ', () => {
+    const basis = basisOf(fetched, 'noise first');
+    const digest = basisDigest({ ...basis, inputs: { ...basis.inputs, notes: ['b', 'a'] } });
+    const retitled = {
+      ...basis,
+      site: {
+        ...basis.site,
+        conclusion: 'Met.',
+        updatedAt: 2,
+        cover: { client: 'Residents' },
+      } as unknown as Site,
+      inputs: { ...basis.inputs, notes: ['a', 'b'] },
+    };
+    expect(basisDigest(retitled)).toBe(digest);
+  });
+
   it('differs when one reading, the site or a tolerance differs', () => {
     const digest = basisDigest(basisOf(fetched, 'noise first'));
     const oneReading = readOf([50, 51.6, 49], { source: 'fresh', fetchedAt: 10 }, 24 * HOUR);

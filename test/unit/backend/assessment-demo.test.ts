@@ -263,6 +263,16 @@ describe('a report of the assessment on screen', () => {
 
     // The same site, period, settings and readings: the report is of the assessment shown.
     expect(await report()).toBe(new Date(shown.computedAt).toISOString());
+    // The report's own texts changed (its cover, its conclusion): still the assessment shown.
+    await handlers['assessment.saveSite']({
+      id: site.id,
+      name: site.name,
+      timeZone: site.timeZone,
+      serials: site.serials,
+      cover: { ...site.cover, client: 'Mill Lane Residents', revision: 'R02' },
+      conclusion: 'The site meets its limits on the days assessed.',
+    });
+    expect(await report()).toBe(new Date(shown.computedAt).toISOString());
 
     // An exclusion added: the site changed, so the report assesses again (a later computed time).
     await handlers['assessment.addExclusion']({

@@ -54,9 +54,30 @@ function hashingReplacer(hash: Hash): (key: string, value: unknown) => unknown {
   };
 }
 
+/**
+ * The site as the figures see it: its report's texts (cover, conclusion, measurement positions)
+ * and when it was saved change the report, not the assessment, and are taken fresh for each report.
+ */
+function assessedSite(site: Site): Omit<Site, 'cover' | 'conclusion' | 'positions' | 'updatedAt'> {
+  const {
+    cover: _cover,
+    conclusion: _conclusion,
+    positions: _positions,
+    updatedAt: _updatedAt,
+    ...assessed
+  } = site;
+  return assessed;
+}
+
 /** The digest of what an assessment is computed from (see the file's comment). */
 export function basisDigest(basis: AssessmentBasis): string {
   const hash = createHash('sha256');
-  const text = JSON.stringify(basis, hashingReplacer(hash));
+  const hashed = {
+    ...basis,
+    site: assessedSite(basis.site),
+    // Notes come in the order the reads ended, which is not what they say.
+    inputs: { ...basis.inputs, notes: [...basis.inputs.notes].sort() },
+  };
+  const text = JSON.stringify(hashed, hashingReplacer(hash));
   return hash.update(text).digest('hex');
 }

@@ -98,6 +98,9 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
     inputs: AssessmentInputs;
     read: ReadOne;
     evidence: AssessmentBasis['evidence'];
+    /** The tolerances in force when it was read: the ones it is assessed with. */
+    toleranceDb: number;
+    sicToleranceDb: number;
     /** The digest of everything the assessment is computed from (assessment-basis.ts). */
     digest: string;
   }
@@ -150,16 +153,10 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
       actions: recordsOr('action history', serial, () => deps.actionHistory(account.id, serial)),
       visits: recordsOr('site visits', serial, () => deps.visitHistory(account.id, serial)),
     }));
-    const digest = basisDigest({
-      site,
-      start,
-      end,
-      toleranceDb: deps.toleranceDb(),
-      sicToleranceDb: deps.sicToleranceDb(),
-      inputs,
-      evidence,
-    });
-    return { account, site, inputs, read, evidence, digest };
+    const toleranceDb = deps.toleranceDb();
+    const sicToleranceDb = deps.sicToleranceDb();
+    const digest = basisDigest({ site, start, end, toleranceDb, sicToleranceDb, inputs, evidence });
+    return { account, site, inputs, read, evidence, toleranceDb, sicToleranceDb, digest };
   }
 
   /**
@@ -170,22 +167,22 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
     basis: ReadForAssessment,
     onProgress: (progress: ComputeProgress) => void,
     signal?: AbortSignal,
-  ): Promise<AssessmentResult> {
+  ): Promise<{ result: AssessmentResult; refined: boolean }> {
     const { site, inputs, read, evidence } = basis;
     const evidenceOf = (serial: string) => evidence.find((e) => e.serial === serial);
     const result = await assessInSteps(
       site,
       inputs,
       {
-        toleranceDb: deps.toleranceDb(),
-        sicToleranceDb: deps.sicToleranceDb(),
+        toleranceDb: basis.toleranceDb,
+        sicToleranceDb: basis.sicToleranceDb,
         computedAt: deps.now(),
         actionRecords: (serial) => [...(evidenceOf(serial)?.actions ?? [])],
         visitRecords: (serial) => evidenceOf(serial)?.visits ?? [],
       },
       { ...(signal === undefined ? {} : { signal }), onStep: (step) => onProgress(computingProgress(step)) },
     );
-    await refineMaximaTimes(
+    const refined = await refineMaximaTimes(
       result,
       (serial) => intervalMsOf(inputs, serial),
       read,
@@ -193,7 +190,7 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
     );
     // A cancel during the look-ups ends them quietly (as offline would): the assessment still ends.
     if (signal?.aborted === true) throw cancelled();
-    return result;
+    return { result, refined };
   }
 
   /**
@@ -202,7 +199,13 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
    * only, so a year is held once, however many sites are looked at. A report of the same site,
    * period and basis (its digest) writes this one rather than computing it again.
    */
-  let shown: { siteId: string; digest: string; result: AssessmentResult } | null = null;
+  let shown: {
+    siteId: string;
+    digest: string;
+    result: AssessmentResult;
+    /** Whether every night's LAFMax was found to the second (offline the look-ups stop). */
+    refined: boolean;
+  } | null = null;
 
   /** The newest assessment shown if it is the one the screen asks of; else `notFound`. */
   function shownResult(siteId: string, computedAt: number, what: string): AssessmentResult {
@@ -229,8 +232,8 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
       const onProgress = (progress: ComputeProgress) =>
         deps.events.emit('assessment.progress', { siteId, start, end, ...progress });
       const basis = await readForAssessment(siteId, start, end, onProgress, abort.signal);
-      const result = await assessRead(basis, onProgress, abort.signal);
-      shown = { siteId, digest: basis.digest, result };
+      const { result, refined } = await assessRead(basis, onProgress, abort.signal);
+      shown = { siteId, digest: basis.digest, result, refined };
       return shownAssessment(result);
     } catch (error) {
       // However the abort surfaced (a read, a step), a cancelled assessment is said as one.
@@ -359,11 +362,13 @@ export function assessmentHandlers(deps: AssessmentDeps): HandlersOf<'assessment
         emit('Reading the data', 0);
         const onProgress = (progress: ComputeProgress) => emit(progress.stage, progress.fraction * 0.5);
         const basis = await readForAssessment(siteId, start, end, onProgress, abort.signal);
-        // Nothing changed since the assessment on screen (site, period, settings, readings, records):
-        // the report is of that one, figure for figure and with its computed time.
-        const reused = shown !== null && shown.siteId === siteId && shown.digest === basis.digest;
-        if (reused) deps.log.info('report of the assessment on screen', { siteId });
-        const result = reused ? shown!.result : await assessRead(basis, onProgress, abort.signal);
+        // Nothing changed since the assessment on screen (site, period, settings, readings, records),
+        // and its nights' maxima were all found to the second: the report is of that one, figure for
+        // figure and with its computed time. (One whose look-ups stopped offline is assessed again.)
+        const kept =
+          shown?.siteId === siteId && shown.digest === basis.digest && shown.refined ? shown : null;
+        if (kept !== null) deps.log.info('report of the assessment on screen', { siteId });
+        const result = kept?.result ?? (await assessRead(basis, onProgress, abort.signal)).result;
         const report: ReportDocument = {
           result: withEventDetails(result, basis.inputs),
           cover: basis.site.cover,

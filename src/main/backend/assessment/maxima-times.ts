@@ -21,7 +21,8 @@ const LONGEST_INTERVAL_MS = 3_600_000;
 /**
  * Sets `at` and `detail` of each stated LAFMax figure (and its exceedance) to the second of its
  * maximum in the 1 s history. `intervalMs` is the interval values' length. Stops asking at the
- * first read that fails (offline or not allowed): the rest would fail the same way.
+ * first read that fails (offline or not allowed): the rest would fail the same way. Answers whether
+ * every figure was looked up (false when it stopped there).
  */
 export async function refineMaximaTimes(
   result: AssessmentResult,
@@ -29,7 +30,7 @@ export async function refineMaximaTimes(
   read: ReadOne,
   /** Called after each figure looked up, with how many of how many (a year has a night a day). */
   onProgress: (done: number, total: number) => void = () => {},
-): Promise<void> {
+): Promise<boolean> {
   const wanted = result.figures.filter((figure) => {
     if (figure.label !== 'LAFMax,night' || figure.state !== 'ok' || figure.at === undefined) return false;
     const intervalMs = intervalMsOf(figure.serial);
@@ -47,7 +48,7 @@ export async function refineMaximaTimes(
       second = lafmax === null ? null : (maxLevel(samplesOf(lafmax, 1000), range)?.time ?? null);
     } catch {
       // Offline or not allowed: every figure keeps the interval it was found in, said as such.
-      return;
+      return false;
     }
     if (second === null) continue;
     figure.at = second;
@@ -56,4 +57,5 @@ export async function refineMaximaTimes(
     for (const exceedance of result.exceedances)
       if (exceedance.figureId === figure.id) exceedance.at = second;
   }
+  return true;
 }
