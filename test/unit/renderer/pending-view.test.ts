@@ -25,9 +25,9 @@ function setUp() {
 
 describe('a zoom step waiting for its answer', () => {
   it('is drawn at once, before any read answers', () => {
-    const { view } = setUp();
+    const { view, loading } = setUp();
     expect(view.shown.value).toEqual(week);
-    view.ask(zoomed);
+    view.ask(zoomed, () => (loading.value = true));
     // Synchronously: the charts take the new range in the same tick as the click.
     expect(view.shown.value).toEqual(zoomed);
     expect(view.pending.value).toEqual(zoomed);
@@ -35,8 +35,7 @@ describe('a zoom step waiting for its answer', () => {
 
   it('gives way to the answer read for it', async () => {
     const { answered, answer, loading, view } = setUp();
-    view.ask(zoomed);
-    loading.value = true;
+    view.ask(zoomed, () => (loading.value = true));
     await nextTick();
     expect(view.shown.value).toEqual(zoomed);
     const sharpened = { start: zoomed.start, end: zoomed.end };
@@ -50,12 +49,31 @@ describe('a zoom step waiting for its answer', () => {
 
   it('ends when the read fails, back to the answer on screen', async () => {
     const { loading, view } = setUp();
-    view.ask(zoomed);
-    loading.value = true;
+    view.ask(zoomed, () => (loading.value = true));
     await nextTick();
     loading.value = false;
     await nextTick();
     expect(view.pending.value).toBeNull();
     expect(view.shown.value).toEqual(week);
+  });
+
+  it('is not kept when no read started for it (the question not ready)', async () => {
+    const { view } = setUp();
+    let asked: unknown = null;
+    view.ask(zoomed, (next) => (asked = next));
+    expect(asked).toEqual(zoomed);
+    expect(view.pending.value).toBeNull();
+    expect(view.shown.value).toEqual(week);
+  });
+
+  it('gives way to the answer alone, the loading flag unchanged (an answer that came with another read going)', async () => {
+    const { answered, loading, view } = setUp();
+    loading.value = true;
+    view.ask(zoomed, () => {});
+    await nextTick();
+    expect(view.shown.value).toEqual(zoomed);
+    answered.value = { ...zoomed };
+    await nextTick();
+    expect(view.pending.value).toBeNull();
   });
 });

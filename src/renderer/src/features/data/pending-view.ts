@@ -11,8 +11,12 @@ export interface PendingView {
   shown: ComputedRef<TimeInterval>;
   /** The view waiting for its answer; null when none waits. */
   pending: Ref<TimeInterval | null>;
-  /** A view asked for: drawn at once, until an answer or a failed read ends the wait. */
-  ask(view: TimeInterval): void;
+  /**
+   * A view asked for with `read`, which starts reading it: drawn at once, until an answer or a
+   * failed read ends the wait. A read that did not start (the question not ready) leaves nothing
+   * waiting, so the charts never show a view nobody reads.
+   */
+  ask(view: TimeInterval, read: (view: TimeInterval) => void): void;
 }
 
 /**
@@ -34,6 +38,10 @@ export function usePendingView(
   return {
     shown: computed(() => pending.value ?? answered()),
     pending,
-    ask: (view) => (pending.value = view),
+    ask(view, read) {
+      pending.value = view;
+      read(view);
+      if (!loading()) pending.value = null;
+    },
   };
 }
