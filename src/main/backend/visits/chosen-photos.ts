@@ -46,19 +46,6 @@ export interface ChosenPhotos {
 export function chosenPhotos(choose: ChoosePhotoFiles | undefined, log: Logger): ChosenPhotos {
   let byToken = new Map<string, Chosen>();
 
-  /** The file's size, or a FieldDeskError saying what is wrong with it. */
-  async function sizeOf({ path, fileName }: Chosen): Promise<number> {
-    try {
-      const info = await stat(path);
-      if (!info.isFile()) throw new FieldDeskError('invalidInput', CHOSEN_PHOTO_MESSAGES.notFile(fileName));
-      if (info.size > PHOTO_MAX_BYTES) throw new FieldDeskError('invalidInput', photoTooLargeText(fileName));
-      return info.size;
-    } catch (error) {
-      if (error instanceof FieldDeskError) throw error;
-      throw diskReadFailure(error, fileName);
-    }
-  }
-
   function diskReadFailure(error: unknown, fileName: string): FieldDeskError {
     if (errorCode(error) === 'ENOENT')
       return new FieldDeskError('notFound', CHOSEN_PHOTO_MESSAGES.gone(fileName), { cause: error });
@@ -118,8 +105,11 @@ export function chosenPhotos(choose: ChoosePhotoFiles | undefined, log: Logger):
         const chosen = { path, fileName: basename(path) };
         const token = randomUUID();
         byToken.set(token, chosen);
-        // A file that cannot be read is listed with no size: adding it then says why.
-        const bytes = await sizeOf(chosen).catch(() => 0);
+        // A file that cannot be kept is listed with no size: adding it then says why (readChosen).
+        const bytes = await stat(path).then(
+          (info) => (info.isFile() && info.size <= PHOTO_MAX_BYTES ? info.size : 0),
+          () => 0,
+        );
         photos.push({ token, fileName: chosen.fileName, bytes });
       }
       return photos;
